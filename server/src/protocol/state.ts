@@ -1,0 +1,56 @@
+// The room state that every spectator receives, in @colyseus/schema. Shared with the client through
+// the `@protocol/*` alias. Movement is described once per walk (a path, its start and its speed), never
+// per tick: the client interpolates with `positionOnPath` from ./movement.
+import { schema, t, type SchemaType } from '@colyseus/schema';
+
+export const AgentState = schema(
+  {
+    id: t.string().default(''),
+    name: t.string().default(''),
+    /** Colours palette-swapped onto the base character sprite, "#rrggbb". */
+    skin: t.string().default('#e0ac69'),
+    hair: t.string().default('#3b2a1a'),
+    shirt: t.string().default('#2e86ab'),
+    pants: t.string().default('#333333'),
+    /** What the agent is doing, e.g. "brewing coffee". */
+    action: t.string().default(''),
+    emoji: t.string().default(''),
+    /** Where, as a place-tree address without the world: "Hobbs Cafe: cafe: counter". */
+    place: t.string().default(''),
+    /** The tile where the current path starts, or where the agent stands when it has no path. */
+    tileX: t.uint16().default(0),
+    tileY: t.uint16().default(0),
+    /** Tile indices (y * mapWidth + x) of the walk, starting tile included; empty when standing. */
+    path: t.array('uint32'),
+    pathStartGameMs: t.float64().default(0),
+    tilesPerGameMinute: t.float32().default(0),
+    /** The other agent in conversation, or ''. */
+    talkingTo: t.string().default(''),
+    /** The line being said right now, or ''. */
+    speech: t.string().default(''),
+    asleep: t.boolean().default(false),
+    /** A cognition operation (LLM or offline mind) is in flight for this agent. */
+    thinking: t.boolean().default(false),
+  },
+  'AgentState',
+);
+export type AgentState = SchemaType<typeof AgentState>;
+
+export const TownState = schema(
+  {
+    /** Game time, ms since the Unix epoch of the simulated calendar (read with UTC functions). */
+    gameMs: t.float64().default(0),
+    /** Game ms per real ms (60 = one game minute per real second). */
+    rate: t.float32().default(60),
+    paused: t.boolean().default(false),
+    /** Why the clock is held, if it is: '' | 'paused' | 'idle' | 'waiting-for-minds' | 'budget'. */
+    holdReason: t.string().default(''),
+    /** Which mind runs: "offline" or "llm: <model> @ <host>". */
+    mind: t.string().default('offline'),
+    world: t.string().default(''),
+    mapWidth: t.uint16().default(0),
+    agents: t.map(AgentState),
+  },
+  'TownState',
+);
+export type TownState = SchemaType<typeof TownState>;

@@ -1,0 +1,28 @@
+// Tunables of the simulation, with units in their names.
+
+/** Walking speed: six tiles a game minute (the reference moves one tile per 10-second step). */
+export const WALK_TILES_PER_GAME_MINUTE = 6;
+/** Ask for tomorrow's plan this long before the agent wakes, so that a slow mind is not late. */
+export const PLAN_LEAD_MINUTES = 60;
+/** An agent sees events this many tiles away, in its own arena. */
+export const VISION_RADIUS_TILES = 8;
+/** At most this many new events are perceived per agent per step: the paper's attention bandwidth. */
+export const ATTENTION_BANDWIDTH = 3;
+/** How many perceived events an agent remembers having seen, to skip them next time. */
+export const HELD_EVENTS_LIMIT = 48;
+/** An event seen again after this long is perceived afresh. */
+export const REPERCEIVE_AFTER_GAME_MS = 3 * 3_600_000;
+/** Observations held back while an operation is in flight, oldest dropped first. */
+export const PENDING_OBSERVATIONS_LIMIT = 12;
+/** Two agents closer than this, in one arena, may start talking. */
+export const CONVERSE_RADIUS_TILES = 4;
+/** Chance that an eligible encounter becomes a conversation. */
+export const CONVERSE_CHANCE = 0.5;
+/** Don't start another conversation for 45 game minutes after having one. */
+export const AGENT_CONVERSATION_COOLDOWN_GAME_MS = 45 * 60_000;
+/** The same two agents don't talk again for four game hours. */
+export const PAIR_CONVERSATION_COOLDOWN_GAME_MS = 4 * 3_600_000;
+/** Each line stays on screen for one game minute before the next one. */
+export const LINE_GAME_MS = 60_000;
+/** A conversation whose mind never finishes is ended after this long. */
+export const CONVERSATION_TIMEOUT_GAME_MS = 30 * 60_000;

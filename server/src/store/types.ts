@@ -1,0 +1,143 @@
+// Records kept in a world's SQLite file, and the ports through which the rest of the server reaches them.
+import type { AgentId } from '../world/types';
+
+export const MEMORY_KINDS = ['observation', 'chat', 'thought', 'plan'] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+/** A memory id: the SQLite rowid, unique across all agents of a world. */
+export type MemoryId = number;
+
+export interface Triple {
+  subject: string;
+  predicate: string;
+  object: string;
+}
+
+export interface MemoryInput {
+  agentId: AgentId;
+  kind: MemoryKind;
+  description: string;
+  /** Game time, ms since the world's epoch. */
+  createdGameMs: number;
+  /** 1..10, the paper's poignancy. */
+  importance: number;
+  triple?: Triple | null;
+  /** For thoughts: the memories this insight rests on. */
+  evidenceIds?: MemoryId[];
+  /** Unit-length, of the world's embedding dimension. */
+  embedding: Float32Array;
+}
+
+export interface Memory {
+  id: MemoryId;
+  agentId: AgentId;
+  kind: MemoryKind;
+  description: string;
+  createdGameMs: number;
+  lastAccessedGameMs: number;
+  importance: number;
+  triple: Triple | null;
+  evidenceIds: MemoryId[];
+}
+
+export interface RetrievalWeights {
+  recency: number;
+  importance: number;
+  relevance: number;
+}
+
+export interface RetrievalOptions {
+  agentId: AgentId;
+  /** Query embedding, unit length. */
+  query: Float32Array;
+  /** Game time now: recency is measured from it, and the returned memories get it as lastAccessed. */
+  nowGameMs: number;
+  k: number;
+  weights: RetrievalWeights;
+  /** Recency decay per game hour since lastAccessed (0.995 in the paper). */
+  decayPerGameHour: number;
+  /** Only these kinds, when given. */
+  kinds?: readonly MemoryKind[];
+  /** When false, lastAccessed is left alone (for the inspector, which must not change the world). */
+  touch?: boolean;
+}
+
+export interface ScoredMemory {
+  memory: Memory;
+  /** Each term min-max normalised over the candidates, in [0,1]; 0.5 when all candidates tie. */
+  recency: number;
+  importance: number;
+  relevance: number;
+  /** Weighted sum of the three terms. */
+  score: number;
+}
+
+/** The memory stream of every agent in a world. Implemented in SQLite and in memory; one contract suite tests both. */
+export interface MemoryStore {
+  /** Inserts in one transaction; returns the ids in order. */
+  add(memories: MemoryInput[]): MemoryId[];
+  get(id: MemoryId): Memory | undefined;
+  /** Newest first. */
+  recent(agentId: AgentId, limit: number, kinds?: readonly MemoryKind[]): Memory[];
+  count(agentId?: AgentId): number;
+  /** Exact: the same top k as scoring every memory of the agent. */
+  retrieve(options: RetrievalOptions): ScoredMemory[];
+  /** Memories whose description contains the text (case-insensitive), newest first. */
+  search(agentId: AgentId, text: string, limit: number): Memory[];
+}
+
+export const EVENT_KINDS = [
+  'agent.action',
+  'agent.move',
+  'agent.added',
+  'agent.removed',
+  'conversation.start',
+  'conversation.utterance',
+  'conversation.end',
+  'memory.created',
+  'plan.made',
+  'reflection.made',
+  'operator.action',
+  'world.event',
+  'clock.changed',
+  'run.started',
+  'run.resumed',
+  'llm.fallback',
+  'budget.paused',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export interface EventInput {
+  gameMs: number;
+  kind: EventKind;
+  agentId: AgentId | null;
+  /** JSON-serialisable payload; its shape is fixed per kind by the writer (see ARCHITECTURE.md). */
+  data: unknown;
+}
+
+export interface LoggedEvent extends EventInput {
+  /** Monotonic, gap-free within a world, starting at 1. */
+  seq: number;
+}
+
+export interface EventLog {
+  /** Appends in one transaction; returns the seq of the last one (or the current last seq when empty). */
+  append(events: EventInput[]): number;
+  /** Events with fromSeq < seq <= toSeq, in order, at most `limit`. */
+  read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[];
+  lastSeq(): number;
+}
+
+export interface Snapshot {
+  seq: number;
+  gameMs: number;
+  /** JSON-serialisable world state (sim + runtime). */
+  state: unknown;
+}
+
+export interface SnapshotStore {
+  save(snapshot: Snapshot): void;
+  latest(): Snapshot | undefined;
+  /** The newest snapshot at or before the game time, for seeking. */
+  atOrBefore(gameMs: number): Snapshot | undefined;
+}
