@@ -1,0 +1,134 @@
+// Benchmarks of the sim core: step time with every agent walking, pathfinding across the town, and
+// the bytes of state patches a spectator receives. Run alone with `npx tsx bench/sim.ts`.
+import { performance } from 'node:perf_hooks';
+import { Encoder } from '@colyseus/schema';
+import { loadTownMap } from '../server/src/world/map';
+import { loadPersonas } from '../server/src/world/persona';
+import { toResident } from '../server/src/town/residents';
+import { Simulation } from '../server/src/sim/Simulation';
+import { Rng } from '../server/src/sim/rng';
+import { GAME_MS_PER_DAY } from '../server/src/sim/clock';
+import type { DayPlan, Input, PlannedAction, ResidentSpec } from '../server/src/sim/types';
+import { TownState } from '../server/src/protocol/state';
+import { syncAgentState, syncClockState } from '../server/src/rooms/stateSync';
+import { asAgentId, type TownMap } from '../server/src/world/types';
+import { GridPathfinder } from '../server/src/world/pathfinding';
+
+const TICK_HZ = 10;
+const RATE = 60; // game ms per real ms: the default speed
+const STEP_GAME_MS = (1000 / TICK_HZ) * RATE;
+const START = Date.UTC(2026, 1, 13, 9, 0);
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** N residents cloned from the personas, awake all day, each with a plan that sends it across town every 5 minutes. */
+function walkers(map: TownMap, count: number): { residents: ResidentSpec[]; plans: Input[] } {
+  const personas = loadPersonas('personas', map);
+  const arenas = map.arenas.map((a) => a.address);
+  const residents: ResidentSpec[] = [];
+  const plans: Input[] = [];
+  const rng = new Rng(7);
+  for (let i = 0; i < count; i++) {
+    const base = toResident(personas[i % personas.length], map);
+    const id = asAgentId(`${base.id}-${i}`);
+    residents.push({ ...base, id, name: `${base.name} ${i}`, wakeMinute: 0, sleepMinute: 1439 });
+    const actions: PlannedAction[] = [];
+    for (let m = 0; m < 1435; m += 5) actions.push({ startMinute: m, durationMinutes: 5, description: 'walking about', emoji: '🚶', address: rng.pick(arenas) });
+    const plan: DayPlan = { day: Math.floor(START / GAME_MS_PER_DAY), broadStrokes: [], hourBlocks: [], actions };
+    plans.push({ kind: 'plan', agentId: id, plan });
+  }
+  return { residents, plans };
+}
+
+export function benchStep(map: TownMap, agents: number, steps = 600): { p50: number; p99: number; bytesPerSecond: number } {
+  const { residents, plans } = walkers(map, agents);
+  const sim = new Simulation(map, residents, { seed: 1, startGameMs: START });
+  const state = new TownState();
+  state.mapWidth = map.widthTiles;
+  let gameMs = START;
+  let first = sim.step(gameMs, plans);
+  for (const r of residents) syncAgentState(state, sim, r.id);
+  const encoder = new Encoder(state);
+  encoder.encodeAll();
+  encoder.discardChanges();
+  // Warm up: plans take effect, paths are found and cached, the JIT settles.
+  // Operations finish at once with no result: the benchmark measures the sim, not the minds.
+  const settle = (inputs: Input[]) =>
+    inputs.concat(first.requests.map((r): Input => (r.kind === 'converse' ? { kind: 'conversationEnd', conversationId: r.conversationId } : { kind: 'done', agentId: r.agentId })));
+  let pending: Input[] = settle([]);
+  for (let i = 0; i < 100; i++) {
+    gameMs += STEP_GAME_MS;
+    first = sim.step(gameMs, pending);
+    pending = settle([]);
+    for (const id of first.changed) syncAgentState(state, sim, id);
+    syncClockState(state, { gameMs, rate: RATE, paused: false, holds: [] });
+    encoder.encode();
+    encoder.discardChanges();
+  }
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < steps; i++) {
+    gameMs += STEP_GAME_MS;
+    const t0 = performance.now();
+    first = sim.step(gameMs, pending);
+    times.push(performance.now() - t0);
+    pending = settle([]);
+    for (const id of first.changed) syncAgentState(state, sim, id);
+    syncClockState(state, { gameMs, rate: RATE, paused: false, holds: [] });
+    // One patch per tick (TownRoom's patch rate equals its tick rate), plus one byte of message framing.
+    bytes += encoder.encode().length + 1;
+    encoder.discardChanges();
+  }
+  const walking = sim.agents().filter((a) => a.movement).length;
+  if (walking < agents * 0.5) throw new Error(`only ${walking} of ${agents} agents were walking at the end: the benchmark is not measuring walking agents`);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), bytesPerSecond: bytes / (steps / TICK_HZ) };
+}
+
+export function benchPath(map: TownMap, runs = 200): { p50: number; p99: number; length: number } {
+  const finder = new GridPathfinder(map.widthTiles, map.heightTiles, map.collision);
+  const w = map.widthTiles;
+  // Between the two arenas farthest apart: across the town.
+  let best: [number, number] = [0, 0];
+  let bestD = -1;
+  for (const a of map.arenas)
+    for (const b of map.arenas) {
+      const d = Math.abs(a.centreTile.x - b.centreTile.x) + Math.abs(a.centreTile.y - b.centreTile.y);
+      if (d > bestD) {
+        bestD = d;
+        best = [a.centreTile.y * w + a.centreTile.x, b.centreTile.y * w + b.centreTile.x];
+      }
+    }
+  const times: number[] = [];
+  let length = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const path = finder.findPath(best[0], best[1]);
+    times.push(performance.now() - t0);
+    if (!path) throw new Error('no path across the town');
+    length = path.length;
+  }
+  return { p50: percentile(times.slice(20), 50), p99: percentile(times.slice(20), 99), length };
+}
+
+export async function benchSim(): Promise<Record<string, number>> {
+  const map = loadTownMap('maps/town.tmj');
+  const out: Record<string, number> = {};
+  const path = benchPath(map);
+  out['path.p50_ms'] = path.p50;
+  out['path.p99_ms'] = path.p99;
+  out['path.length_tiles'] = path.length;
+  for (const n of [25, 250, 1000]) {
+    const r = benchStep(map, n);
+    out[`sim.step_p50_ms.agents_${n}`] = r.p50;
+    out[`sim.step_p99_ms.agents_${n}`] = r.p99;
+    out[`net.bytes_per_s.agents_${n}`] = r.bytesPerSecond;
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchSim().then((r) => console.table(r));
+}

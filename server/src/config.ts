@@ -1,0 +1,165 @@
+// Every setting of the server, parsed and checked with zod. This is the only module that reads
+// process.env; everything else receives a Config. README.md lists each setting.
+import { z } from 'zod';
+import { PURPOSES, type Purpose } from './llm/types';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+export const ConfigSchema = z.object({
+  port: int(0, 65535).default(2567),
+  host: z.string().default('0.0.0.0'),
+  dataDir: z.string().default('data'),
+  world: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only').default('smalltown'),
+  mapFile: z.string().default('maps/town.tmj'),
+  personasDir: z.string().default('personas'),
+  seed: int(0, 2 ** 31 - 1).default(1),
+  /** Game date and time at which a new world starts, UTC. */
+  startTime: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'expected YYYY-MM-DDTHH:MM')
+    .default('2026-02-13T06:00'),
+  /** Game ms per real ms: 60 = one game minute per real second. */
+  rate: num(0.001, 100_000).default(60),
+  tickHz: num(1, 60).default(10),
+  /** What the clock does when minds fall behind: 'wait' holds game time until plans arrive; 'run' never waits. */
+  clockPolicy: z.enum(['wait', 'run']).default('wait'),
+  operatorToken: optionalText,
+  /** Pause the clock when nobody has watched for this many real minutes; 0 turns it off. */
+  idlePauseMinutes: num(0, 10_000).default(10),
+  snapshotEveryGameMinutes: num(1, 24 * 60).default(15),
+  /** Cron expressions (node-cron, optional seconds field); 'off' turns a job off. */
+  backupCron: z.string().default('0 * * * *'),
+  idleCheckCron: z.string().default('*/10 * * * * *'),
+  backupKeep: int(1, 1000).default(24),
+  housekeepingCron: z.string().default('*/15 * * * *'),
+  /** Keep this many days of LLM call logs and cached replies; 0 keeps everything. */
+  pruneAfterDays: num(0, 3650).default(30),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Serve the client through Vite with hot reload instead of the built bundle. */
+  dev: z.coerce.boolean().default(false),
+  llm: z.object({
+    baseURL: optionalText,
+    apiKey: optionalText,
+    model: z.string().default('gpt-4o-mini'),
+    models: z.partialRecord(z.enum(PURPOSES), z.string()).default({}),
+    responseFormat: z.enum(['json_schema', 'json_object', 'none']).default('json_schema'),
+    concurrency: int(1, 1024).default(8),
+    rpm: int(0, 1_000_000).default(0),
+    tpm: int(0, 100_000_000).default(0),
+    timeoutMs: int(1000, 600_000).default(60_000),
+    maxRetries: int(0, 10).default(3),
+    budgetTokens: int(0, 10_000_000_000).default(0),
+    budgetUsd: num(0, 1_000_000).default(0),
+    prices: z.record(z.string(), z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) })).default({}),
+    embeddingModel: optionalText,
+    embeddingDimension: int(1, 8192).optional(),
+  }),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Settings from the environment (and overrides, for tests and tools). Throws ConfigError naming each bad variable. */
+export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInput> = {}): Config {
+  const models: Partial<Record<Purpose, string>> = {};
+  for (const p of PURPOSES) {
+    const v = env[`LLM_MODEL_${p.toUpperCase()}`];
+    if (v) models[p] = v;
+  }
+  let prices: unknown = undefined;
+  if (env.LLM_PRICES) {
+    try {
+      prices = JSON.parse(env.LLM_PRICES);
+    } catch {
+      throw new ConfigError('LLM_PRICES: not valid JSON (expected {"model": {"inputPerMTok": 0.15, "outputPerMTok": 0.6}})');
+    }
+  }
+  const raw = {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    world: env.WORLD,
+    mapFile: env.MAP_FILE,
+    personasDir: env.PERSONAS_DIR,
+    seed: env.SEED,
+    startTime: env.START_TIME,
+    rate: env.CLOCK_RATE,
+    tickHz: env.TICK_HZ,
+    clockPolicy: env.CLOCK_POLICY,
+    operatorToken: env.OPERATOR_TOKEN,
+    idlePauseMinutes: env.IDLE_PAUSE_MINUTES,
+    snapshotEveryGameMinutes: env.SNAPSHOT_EVERY_GAME_MINUTES,
+    backupCron: env.BACKUP_CRON,
+    idleCheckCron: env.IDLE_CHECK_CRON,
+    backupKeep: env.BACKUP_KEEP,
+    housekeepingCron: env.HOUSEKEEPING_CRON,
+    pruneAfterDays: env.PRUNE_AFTER_DAYS,
+    logLevel: env.LOG_LEVEL,
+    dev: env.SMALLTOWN_DEV === '1' || env.SMALLTOWN_DEV === 'true' ? true : undefined,
+    llm: {
+      baseURL: env.OPENAI_BASE_URL,
+      apiKey: env.OPENAI_API_KEY,
+      model: env.LLM_MODEL,
+      models,
+      responseFormat: env.LLM_RESPONSE_FORMAT,
+      concurrency: env.LLM_CONCURRENCY,
+      rpm: env.LLM_RPM,
+      tpm: env.LLM_TPM,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxRetries: env.LLM_MAX_RETRIES,
+      budgetTokens: env.LLM_BUDGET_TOKENS,
+      budgetUsd: env.LLM_BUDGET_USD,
+      prices,
+      embeddingModel: env.EMBEDDING_MODEL,
+      embeddingDimension: env.EMBEDDING_DIMENSION,
+    },
+  };
+  const merged = { ...stripUndefined(raw), ...overrides, llm: { ...stripUndefined(raw.llm), ...(overrides.llm ?? {}) } };
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${envName(i.path)}: ${i.message}`);
+    throw new ConfigError(`bad settings:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}
+
+const ENV_NAMES: Record<string, string> = {
+  port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR',
+  seed: 'SEED', startTime: 'START_TIME', rate: 'CLOCK_RATE', tickHz: 'TICK_HZ', clockPolicy: 'CLOCK_POLICY',
+  operatorToken: 'OPERATOR_TOKEN', idlePauseMinutes: 'IDLE_PAUSE_MINUTES', snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
+  backupCron: 'BACKUP_CRON', idleCheckCron: 'IDLE_CHECK_CRON', backupKeep: 'BACKUP_KEEP', housekeepingCron: 'HOUSEKEEPING_CRON', pruneAfterDays: 'PRUNE_AFTER_DAYS',
+  logLevel: 'LOG_LEVEL', 'llm.baseURL': 'OPENAI_BASE_URL', 'llm.apiKey': 'OPENAI_API_KEY', 'llm.model': 'LLM_MODEL',
+  'llm.responseFormat': 'LLM_RESPONSE_FORMAT', 'llm.concurrency': 'LLM_CONCURRENCY', 'llm.rpm': 'LLM_RPM', 'llm.tpm': 'LLM_TPM',
+  'llm.timeoutMs': 'LLM_TIMEOUT_MS', 'llm.maxRetries': 'LLM_MAX_RETRIES', 'llm.budgetTokens': 'LLM_BUDGET_TOKENS',
+  'llm.budgetUsd': 'LLM_BUDGET_USD', 'llm.prices': 'LLM_PRICES', 'llm.embeddingModel': 'EMBEDDING_MODEL',
+  'llm.embeddingDimension': 'EMBEDDING_DIMENSION',
+};
+
+function envName(path: PropertyKey[]): string {
+  const key = path.map(String).join('.');
+  const prefix = Object.keys(ENV_NAMES).find((k) => key === k || key.startsWith(`${k}.`));
+  return prefix ? `${ENV_NAMES[prefix]}${key.length > prefix.length ? ` (${key.slice(prefix.length + 1)})` : ''}` : key;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Game ms of the configured start time. */
+export function startGameMs(config: Pick<Config, 'startTime'>): number {
+  return Date.parse(`${config.startTime}:00Z`);
+}
+
+/** `npm start` and `npm run dev`: the environment, plus `--dev` on the command line. */
+export function loadConfigFromProcess(): Config {
+  return loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
+}

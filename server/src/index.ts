@@ -1,0 +1,32 @@
+// `npm start`: the town on PORT (default 2567), with the settings from the environment.
+import { loadConfigFromProcess, ConfigError } from './config';
+import { startTownWith } from './app';
+import { createLogger } from './town/logger';
+
+async function main(): Promise<void> {
+  const config = loadConfigFromProcess();
+  const logger = createLogger(config.logLevel);
+  const running = await startTownWith(config, logger);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: saving the world and stopping`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  // Map, persona and settings errors already name the file and field: print them plainly.
+  const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+  console.error(`Smalltown could not start:\n${message}`);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+// Copies the sim's view of agents and clock into the schema state. Shared by TownRoom and the network
+// benchmark, so the bytes measured are the bytes sent.
+import { ArraySchema } from '@colyseus/schema';
+import { AgentState, type TownState } from '../protocol/state';
+import type { Simulation } from '../sim/Simulation';
+
+export function syncAgentState(state: TownState, sim: Simulation, id: string): void {
+  const agent = sim.agent(id);
+  if (!agent) {
+    state.agents.delete(id);
+    return;
+  }
+  let s = state.agents.get(id);
+  if (!s) {
+    s = new AgentState();
+    s.id = id;
+    s.name = agent.spec.name;
+    s.skin = agent.spec.look.skin;
+    s.hair = agent.spec.look.hair;
+    s.shirt = agent.spec.look.shirt;
+    s.pants = agent.spec.look.pants;
+    state.agents.set(id, s);
+  }
+  const w = sim.map.widthTiles;
+  const conversation = agent.conversationId !== null ? sim.conversation(agent.conversationId) : undefined;
+  s.action = agent.current.description;
+  s.emoji = agent.current.emoji;
+  s.place = agent.current.address;
+  s.talkingTo = conversation ? (conversation.a === id ? conversation.b : conversation.a) : '';
+  s.speech = agent.speech;
+  s.asleep = agent.asleep;
+  s.thinking = agent.busy && agent.conversationId === null;
+  const m = agent.movement;
+  if (m) {
+    // A walk is sent once: its path, start and speed. The client interpolates.
+    if (s.pathStartGameMs !== m.startGameMs || s.path.length !== m.path.length) {
+      s.path = new ArraySchema<number>(...m.path);
+      s.pathStartGameMs = m.startGameMs;
+      s.tilesPerGameMinute = m.tilesPerGameMinute;
+      s.tileX = m.path[0] % w;
+      s.tileY = Math.floor(m.path[0] / w);
+    }
+  } else if (s.path.length > 0 || s.tileX !== agent.tile % w || s.tileY !== Math.floor(agent.tile / w)) {
+    if (s.path.length > 0) s.path = new ArraySchema<number>();
+    s.tileX = agent.tile % w;
+    s.tileY = Math.floor(agent.tile / w);
+    s.tilesPerGameMinute = 0;
+  }
+}
+
+export interface ClockView {
+  gameMs: number;
+  rate: number;
+  paused: boolean;
+  holds: Iterable<string>;
+}
+
+export function syncClockState(state: TownState, clock: ClockView): void {
+  state.gameMs = clock.gameMs;
+  state.rate = clock.rate;
+  state.paused = clock.paused;
+  state.holdReason = [...clock.holds].join(',');
+}
