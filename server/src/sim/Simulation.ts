@@ -153,6 +153,8 @@ export class Simulation {
         const a = this.byId.get(input.agentId);
         if (a && a.conversationId === null) {
           a.busy = false;
+          // A plan operation that ended without a plan (it failed) is asked for again.
+          if (a.planRequestedDay !== null && a.plan?.day !== a.planRequestedDay) a.planRequestedDay = null;
           this.out.changed.add(a.spec.id);
         }
         return;
