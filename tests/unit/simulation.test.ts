@@ -119,7 +119,6 @@ describe('Simulation', () => {
     const talked = steps.some((r) => r.requests.some((q) => q.kind === 'converse'));
     // A conversation that starts on sight takes the place of the observation.
     if (!talked) expect(saw('bo')).toContain('Ada Tester is serving coffee');
-    console.log('TALKED', talked, saw('bo'));
     expect(saw('bo').every((d) => !d.includes('writing'))).toBe(true); // Ada wrote at home, out of Bo's arena
     expect(new Set(saw('bo')).size).toBe(saw('bo').length);
     expect(new Set(saw('ada')).size).toBe(saw('ada').length);
