@@ -49,7 +49,8 @@ export async function inspectAgent(town: Town, agentId: string): Promise<Record<
     relevant: scored.map((s) => toView(s.memory)),
     recent,
     reflections,
-    relationships: town.db.relationships.list(id),
+    relationships: town.db.relationshipsOf(id),
+    conversations: town.db.conversationsOf(id, 10),
     llm: town.db.summariseCalls({ agentId: id }),
   };
 }

@@ -1,0 +1,86 @@
+// Retrieval scoring, as in the paper: score = w_rec·recency + w_imp·importance + w_rel·relevance,
+// each term min-max normalised over the scored set (0.5 for all when they tie, never NaN), with
+// recency = decay^(game hours since last access), so the most recently accessed memory scores highest.
+// Both memory stores use these functions, so they cannot disagree.
+import type { Memory, RetrievalWeights, ScoredMemory } from '../store/types';
+
+export const GAME_MS_PER_HOUR = 3_600_000;
+
+export function recencyOf(lastAccessedGameMs: number, nowGameMs: number, decayPerGameHour: number): number {
+  const hours = Math.max(0, nowGameMs - lastAccessedGameMs) / GAME_MS_PER_HOUR;
+  return decayPerGameHour ** hours;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  const d = Math.sqrt(na) * Math.sqrt(nb);
+  return d === 0 ? 0 : dot / d;
+}
+
+/** Range of a term over the scored set. */
+export interface TermRange {
+  min: number;
+  max: number;
+}
+
+export function rangeOf(values: Iterable<number>): TermRange {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+/** Min-max normalisation into [0,1]; a flat range gives 0.5 (the paper's code gives NaN or 0 here). */
+export function normaliseIn(value: number, range: TermRange): number {
+  const span = range.max - range.min;
+  if (!(span > 1e-12)) return 0.5;
+  return Math.min(1, Math.max(0, (value - range.min) / span));
+}
+
+export function normalise(values: number[]): number[] {
+  const r = rangeOf(values);
+  return values.map((v) => normaliseIn(v, r));
+}
+
+export interface RawTerms {
+  memory: Memory;
+  recency: number;
+  importance: number;
+  relevance: number;
+}
+
+/** Scores raw terms against the given ranges (those of the whole set for exact retrieval). */
+export function scoreTerms(raw: RawTerms, ranges: { recency: TermRange; importance: TermRange; relevance: TermRange }, weights: RetrievalWeights): ScoredMemory {
+  const recency = normaliseIn(raw.recency, ranges.recency);
+  const importance = normaliseIn(raw.importance, ranges.importance);
+  const relevance = normaliseIn(raw.relevance, ranges.relevance);
+  return { memory: raw.memory, recency, importance, relevance, score: weights.recency * recency + weights.importance * importance + weights.relevance * relevance };
+}
+
+/** Higher score first; ties by newer creation, then higher id: the same order in every store. */
+export function compareScored(a: ScoredMemory, b: ScoredMemory): number {
+  return b.score - a.score || b.memory.createdGameMs - a.memory.createdGameMs || b.memory.id - a.memory.id;
+}
+
+/** Brute force: scores every memory given, normalised over all of them. The reference for exactness. */
+export function rankAll(raw: RawTerms[], weights: RetrievalWeights, k: number): ScoredMemory[] {
+  const ranges = {
+    recency: rangeOf(raw.map((r) => r.recency)),
+    importance: rangeOf(raw.map((r) => r.importance)),
+    relevance: rangeOf(raw.map((r) => r.relevance)),
+  };
+  return raw
+    .map((r) => scoreTerms(r, ranges, weights))
+    .sort(compareScored)
+    .slice(0, k);
+}
