@@ -1,0 +1,76 @@
+// Entry point: connect to the town, then start Phaser with Boot -> Preloader -> Town.
+import Phaser from 'phaser';
+import { Boot } from './scenes/Boot';
+import { Preloader } from './scenes/Preloader';
+import { Town } from './scenes/Town';
+import { connectToTown, type TownConnection } from './net/townConnection';
+import { Hud } from './ui/hud';
+
+declare global {
+  interface Window {
+    /** Test hooks for the browser tests; read-only views of what is on screen. */
+    __smalltown?: {
+      ready: boolean;
+      scene: string;
+      agents(): Array<{ id: string; name: string; x: number; y: number; worldX: number; worldY: number; action: string; emoji: string }>;
+      follow(id: string | null): void;
+      followed(): string | null;
+    };
+  }
+}
+
+const status = document.getElementById('status')!;
+
+async function start(): Promise<void> {
+  status.textContent = 'connecting to the town…';
+  let connection: TownConnection;
+  let mapUrl = '/maps/town.tmj';
+  try {
+    const info = (await (await fetch('/api/town')).json()) as { mapUrl: string };
+    mapUrl = info.mapUrl;
+    connection = await connectToTown();
+  } catch (error) {
+    status.textContent = `Could not join the town: ${error instanceof Error ? error.message : String(error)}`;
+    return;
+  }
+  connection.on('error', (m) => {
+    const e = m as { type: string; message: string };
+    status.textContent = `${e.type}: ${e.message}`;
+  });
+  status.textContent = '';
+  const hud = new Hud(connection);
+  const game = new Phaser.Game({
+    type: Phaser.AUTO,
+    parent: 'game',
+    backgroundColor: '#1d2330',
+    pixelArt: true,
+    scale: { mode: Phaser.Scale.RESIZE, width: window.innerWidth, height: window.innerHeight },
+    scene: [Boot, Preloader, Town],
+  });
+  game.registry.set('connection', connection);
+  game.registry.set('hud', hud);
+  game.registry.set('mapUrl', mapUrl);
+  const town = () => game.scene.getScene('Town') as Town;
+  window.__smalltown = {
+    ready: false,
+    get scene() {
+      return game.scene.getScenes(true).map((s) => s.scene.key).join(',');
+    },
+    agents() {
+      const scene = town();
+      const cam = scene.cameras.main;
+      return [...scene.agents.values()].map((v) => {
+        const a = connection.state.agents.get(v.id)!;
+        return { id: v.id, name: a.name, worldX: v.x, worldY: v.y, x: (v.x - cam.worldView.x) * cam.zoom, y: (v.y - cam.worldView.y) * cam.zoom, action: a.action, emoji: a.emoji };
+      });
+    },
+    follow: (id) => town().follow(id),
+    followed: () => town().followedId,
+  };
+  game.events.on('step', () => {
+    const hooks = window.__smalltown!;
+    if (!hooks.ready && game.scene.isActive('Town') && town().agents.size > 0) hooks.ready = true;
+  });
+}
+
+void start();

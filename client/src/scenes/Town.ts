@@ -1,0 +1,103 @@
+import Phaser from 'phaser';
+import type { TownConnection } from '../net/townConnection';
+import { AgentView } from '../view/AgentView';
+import { MAP_KEY } from './Preloader';
+import type { Hud } from '../ui/hud';
+
+const VISIBLE_LAYERS = ['ground', 'walls', 'furniture'];
+const MIN_ZOOM = 0.25;
+const MAX_ZOOM = 3;
+
+/** The live town: the tile map, one view per agent, and the camera. Networking and DOM live elsewhere. */
+export class Town extends Phaser.Scene {
+  readonly agents = new Map<string, AgentView>();
+  private connection!: TownConnection;
+  private hud!: Hud;
+  private followed: string | null = null;
+  private tilePx = 32;
+  private dragFrom: { x: number; y: number; scrollX: number; scrollY: number } | null = null;
+
+  constructor() {
+    super('Town');
+  }
+
+  create(): void {
+    this.connection = this.registry.get('connection') as TownConnection;
+    this.hud = this.registry.get('hud') as Hud;
+    const map = this.make.tilemap({ key: MAP_KEY });
+    this.tilePx = map.tileWidth;
+    const data = this.cache.tilemap.get(MAP_KEY).data as { tilesets: Array<{ name: string }> };
+    const tilesets = data.tilesets.map((ts) => map.addTilesetImage(ts.name, `tileset-${ts.name}`)).filter((t): t is Phaser.Tilemaps.Tileset => t !== null);
+    for (const name of VISIBLE_LAYERS) if (map.getLayerIndex(name) !== null) map.createLayer(name, tilesets, 0, 0);
+
+    const camera = this.cameras.main;
+    camera.setBounds(0, 0, map.widthInPixels, map.heightInPixels);
+    camera.setZoom(1);
+    camera.centerOn(map.widthInPixels / 2, map.heightInPixels / 2);
+
+    this.input.on('pointerdown', (pointer: Phaser.Input.Pointer, over: Phaser.GameObjects.GameObject[]) => {
+      const agentId = over.map((o) => o.getData('agentId') as string | undefined).find(Boolean);
+      if (agentId) this.follow(agentId);
+      else this.dragFrom = { x: pointer.x, y: pointer.y, scrollX: camera.scrollX, scrollY: camera.scrollY };
+    });
+    this.input.on('pointermove', (pointer: Phaser.Input.Pointer) => {
+      if (!this.dragFrom || !pointer.isDown) return;
+      const dx = (pointer.x - this.dragFrom.x) / camera.zoom;
+      const dy = (pointer.y - this.dragFrom.y) / camera.zoom;
+      if (Math.abs(dx) + Math.abs(dy) > 4 && this.followed) this.follow(null);
+      camera.setScroll(this.dragFrom.scrollX - dx, this.dragFrom.scrollY - dy);
+    });
+    this.input.on('pointerup', (pointer: Phaser.Input.Pointer) => {
+      // A click (not a drag) on empty ground stops following.
+      if (this.dragFrom && Math.abs(pointer.x - this.dragFrom.x) + Math.abs(pointer.y - this.dragFrom.y) < 4 && this.followed) this.follow(null);
+      this.dragFrom = null;
+    });
+    this.input.on('wheel', (_p: unknown, _o: unknown, _dx: number, dy: number) => this.zoomBy(dy > 0 ? 0.9 : 1.1));
+    this.input.keyboard?.on('keydown', (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+      if (e.key === '+' || e.key === '=') this.zoomBy(1.2);
+      else if (e.key === '-') this.zoomBy(1 / 1.2);
+      else if (e.key === 'Escape') this.follow(null);
+    });
+    this.hud.onFind((id) => this.follow(id));
+  }
+
+  zoomBy(factor: number): void {
+    const camera = this.cameras.main;
+    camera.setZoom(Phaser.Math.Clamp(camera.zoom * factor, MIN_ZOOM, MAX_ZOOM));
+  }
+
+  follow(id: string | null): void {
+    this.followed = id;
+    const view = id ? this.agents.get(id) : undefined;
+    if (view) this.cameras.main.startFollow(view.sprite, true, 0.15, 0.15);
+    else this.cameras.main.stopFollow();
+    this.hud.showAgent(view ? id : null);
+  }
+
+  get followedId(): string | null {
+    return this.followed;
+  }
+
+  override update(): void {
+    const state = this.connection.state;
+    const now = this.connection.gameNow();
+    const seen = new Set<string>();
+    state.agents.forEach((agent, id) => {
+      seen.add(id);
+      let view = this.agents.get(id);
+      if (!view) {
+        view = new AgentView(this, id, agent, this.tilePx);
+        this.agents.set(id, view);
+      }
+      view.update(agent, state.mapWidth, now);
+    });
+    for (const [id, view] of this.agents)
+      if (!seen.has(id)) {
+        view.destroy();
+        this.agents.delete(id);
+        if (this.followed === id) this.follow(null);
+      }
+    this.hud.update(now);
+  }
+}

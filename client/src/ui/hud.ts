@@ -1,0 +1,115 @@
+// DOM panels over the canvas: the clock bar (date, time, speed, mind, role, operator controls) and
+// the panel of the followed agent. Reads state; sends only operator controls, which the server checks.
+import type { TownConnection } from '../net/townConnection';
+
+const SPEEDS: Array<[string, number]> = [
+  ['1×', 60],
+  ['2×', 120],
+  ['5×', 300],
+  ['10×', 600],
+  ['max', 3600],
+];
+
+export function formatGameTime(gameMs: number): string {
+  const d = new Date(gameMs);
+  const day = d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day} · ${time}`;
+}
+
+export class Hud {
+  private shownAgent: string | null = null;
+  private lastRender = 0;
+  private findHandler: (id: string) => void = () => undefined;
+  private readonly el = {
+    world: document.getElementById('hud-world')!,
+    clock: document.getElementById('hud-clock')!,
+    speed: document.getElementById('hud-speed')!,
+    mind: document.getElementById('hud-mind')!,
+    agents: document.getElementById('hud-agents')!,
+    role: document.getElementById('hud-role')!,
+    controls: document.getElementById('hud-controls')!,
+    panel: document.getElementById('panel')!,
+  };
+
+  constructor(private readonly connection: TownConnection) {
+    this.buildControls();
+  }
+
+  onFind(handler: (id: string) => void): void {
+    this.findHandler = handler;
+  }
+
+  showAgent(id: string | null): void {
+    this.shownAgent = id;
+    this.el.panel.hidden = id === null;
+    this.lastRender = 0;
+  }
+
+  update(gameNow: number): void {
+    const t = performance.now();
+    if (t - this.lastRender < 200) return;
+    this.lastRender = t;
+    const s = this.connection.state;
+    this.el.world.textContent = s.world || 'Smalltown';
+    this.el.clock.textContent = formatGameTime(gameNow);
+    const held = s.paused ? 'paused' : s.holdReason ? `waiting (${s.holdReason})` : '';
+    this.el.speed.textContent = held || `${Math.round((s.rate / 60) * 10) / 10}×`;
+    this.el.speed.classList.toggle('held', held !== '');
+    this.el.mind.textContent = `mind: ${s.mind}`;
+    this.el.agents.textContent = `${s.agents.size} agents`;
+    this.el.role.textContent = this.connection.role === 'operator' ? 'operator' : 'spectator';
+    this.el.controls.hidden = this.connection.role !== 'operator';
+    for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]')) b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
+    const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');
+    if (pause) pause.textContent = s.paused ? '▶ resume' : '⏸ pause';
+    this.renderPanel();
+  }
+
+  private renderPanel(): void {
+    const id = this.shownAgent;
+    if (!id) return;
+    const a = this.connection.state.agents.get(id);
+    if (!a) return this.showAgent(null);
+    const panel = this.el.panel;
+    panel.replaceChildren();
+    const h = document.createElement('h2');
+    h.textContent = a.name;
+    const action = document.createElement('div');
+    action.className = 'action';
+    action.textContent = `${a.asleep ? '😴' : a.emoji} ${a.action}`;
+    const place = document.createElement('div');
+    place.className = 'place';
+    place.textContent = a.place;
+    panel.append(h, action, place);
+    if (a.speech) {
+      const speech = document.createElement('blockquote');
+      speech.textContent = `“${a.speech}”`;
+      panel.append(speech);
+    }
+  }
+
+  private buildControls(): void {
+    const c = this.el.controls;
+    const button = (label: string, onClick: () => void, data: Record<string, string> = {}) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      Object.assign(b.dataset, data);
+      b.addEventListener('click', onClick);
+      c.append(b);
+      return b;
+    };
+    button('⏸ pause', () => this.connection.send('control', { op: this.connection.state.paused ? 'resume' : 'pause' }), { op: 'pause' });
+    for (const [label, rate] of SPEEDS) button(label, () => this.connection.send('control', { op: 'speed', rate }), { rate: String(rate) });
+    const find = document.getElementById('hud-find') as HTMLInputElement | null;
+    find?.addEventListener('change', () => {
+      const q = find.value.trim().toLowerCase();
+      let match: string | null = null;
+      this.connection.state.agents.forEach((a, id) => {
+        if (!match && a.name.toLowerCase().includes(q)) match = id;
+      });
+      if (match) this.findHandler(match);
+    });
+  }
+}
