@@ -3,10 +3,11 @@ import path from 'node:path';
 
 export default defineConfig({
   resolve: {
-    alias: { '@protocol': path.resolve(__dirname, 'server/src/protocol') },
+    alias: { '@protocol': path.resolve(import.meta.dirname, 'server/src/protocol') },
   },
   test: {
     include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/buildClient.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

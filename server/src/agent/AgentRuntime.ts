@@ -8,7 +8,8 @@ import type { EventInput, Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore
 import type { DayPlan, Input, Observation, OperationRequest } from '../sim/types';
 import type { ConversationLine, Mind, MindAgent, MindContext } from './mind';
 import { rateImportanceHeuristically } from './offlineMind';
-import { GAME_MS_PER_HOUR } from '../sim/clock';
+import { GAME_MS_PER_HOUR, minuteOfDay } from '../sim/clock';
+import { findActionIndex } from '../sim/Simulation';
 
 /** What the runtime reads of the sim: an agent's current action and plan. */
 export interface SimView {
@@ -372,9 +373,12 @@ export class AgentRuntime {
 
   private context(agentId: string, gameMs: number): MindContext {
     const view = this.deps.sim.agent(agentId);
+    // During a conversation the sim shows "talking with …"; the mind wants what the agent was doing.
+    const planned = view?.plan ? view.plan.actions[findActionIndex(view.plan.actions, minuteOfDay(gameMs))] : undefined;
+    const talking = view?.current.description.startsWith('talking with ') ?? false;
     const agent: MindAgent = {
       persona: this.persona(agentId),
-      currentAction: view?.current.description ?? 'idle',
+      currentAction: talking && planned ? planned.description : (view?.current.description ?? 'idle'),
       currentPlace: view?.current.address ?? '',
       plan: view?.plan ?? null,
     };

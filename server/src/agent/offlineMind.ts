@@ -138,12 +138,12 @@ export class OfflineMind implements Mind {
     for (const memory of input.news) {
       const sentence = newsSentence(memory);
       if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
-      if (said.includes(sentence) || said.includes(toFirstPerson(sentence, me.name))) continue;
+      if (input.history.some((l) => similar(l.text, sentence))) continue;
       const own = startsWithName(sentence, me.name);
       return { text: own ? `Guess what: ${toFirstPerson(sentence, me.name)}` : `Did you hear? ${sentence}`, end: false };
     }
     const next = nextActionOf(ctx);
-    const plansLine = next ? `Later I'll be ${next.description} at ${placeName(next.address)}.` : null;
+    const plansLine = next ? `Later I'll be ${next.description}${placeName(next.address, me.home) === 'home' ? ' at home' : ` at ${placeName(next.address)}`}.` : null;
     if (plansLine && !said.includes(plansLine) && input.turn < input.maxTurns - 1) return { text: plansLine, end: false };
     return { text: rng.pick([`Anyway, I should get back to it. See you, ${partnerFirst}!`, `It was nice talking, ${partnerFirst}. Take care!`, `Well, I'd better be going. Bye, ${partnerFirst}!`]), end: true };
   }
@@ -366,9 +366,10 @@ function toThirdPerson(sentence: string, fullName: string): string {
   return `${fullName} ${rest}`;
 }
 
-function placeName(address: string): string {
-  const parts = address.split(': ');
-  return parts.length >= 2 ? `${parts[0]} (${parts.slice(1).join(', ')})` : address;
+/** "Hobbs Cafe" for any address in it; "home" for the speaker's own home sector. */
+function placeName(address: string, home?: string): string {
+  const sector = address.split(': ')[0];
+  return sector === home ? 'home' : sector;
 }
 
 function baseName(objectName: string): string {
@@ -377,6 +378,17 @@ function baseName(objectName: string): string {
 
 function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Whether two sentences say nearly the same thing: most of their words are shared. */
+function similar(a: string, b: string): boolean {
+  const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 3));
+  const x = words(a);
+  const y = words(b);
+  if (x.size === 0 || y.size === 0) return false;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / Math.min(x.size, y.size) >= 0.6;
 }
 
 function countSubjects(memories: Memory[], self: string): Map<string, number> {

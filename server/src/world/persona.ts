@@ -145,7 +145,8 @@ export function loadPersonas(dir: string, map: TownMap): Persona[] {
     }
   }
   if (files.length === 0) errors.push(new PersonaError(dir, '', 'has no persona files (*.yaml)'));
-  const ids = new Set(personas.map((p) => p.id as string));
+  // Every file is a persona id, even one that failed to parse: no cascade of "unknown persona" errors.
+  const ids = new Set(files.map((f) => f.replace(/\.ya?ml$/, '')));
   const beds = new Map<string, string>();
   for (const p of personas) {
     errors.push(...validatePersonaAgainstMap(p, map));

@@ -1,0 +1,39 @@
+// Shared test helpers: a town server on a free port with its own data folder, and polling.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTown, type RunningTown } from '../server/src/app';
+import type { ConfigInput } from '../server/src/config';
+
+export function tempDir(prefix = 'smalltown-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A server for one test file: offline mind, no idle pause, no cron jobs, quiet. */
+export async function startTestTown(overrides: Partial<ConfigInput> = {}): Promise<RunningTown & { dataDir: string }> {
+  const dataDir = overrides.dataDir ?? tempDir();
+  const town = await startTown({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    seed: 1,
+    idlePauseMinutes: 0,
+    backupCron: 'off',
+    idleCheckCron: 'off',
+    housekeepingCron: 'off',
+    logLevel: 'warn',
+    ...overrides,
+  });
+  return { ...town, dataDir };
+}
+
+/** Polls until `check` returns a truthy value, or fails after `timeoutMs` saying what it waited for. */
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 20_000, everyMs = 50): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
