@@ -57,6 +57,9 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   maxConversationTurns: 8,
 };
 
+/** The offline mind rates importance for free: no reason to hold observations back. */
+export const OFFLINE_RUNTIME_SETTINGS: Partial<RuntimeSettings> = { importanceBatchSize: 1 };
+
 export interface AgentRuntimeDeps {
   map: TownMap;
   seed: number;
@@ -191,19 +194,8 @@ export class AgentRuntime {
     const due = buffer.length >= this.settings.importanceBatchSize || gameMs - buffer[0].gameMs >= this.settings.importanceBatchMaxGameMs || urgent.length > 0;
     if (!due) return [];
     this.buffered.set(agentId, []);
-    // One importance call for the whole batch.
     const ctx = this.context(agentId, gameMs);
-    const ratings = await this.deps.mind.rateImportance(ctx, buffer.map((b) => b.observation.description));
-    await this.remember(
-      agentId,
-      buffer.map((b, i) => ({
-        kind: 'observation' as const,
-        description: b.observation.description,
-        importance: ratings[i],
-        gameMs: b.gameMs,
-        triple: { subject: b.observation.subject, predicate: b.observation.predicate, object: b.observation.object },
-      })),
-    );
+    const ratings = await this.storeObservations(agentId, buffer, gameMs);
     const inputs: Input[] = [];
     // No reaction to mundane observations: only the ones that matter reach the mind.
     const worth = buffer.filter((b, i) => ratings[i] >= this.settings.reactImportance && urgent.includes(b.observation));
@@ -215,6 +207,31 @@ export class AgentRuntime {
     }
     await this.maybeReflect(agentId, gameMs);
     return inputs;
+  }
+
+  /** Rates a batch of observations in one call and stores them; returns the ratings. */
+  private async storeObservations(agentId: AgentId, batch: PendingObservation[], gameMs: number): Promise<number[]> {
+    const ratings = await this.deps.mind.rateImportance(this.context(agentId, gameMs), batch.map((b) => b.observation.description));
+    await this.remember(
+      agentId,
+      batch.map((b, i) => ({
+        kind: 'observation' as const,
+        description: b.observation.description,
+        importance: ratings[i],
+        gameMs: b.gameMs,
+        triple: { subject: b.observation.subject, predicate: b.observation.predicate, object: b.observation.object },
+      })),
+    );
+    return ratings;
+  }
+
+  /** Stores every observation still waiting for a batch (at shutdown, so none is lost). */
+  async flushObservations(gameMs: number): Promise<void> {
+    for (const [agentId, batch] of this.buffered) {
+      if (batch.length === 0) continue;
+      this.buffered.set(agentId, []);
+      await this.storeObservations(agentId as AgentId, batch, gameMs);
+    }
   }
 
   private async converse(conversationId: number, initiator: AgentId, partner: AgentId, gameMs: number, send: (input: Input) => void): Promise<void> {

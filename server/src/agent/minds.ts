@@ -5,18 +5,20 @@ import type { Logger } from '../town/logger';
 import type { Embedder } from '../llm/types';
 import type { Mind } from './mind';
 import { OfflineMind } from './offlineMind';
+import { OFFLINE_RUNTIME_SETTINGS, type RuntimeSettings } from './AgentRuntime';
 import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 
 export interface Minds {
   mind: Mind;
   embedder: Embedder;
+  runtimeSettings: Partial<RuntimeSettings>;
 }
 
 export async function buildMinds(config: Config, logger: Logger): Promise<Minds> {
   const embedder = loadOfflineEmbedder();
   if (!config.llm.baseURL) {
     logger.info('no OPENAI_BASE_URL: running on the offline mind');
-    return { mind: new OfflineMind(), embedder };
+    return { mind: new OfflineMind(), embedder, runtimeSettings: OFFLINE_RUNTIME_SETTINGS };
   }
   throw new Error('the LLM mind is not wired yet');
 }

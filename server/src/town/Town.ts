@@ -274,6 +274,7 @@ export class Town {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.runtime.idle();
+    await this.runtime.flushObservations(this.clock.gameMs);
     this.pendingInputs.push(...this.runtime.drainInputs());
     this.flushRuntimeEvents();
     this.saveSnapshot();

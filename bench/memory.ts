@@ -1,0 +1,102 @@
+// Benchmarks of the memory stream: exact retrieval at 1k and 10k memories per agent (d=100) and at
+// 100k (d=1536), batched inserts, bytes per memory, and the offline embedder's load time.
+// Run alone with `npx tsx bench/memory.ts`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openWorldDb } from '../server/src/store/WorldDb';
+import type { MemoryInput } from '../server/src/store/types';
+import { loadWordTable, OfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
+import { Rng } from '../server/src/sim/rng';
+import { asAgentId } from '../server/src/world/types';
+import { percentile } from './sim';
+
+const HOUR = 3_600_000;
+
+function makeInputs(rng: Rng, agent: string, n: number, d: number, centres: Float32Array[]): MemoryInput[] {
+  const out: MemoryInput[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = centres[rng.int(0, centres.length - 1)];
+    const v = new Float32Array(d);
+    let norm = 0;
+    for (let k = 0; k < d; k++) {
+      v[k] = c[k] + (rng.next() - 0.5) * 0.8;
+      norm += v[k] * v[k];
+    }
+    norm = Math.sqrt(norm);
+    for (let k = 0; k < d; k++) v[k] /= norm;
+    out.push({ agentId: asAgentId(agent), kind: 'observation', description: `memory ${i} of ${agent}: someone is doing something`, createdGameMs: rng.int(0, 500) * HOUR, importance: rng.int(1, 10), embedding: v });
+  }
+  return out;
+}
+
+function centresFor(rng: Rng, d: number): Float32Array[] {
+  return Array.from({ length: 12 }, () => Float32Array.from({ length: d }, () => rng.next() * 2 - 1));
+}
+
+function benchRetrieve(perAgent: number, d: number, queries: number): { p50: number; p99: number; insertPerS: number; bytesPerMemory: number; fullScans: number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-'));
+  const file = path.join(dir, 'bench.sqlite');
+  const world = openWorldDb(file, { model: 'bench', dimension: d });
+  const rng = new Rng(perAgent + d);
+  const centres = centresFor(rng, d);
+  // Agent 'b' is measured; two neighbours share the table, so the partition key has to do its job.
+  let inserted = 0;
+  let insertMs = 0;
+  for (const agent of ['a', 'b', 'c']) {
+    const all = makeInputs(rng, agent, agent === 'b' ? perAgent : Math.min(perAgent, 5_000), d, centres);
+    for (let i = 0; i < all.length; i += 1000) {
+      const batch = all.slice(i, i + 1000);
+      const t0 = performance.now();
+      world.memories.add(batch);
+      insertMs += performance.now() - t0;
+      inserted += batch.length;
+    }
+  }
+  world.checkpoint();
+  const bytes = fs.statSync(file).size;
+  const times: number[] = [];
+  for (let q = 0; q < queries; q++) {
+    const query = makeInputs(rng, 'q', 1, d, centres)[0].embedding;
+    const t0 = performance.now();
+    world.memories.retrieve({ agentId: asAgentId('b'), query, nowGameMs: 501 * HOUR, k: 10, weights: { recency: 0.5, importance: 2, relevance: 3 }, decayPerGameHour: 0.995, touch: true });
+    times.push(performance.now() - t0);
+  }
+  const fullScans = world.memories.stats.fullScans;
+  world.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  const warm = times.slice(Math.min(5, times.length - 1));
+  return { p50: percentile(warm, 50), p99: percentile(warm, 99), insertPerS: inserted / (insertMs / 1000), bytesPerMemory: bytes / inserted, fullScans };
+}
+
+export async function benchMemory(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const t0 = performance.now();
+  const embedder = new OfflineEmbedder(loadWordTable());
+  out['embedder.load_ms'] = performance.now() - t0;
+  const texts = Array.from({ length: 2000 }, (_, i) => `Isabella Rivera is serving coffee to customer number ${i} at Hobbs Cafe`);
+  const t1 = performance.now();
+  await embedder.embed(texts);
+  out['embedder.texts_per_s'] = texts.length / ((performance.now() - t1) / 1000);
+  for (const [perAgent, d, queries, name] of [
+    [1_000, 100, 200, 'n1k_d100'],
+    [10_000, 100, 100, 'n10k_d100'],
+    [100_000, 1536, 20, 'n100k_d1536'],
+  ] as const) {
+    const r = benchRetrieve(perAgent, d, queries);
+    out[`memory.retrieve_p50_ms.${name}`] = r.p50;
+    out[`memory.retrieve_p99_ms.${name}`] = r.p99;
+    out[`memory.full_scans.${name}`] = r.fullScans;
+    if (name === 'n10k_d100') {
+      out['memory.insert_per_s'] = r.insertPerS;
+      out['memory.bytes_per_memory'] = r.bytesPerMemory;
+    }
+    if (name === 'n100k_d1536') out['memory.bytes_per_memory.d1536'] = r.bytesPerMemory;
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchMemory().then((r) => console.table(r));
+}

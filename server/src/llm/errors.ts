@@ -1,0 +1,46 @@
+// Errors of the LLM layer. None of them is ever turned into an answer.
+
+/** The endpoint answered, but not with the JSON the request asked for. Retryable. */
+export class LlmReplyError extends Error {
+  constructor(message: string, readonly text: string) {
+    super(message);
+    this.name = 'LlmReplyError';
+  }
+}
+
+/** The call took longer than its timeout. Retryable. */
+export class LlmTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no reply within ${timeoutMs} ms`);
+    this.name = 'LlmTimeoutError';
+  }
+}
+
+/** An HTTP error from the endpoint, with what retrying needs to know. */
+export class LlmHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Delay the server asked for (Retry-After / retry-after-ms), in ms. */
+    readonly retryAfterMs: number | null,
+  ) {
+    super(`HTTP ${status}: ${message}`);
+    this.name = 'LlmHttpError';
+  }
+  get retryable(): boolean {
+    return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
+  }
+}
+
+/** Network failures (connection refused, reset): retryable. */
+export class LlmNetworkError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LlmNetworkError';
+  }
+}
+
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof LlmHttpError) return error.retryable;
+  return error instanceof LlmReplyError || error instanceof LlmTimeoutError || error instanceof LlmNetworkError;
+}

@@ -1,0 +1,105 @@
+// A whole town, headless and deterministic (lockstep), on the offline mind and a real SQLite file.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { loadConfig, type ConfigInput } from '../../server/src/config';
+import { Town } from '../../server/src/town/Town';
+import { OfflineMind } from '../../server/src/agent/offlineMind';
+import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/AgentRuntime';
+import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
+import { createLogger } from '../../server/src/town/logger';
+import { openWorldDb, EmbedderMismatchError } from '../../server/src/store/WorldDb';
+import { asAgentId } from '../../server/src/world/types';
+import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR } from '../../server/src/sim/clock';
+import { tempDir } from '../helpers';
+
+async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
+  const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
+  return Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+}
+
+describe('a town on the offline mind', () => {
+  it('lives a whole game day: every agent plans, remembers, and the log records it', async () => {
+    const town = await openTown({ startTime: '2026-02-13T00:00' });
+    await town.runLockstep(town.gameMs + GAME_MS_PER_DAY, 20_000);
+    const db = town.db;
+    for (const p of town.personas.values()) {
+      const memories = db.memories.recent(p.id, 1000);
+      expect(memories.length, p.id).toBeGreaterThan(5);
+      expect(memories.some((m) => m.kind === 'observation' && m.triple !== null), p.id).toBe(true);
+      expect(memories.some((m) => m.kind === 'plan'), p.id).toBe(true);
+    }
+    const kinds = new Set(db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000).map((e) => e.kind));
+    for (const k of ['run.started', 'agent.action', 'agent.move', 'plan.made', 'memory.created', 'conversation.start', 'conversation.utterance', 'conversation.end'])
+      expect(kinds.has(k as never), k).toBe(true);
+    await town.close();
+  }, 60_000);
+
+  it('gives the same run twice from the same seed', async () => {
+    const run = async () => {
+      const town = await openTown({ startTime: '2026-02-13T07:00', seed: 3 });
+      await town.runLockstep(town.gameMs + 4 * GAME_MS_PER_HOUR, 20_000);
+      const events = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000).map((e) => [e.kind, e.agentId, e.gameMs, JSON.stringify(e.data)]);
+      await town.close();
+      return events;
+    };
+    const first = await run();
+    expect(first.length).toBeGreaterThan(100);
+    expect(await run()).toEqual(first);
+  }, 60_000);
+
+  it('resumes after a restart with every committed memory and event, and goes on', async () => {
+    const dataDir = tempDir();
+    const town = await openTown({ dataDir, startTime: '2026-02-13T07:00' });
+    await town.runLockstep(town.gameMs + 3 * GAME_MS_PER_HOUR, 20_000);
+    const memories = town.db.memories.count();
+    const lastSeq = town.db.events.lastSeq();
+    const gameMs = town.gameMs;
+    await town.close();
+
+    const again = await openTown({ dataDir, startTime: '2026-02-13T07:00' });
+    expect(again.resumed).toBe(true);
+    expect(again.gameMs).toBe(gameMs);
+    expect(again.db.memories.count()).toBe(memories);
+    expect(again.db.events.lastSeq()).toBeGreaterThanOrEqual(lastSeq);
+    expect(again.sim.agent('isabella')!.plan?.day).toBe(town.sim.agent('isabella')!.plan?.day);
+    await again.runLockstep(again.gameMs + GAME_MS_PER_HOUR, 20_000);
+    expect(again.db.memories.count()).toBeGreaterThan(memories);
+    await again.close();
+  }, 60_000);
+
+  it('loses nothing committed when the process dies without saving', async () => {
+    const dataDir = tempDir();
+    const town = await openTown({ dataDir, startTime: '2026-02-13T07:00', snapshotEveryGameMinutes: 30 });
+    await town.runLockstep(town.gameMs + 2 * GAME_MS_PER_HOUR, 20_000);
+    const memories = town.db.memories.count();
+    const seq = town.db.events.lastSeq();
+    // No close(): like a kill -9. Committed rows are in the WAL; the next open replays them.
+    const raw = new Database(path.join(dataDir, 'smalltown.sqlite'), { readonly: true });
+    expect((raw.prepare('SELECT count(*) FROM memories').pluck().get() as number)).toBe(memories);
+    raw.close();
+    const again = await openTown({ dataDir });
+    expect(again.db.memories.count()).toBe(memories);
+    expect(again.db.events.lastSeq()).toBeGreaterThanOrEqual(seq);
+    expect(again.gameMs).toBeGreaterThan(town.gameMs - 31 * 60_000);
+    await again.close();
+  }, 60_000);
+
+  it('refuses a world made with another embedder, saying what to do', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'w.sqlite');
+    openWorldDb(file, { model: 'smalltown-wink-sg100-int8-v1', dimension: 100 }).close();
+    expect(() => openWorldDb(file, { model: 'text-embedding-3-small', dimension: 1536 })).toThrow(EmbedderMismatchError);
+    expect(() => openWorldDb(file, { model: 'text-embedding-3-small', dimension: 1536 })).toThrow(/made with the embedder 'smalltown-wink-sg100-int8-v1' \(100 dimensions\).*start a new world/);
+  });
+
+  it('spreads a whispered invitation through conversations within two game days', async () => {
+    const town = await openTown({ startTime: '2026-02-13T06:00', seed: 1 });
+    const invite = 'Klaus is hosting a poetry reading at The Rose and Crown Pub on February 15 at 7pm, and everyone is invited.';
+    await town.whisper(asAgentId('marek'), invite, 'test');
+    await town.runLockstep(town.gameMs + 2 * GAME_MS_PER_DAY, 30_000);
+    const heard = [...town.personas.keys()].filter((id) => id !== 'marek' && town.db.memories.search(asAgentId(id), 'poetry reading', 5).some((m) => m.kind === 'chat'));
+    expect(heard.length).toBeGreaterThanOrEqual(2);
+    await town.close();
+  }, 90_000);
+});
