@@ -35,8 +35,8 @@ export async function startTown(overrides: Partial<ConfigInput> = {}, env: Recor
 
 export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningTown> {
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
-  const minds = await buildMinds(config, logger);
-  const town = await Town.open({ ...config, operatorToken }, { ...minds, logger });
+  const minds = buildMinds(config, logger);
+  const town = await Town.open({ ...config, operatorToken }, { embedder: minds.embedder, createMind: minds.createMind, logger });
   towns.set(config.world, town);
 
   const app = express();
@@ -51,7 +51,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       gameMs: town.clock.gameMs,
       paused: town.clock.paused,
       holds: [...town.holds],
-      mind: minds.mind.label,
+      mind: town.mind.label,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
     });
@@ -82,7 +82,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
 
   const jobs: Jobs = startJobs(config, town, logger);
   const url = `http://localhost:${port}`;
-  logger.info(`Smalltown '${config.world}' on ${url} — ${town.sim.agents().length} agents, ${minds.mind.label} mind, embedder ${minds.embedder.model}, ${town.resumed ? 'resumed' : 'new world'}`);
+  logger.info(`Smalltown '${config.world}' on ${url} — ${town.sim.agents().length} agents, ${town.mind.label} mind, embedder ${minds.embedder.model}, ${town.resumed ? 'resumed' : 'new world'}`);
   logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
 
   let closing: Promise<void> | null = null;

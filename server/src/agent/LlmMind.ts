@@ -51,12 +51,12 @@ export class LlmMind implements Mind {
   }
 
   /** One validated answer, or null after the attempts (the caller then falls back and it is counted). */
-  private async ask<S extends z.ZodType>(purpose: Purpose, agentId: string | null, messages: ChatMessage[], schema: S, maxTokens: number): Promise<z.infer<S> | null> {
+  private async ask<S extends z.ZodType>(purpose: Purpose, agentId: string | null, messages: ChatMessage[], schema: S, maxTokens: number, schemaName = `${purpose}_reply`): Promise<z.infer<S> | null> {
     const attempts = this.options.attempts ?? 2;
     let reason = '';
     for (let i = 0; i < attempts; i++) {
       try {
-        const reply = await this.options.model.complete({ purpose, agentId, messages, schemaName: `${purpose}_reply`, schema: jsonSchemaOf(schema), maxTokens, temperature: 0 });
+        const reply = await this.options.model.complete({ purpose, agentId, messages, schemaName, schema: jsonSchemaOf(schema), maxTokens, temperature: 0 });
         const parsed = schema.safeParse(reply.json);
         if (parsed.success) return parsed.data;
         reason = `invalid reply: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
@@ -86,11 +86,11 @@ export class LlmMind implements Mind {
     const plan = await this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories), P.PlanReply, 300);
     if (!plan) return base;
     const arenas = ctx.map.arenas.map((a) => a.address);
-    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, plan.broadStrokes, arenas), P.HourBlocksReply, 600);
+    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, plan.broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks');
     const blocks = (blocksReply?.blocks ?? []).filter((b) => ctx.map.arenasByAddress.has(b.place) && isClock(b.start));
     if (blocks.length === 0) return { ...base, broadStrokes: plan.broadStrokes };
     const objectsByPlace = Object.fromEntries(blocks.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
-    const actionsReply = await this.ask('decompose', p.id, P.actionsPrompt(p, blocks, objectsByPlace), P.ActionsReply, 2500);
+    const actionsReply = await this.ask('decompose', p.id, P.actionsPrompt(p, blocks, objectsByPlace), P.ActionsReply, 2500, 'decompose_actions');
     const hourBlocks = toHourBlocks(blocks, parseClock(p.sleepAt));
     if (!actionsReply) return { ...base, broadStrokes: plan.broadStrokes, hourBlocks };
     const actions = normaliseActions(actionsReply.actions, ctx.map, parseClock(p.wakeAt), parseClock(p.sleepAt), base.actions);
@@ -139,13 +139,13 @@ export class LlmMind implements Mind {
 
   async reflectQuestions(ctx: MindContext, recent: Memory[]): Promise<string[]> {
     const p = ctx.agent.persona;
-    const reply = await this.ask('reflect', p.id, P.questionsPrompt(p, recent), P.QuestionsReply, 200);
+    const reply = await this.ask('reflect', p.id, P.questionsPrompt(p, recent), P.QuestionsReply, 200, 'reflect_questions');
     return reply ? reply.questions : this.offline.reflectQuestions(ctx, recent);
   }
 
   async reflectInsights(ctx: MindContext, question: string, memories: Memory[]): Promise<Insight[]> {
     const p = ctx.agent.persona;
-    const reply = await this.ask('reflect', p.id, P.insightsPrompt(p, question, memories), P.InsightsReply, 400);
+    const reply = await this.ask('reflect', p.id, P.insightsPrompt(p, question, memories), P.InsightsReply, 400, 'reflect_insights');
     if (!reply) return this.offline.reflectInsights(ctx, question, memories);
     // Evidence comes back as list numbers; an insight citing a number not in the list is dropped, not trusted.
     return reply.insights

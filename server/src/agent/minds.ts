@@ -3,22 +3,87 @@
 import type { Config } from '../config';
 import type { Logger } from '../town/logger';
 import type { Embedder } from '../llm/types';
+import type { WorldDb } from '../store/WorldDb';
 import type { Mind } from './mind';
 import { OfflineMind } from './offlineMind';
 import { OFFLINE_RUNTIME_SETTINGS, type RuntimeSettings } from './AgentRuntime';
 import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
+import { OpenAIEmbedder } from '../llm/OpenAIEmbedder';
+import { OpenAIChatModel } from '../llm/OpenAIChatModel';
+import { buildChatStack, type ChatStack } from '../llm/stack';
+import { Pricing } from '../llm/pricing';
+import { LlmMind, type FallbackReport } from './LlmMind';
 
-export interface Minds {
-  mind: Mind;
-  embedder: Embedder;
-  runtimeSettings: Partial<RuntimeSettings>;
+/** What the town tells the mind it builds, once the world's file is open. */
+export interface MindHooks {
+  db: WorldDb;
+  gameNow(): number;
+  onFallback(report: FallbackReport): void;
+  onBudgetPause(message: string): void;
+  onBudgetResume(): void;
 }
 
-export async function buildMinds(config: Config, logger: Logger): Promise<Minds> {
-  const embedder = loadOfflineEmbedder();
-  if (!config.llm.baseURL) {
+export interface MindBundle {
+  mind: Mind;
+  runtimeSettings: Partial<RuntimeSettings>;
+  /** The LLM stack, when there is one (budget, scheduler and cache controls). */
+  stack: ChatStack | null;
+}
+
+export interface Minds {
+  embedder: Embedder;
+  /** Builds the mind once the world's file is open (the LLM stack caches and logs there). */
+  createMind(hooks: MindHooks): MindBundle;
+  label: string;
+}
+
+/** With an endpoint, observations wait for a batch of ten before one importance call rates them all. */
+export const LLM_RUNTIME_SETTINGS: Partial<RuntimeSettings> = { importanceBatchSize: 10 };
+
+export function buildMinds(config: Config, logger: Logger): Minds {
+  const llm = config.llm;
+  const embedder: Embedder =
+    llm.baseURL && llm.embeddingModel
+      ? new OpenAIEmbedder({ baseURL: llm.baseURL, apiKey: llm.apiKey, model: llm.embeddingModel, dimension: llm.embeddingDimension ?? 1536, timeoutMs: llm.timeoutMs })
+      : loadOfflineEmbedder();
+  if (!llm.baseURL) {
     logger.info('no OPENAI_BASE_URL: running on the offline mind');
-    return { mind: new OfflineMind(), embedder, runtimeSettings: OFFLINE_RUNTIME_SETTINGS };
+    return { embedder, label: 'offline', createMind: () => ({ mind: new OfflineMind(), runtimeSettings: OFFLINE_RUNTIME_SETTINGS, stack: null }) };
   }
-  throw new Error('the LLM mind is not wired yet');
+  const host = safeHost(llm.baseURL);
+  const label = `llm: ${llm.model} @ ${host}`;
+  logger.info(`running on the LLM mind: ${llm.model} at ${llm.baseURL} (${llm.responseFormat}, concurrency ${llm.concurrency})`);
+  return {
+    embedder,
+    label,
+    createMind(hooks) {
+      if (embedder instanceof OpenAIEmbedder) embedder.useCache(hooks.db);
+      const adapter = new OpenAIChatModel({ baseURL: llm.baseURL!, apiKey: llm.apiKey, models: { default: llm.model, ...llm.models }, responseFormat: llm.responseFormat, timeoutMs: llm.timeoutMs });
+      const pricing = new Pricing(llm.prices, (model) => logger.warn(`no price for model '${model}': its calls count as $0 (set LLM_PRICES)`));
+      const stack = buildChatStack(adapter, {
+        modelFor: (p) => adapter.modelFor(p),
+        cache: hooks.db.responseCache,
+        log: hooks.db.callLog,
+        pricing,
+        budget: { tokens: llm.budgetTokens, usd: llm.budgetUsd },
+        concurrency: llm.concurrency,
+        requestsPerMinute: llm.rpm,
+        tokensPerMinute: llm.tpm,
+        maxRetries: llm.maxRetries,
+        gameNow: hooks.gameNow,
+        onRetry: (r) => logger.debug(`retrying ${r.request.purpose} for ${r.request.agentId ?? 'town'} in ${Math.round(r.delayMs)} ms: ${r.error.message}`),
+        onBudgetPause: hooks.onBudgetPause,
+        onBudgetResume: hooks.onBudgetResume,
+      });
+      return { mind: new LlmMind({ model: stack.model, label, onFallback: hooks.onFallback }), runtimeSettings: LLM_RUNTIME_SETTINGS, stack };
+    },
+  };
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

@@ -18,7 +18,7 @@ export function mountApi(app: express.Express, town: Town, options: ApiOptions):
     res.json({
       world: town.map.places.world,
       mapUrl: `/maps/${path.basename(options.mapFile)}`,
-      mind: town.parts.mind.label,
+      mind: town.mind.label,
       agents: town.sim.agents().map((a) => ({ id: a.spec.id, name: a.spec.name })),
       places: town.map.places,
     });

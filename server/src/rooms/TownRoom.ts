@@ -40,7 +40,7 @@ export class TownRoom extends Room<{ state: TownState }> {
     const state = new TownState();
     state.world = town.map.places.world;
     state.mapWidth = town.map.widthTiles;
-    state.mind = town.parts.mind.label;
+    state.mind = town.mind.label;
     this.setState(state);
     for (const agent of town.sim.agents()) this.syncAgent(agent.spec.id);
     this.syncClock();

@@ -12,6 +12,8 @@ import { SimClock, dayIndex, minuteOfDay, GAME_MS_PER_MINUTE, type ClockState } 
 import type { Input, OperationRequest, SimState, StepResult } from '../sim/types';
 import { AgentRuntime, type RuntimeSettings } from '../agent/AgentRuntime';
 import type { Mind } from '../agent/mind';
+import type { MindBundle, MindHooks } from '../agent/minds';
+import type { ChatStack } from '../llm/stack';
 import type { Embedder } from '../llm/types';
 import type { EventInput, LoggedEvent } from '../store/types';
 import { openWorldDb, type WorldDb } from '../store/WorldDb';
@@ -22,10 +24,13 @@ import type { Logger } from './logger';
 export type HoldReason = 'paused' | 'idle' | 'waiting-for-minds' | 'budget';
 
 export interface TownParts {
-  mind: Mind;
   embedder: Embedder;
   logger: Logger;
+  /** A ready mind (tests use the offline one)… */
+  mind?: Mind;
   runtimeSettings?: Partial<RuntimeSettings>;
+  /** …or a factory that builds one over the world's file (the LLM stack caches and logs there). */
+  createMind?: (hooks: MindHooks) => MindBundle;
 }
 
 interface SavedTown {
@@ -57,6 +62,9 @@ export class Town {
     readonly runtime: AgentRuntime,
     readonly parts: TownParts,
     readonly resumed: boolean,
+    readonly mind: Mind,
+    /** The LLM stack's controls (budget, scheduler, cache), when an LLM runs. */
+    readonly stack: ChatStack | null,
   ) {
     this.lastSnapshotGameMs = clock.gameMs;
   }
@@ -83,20 +91,36 @@ export class Town {
         clock = new SimClock({ gameMs: start, rate: config.rate, paused: false });
       }
       let town!: Town;
+      const bundle: MindBundle = parts.createMind
+        ? parts.createMind({
+            db,
+            gameNow: () => clock.gameMs,
+            onFallback: (r) => {
+              parts.logger.warn(`LLM fallback for ${r.agentId ?? 'town'} (${r.purpose}): ${r.reason}`);
+              town.queueRuntimeEvents([{ gameMs: clock.gameMs, kind: 'llm.fallback', agentId: r.agentId as AgentId | null, data: { purpose: r.purpose, reason: r.reason } }]);
+            },
+            onBudgetPause: (message) => {
+              parts.logger.warn(message);
+              town.holds.add('budget');
+              town.queueRuntimeEvents([{ gameMs: clock.gameMs, kind: 'budget.paused', agentId: null, data: { message } }]);
+            },
+            onBudgetResume: () => town.holds.delete('budget'),
+          })
+        : { mind: parts.mind!, runtimeSettings: parts.runtimeSettings ?? {}, stack: null };
       const runtime = new AgentRuntime({
         map,
         seed: config.seed,
         personas,
-        mind: parts.mind,
+        mind: bundle.mind,
         memories: db.memories,
         embedder: parts.embedder,
         records: recordsFor(db),
         sim: { agent: (id) => sim.agent(id) },
         emit: (events) => town.queueRuntimeEvents(events),
-        settings: parts.runtimeSettings,
+        settings: { ...bundle.runtimeSettings, ...parts.runtimeSettings },
         onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
       });
-      town = new Town(config, map, personas, db, sim, clock, runtime, parts, saved !== undefined);
+      town = new Town(config, map, personas, db, sim, clock, runtime, parts, saved !== undefined, bundle.mind, bundle.stack);
       await town.start(personaList);
       return town;
     } catch (error) {
@@ -115,11 +139,11 @@ export class Town {
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
       for (const p of personaList) if (!present.has(p.id)) await this.runtime.seed(p.id, now);
       this.pendingInputs.push(...inputs);
-      this.log([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.parts.mind.label, agents: personaList.length } }]);
+      this.log([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents: personaList.length } }]);
       this.parts.logger.info(`resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event #${this.db.events.lastSeq()})`);
     } else {
       for (const p of personaList) await this.runtime.seed(p.id, now);
-      this.log([{ gameMs: now, kind: 'run.started', agentId: null, data: { mind: this.parts.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile } }]);
+      this.log([{ gameMs: now, kind: 'run.started', agentId: null, data: { mind: this.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile } }]);
       this.saveSnapshot();
     }
     this.flushRuntimeEvents();
@@ -244,7 +268,7 @@ export class Town {
     return () => this.listeners.delete(listener);
   }
 
-  private queueRuntimeEvents(events: EventInput[], first = false): void {
+  queueRuntimeEvents(events: EventInput[], first = false): void {
     if (first) this.pendingRuntimeEvents = [...events, ...this.pendingRuntimeEvents];
     else this.pendingRuntimeEvents.push(...events);
   }

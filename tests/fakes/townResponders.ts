@@ -1,0 +1,73 @@
+// Canned, schema-valid answers that let the stub endpoint play a believable town: they read what
+// the prompt gives (times, places, numbered lists) and answer in kind. Used by tests and benchmarks.
+import type { OpenAIStub, StubRequest } from './openaiStub';
+
+const lastUser = (r: StubRequest) => [...r.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+const numbered = (text: string) => (text.match(/^\d+\. /gm) ?? []).length;
+const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const minutes = (hhmm: string) => {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h * 60 + m;
+};
+
+export function installTownResponders(stub: OpenAIStub): OpenAIStub {
+  stub.respond('importance_reply', (r) => {
+    const text = lastUser(r);
+    const lines = text.split('\n').filter((l) => /^\d+\. /.test(l));
+    return { ratings: lines.map((l) => (/party|invit|festival|closed/i.test(l) ? 8 : /talk|said|heard/i.test(l) ? 5 : 3)) };
+  });
+  stub.respond('plan_reply', () => ({ broadStrokes: ['wake up and get ready', 'work for most of the day', 'have lunch', 'relax in the evening', 'go to bed'] }));
+  stub.respond('decompose_blocks', (r) => {
+    const text = lastUser(r);
+    const [, wake, sleep] = /day \((\d\d:\d\d) to (\d\d:\d\d)\)/.exec(text) ?? [];
+    const home = /Home is ([^;.]+)/.exec(text)?.[1] ?? '';
+    const work = /work is ([^.]+)\./.exec(text)?.[1] ?? `${home}: kitchen`;
+    const w = minutes(wake);
+    const s = minutes(sleep);
+    return {
+      blocks: [
+        { start: wake, activity: 'getting ready', place: `${home}: kitchen` },
+        { start: clock(w + 60), activity: 'working', place: work },
+        { start: clock(Math.max(w + 120, s - 240)), activity: 'relaxing in the park', place: 'Johnson Park: park' },
+        { start: clock(s - 90), activity: 'winding down at home', place: `${home}: kitchen` },
+      ],
+    };
+  });
+  stub.respond('decompose_actions', (r) => {
+    const text = lastUser(r);
+    const blocks = [...text.matchAll(/^(\d\d:\d\d) (.+?) @ (.+?) \[objects: (.*)\]$/gm)].map((m) => ({ start: minutes(m[1]), activity: m[2], place: m[3], objects: m[4] === 'none' ? [] : m[4].split(', ') }));
+    const end = minutes(/to (\d\d:\d\d) without gaps/.exec(text)?.[1] ?? '22:00');
+    const actions: Array<{ start: string; minutes: number; description: string; emoji: string; place: string }> = [];
+    blocks.forEach((b, i) => {
+      const until = blocks[i + 1]?.start ?? end;
+      for (let t = b.start, k = 0; t < until; t += 15, k++) {
+        const object = b.objects.length ? b.objects[k % b.objects.length] : null;
+        actions.push({ start: clock(t), minutes: Math.min(15, until - t), description: k === 0 ? b.activity : `${b.activity} (${k})`, emoji: '🙂', place: object ? `${b.place}: ${object}` : b.place });
+      }
+    });
+    return { actions };
+  });
+  stub.respond('react_reply', (r) => {
+    const closed = /- (.+?) is closed/.exec(lastUser(r));
+    return closed
+      ? { react: true, reason: `${closed[1]} is closed`, activity: { description: 'going home instead', emoji: '🏠', place: 'Johnson Park: park', minutes: 30 } }
+      : { react: false, reason: 'nothing to change', activity: null };
+  });
+  stub.respond('converse_reply', (r) => {
+    const text = lastUser(r);
+    const said = text.includes('(the conversation is just starting)') ? 0 : (text.split('Conversation so far:\n')[1] ?? '').split('\n\n')[0].split('\n').length;
+    const news = /^\d+\. (.*party.*)$/im.exec(text)?.[1];
+    return { line: said === 0 ? 'Hello there!' : news && said === 2 ? `Did you hear? ${news}` : `That is interesting (${said}).`, end: said >= 3 };
+  });
+  stub.respond('summarise_reply', (r) => {
+    const party = /Did you hear\? (.*)$/m.exec(lastUser(r))?.[1];
+    return { summary: 'They had a friendly chat.', learnedByFirst: [], learnedBySecond: party ? [party] : [] };
+  });
+  stub.respond('reflect_questions', () => ({ questions: ['What matters most lately?', 'Who have I been seeing?', 'What is coming up?'] }));
+  stub.respond('reflect_insights', (r) => {
+    const n = numbered(lastUser(r));
+    return { insights: n >= 2 ? [{ insight: 'Things have been busy lately.', evidence: [1, 2] }] : [{ insight: 'It has been a quiet time.', evidence: [1] }] };
+  });
+  stub.respond('interview_reply', () => ({ answer: 'I have been busy at work, and I am looking forward to the party.' }));
+  return stub;
+}
