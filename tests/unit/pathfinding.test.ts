@@ -57,3 +57,24 @@ describe('GridPathfinder', () => {
     expect(first!.length).toBe(39 + 29 + 1);
   });
 });
+
+describe('DistanceFields', () => {
+  it('finds paths exactly as short as A*, deterministically, and none to walled-off tiles', async () => {
+    const { DistanceFields } = await import('../../server/src/world/distanceFields');
+    const rows = Array.from({ length: 30 }, (_, y) => Array.from({ length: 40 }, (_, x) => ((x * 7 + y * 13) % 11 === 0 && x % 5 !== 0 ? '#' : '.')).join(''));
+    const { finder, at, w } = grid(rows);
+    const blocked = new Uint8Array(40 * 30);
+    rows.forEach((row, y) => [...row].forEach((c, x) => (blocked[y * 40 + x] = c === '#' ? 1 : 0)));
+    const fields = new DistanceFields(40, 30, blocked);
+    for (const [a, b] of [[at(0, 0), at(39, 29)], [at(5, 5), at(30, 20)], [at(39, 0), at(0, 29)]]) {
+      const p = fields.findPath(a, b)!;
+      expect(p.length).toBe(finder.findPath(a, b)!.length);
+      expect(isConnected(p, w)).toBe(true);
+      expect(p.every((t) => blocked[t] === 0)).toBe(true);
+      expect(fields.findPath(a, b)).toEqual(p);
+    }
+    const walled = grid(['..#..', '..#..']);
+    const wf = new DistanceFields(5, 2, Uint8Array.from([0, 0, 1, 0, 0, 0, 0, 1, 0, 0]));
+    expect(wf.findPath(walled.at(0, 0), walled.at(4, 1))).toBeNull();
+  });
+});

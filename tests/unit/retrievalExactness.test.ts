@@ -2,6 +2,7 @@
 // an agent's memories, for several weightings, while the bound lets it skip most memories.
 import { describe, expect, it } from 'vitest';
 import { openWorldDb } from '../../server/src/store/WorldDb';
+import { SqliteMemoryStore } from '../../server/src/store/SqliteMemoryStore';
 import { InMemoryMemoryStore } from '../../server/src/store/InMemoryMemoryStore';
 import type { MemoryInput } from '../../server/src/store/types';
 import { Rng } from '../../server/src/sim/rng';
@@ -35,13 +36,21 @@ function dataset(seed: number, n: number): { inputs: MemoryInput[]; queries: Flo
   return { inputs, queries };
 }
 
-describe('exact retrieval', () => {
+// Two paths: agents small enough are scored from columns in memory; larger ones by the bounded
+// SQL path (vec0 KNN + recency + importance lists). Both must equal brute force.
+const paths = [
+  ['the bounded SQL path', 0],
+  ['the in-memory columns', undefined],
+] as const;
+
+describe.each(paths)('exact retrieval through %s', (_name, columnCacheBytes) => {
   for (const seed of [1, 2, 3]) {
     it(`matches brute force over all memories (seed ${seed})`, () => {
       const { inputs, queries } = dataset(seed, 2000);
       const world = openWorldDb(':memory:', { model: 'test', dimension: D });
+      const store = new SqliteMemoryStore(world.db, D, columnCacheBytes);
       const reference = new InMemoryMemoryStore();
-      world.memories.add(inputs);
+      store.add(inputs);
       reference.add(inputs);
       const weightings = [
         { recency: 1, importance: 1, relevance: 1 },
@@ -53,26 +62,33 @@ describe('exact retrieval', () => {
         for (const query of queries)
           for (const agent of ['agent0', 'agent1', 'agent2']) {
             const o = { agentId: asAgentId(agent), query, nowGameMs: 210 * HOUR, k: 10, weights, decayPerGameHour: 0.99, touch: false };
-            const got = world.memories.retrieve(o).map((s) => s.memory.id);
+            const got = store.retrieve(o).map((s) => s.memory.id);
             const want = reference.retrieve(o).map((s) => s.memory.id);
             expect(got).toEqual(want);
             checked++;
           }
       expect(checked).toBe(72);
-      // The bound does its job: most retrievals never scan the whole agent.
-      expect(world.memories.stats.fullScans).toBeLessThan(checked / 2);
+      if (columnCacheBytes === 0) {
+        // The bound does its job: most retrievals never scan the whole agent.
+        expect(store.stats.columnScans).toBe(0);
+        expect(store.stats.fullScans).toBeLessThan(checked / 2);
+      } else expect(store.stats.columnScans).toBe(checked);
     });
   }
 
   it('stays exact as retrievals touch memories and change recency', () => {
     const { inputs, queries } = dataset(9, 600);
     const world = openWorldDb(':memory:', { model: 'test', dimension: D });
+    const store = new SqliteMemoryStore(world.db, D, columnCacheBytes);
     const reference = new InMemoryMemoryStore();
-    world.memories.add(inputs);
+    store.add(inputs);
     reference.add(inputs);
     queries.forEach((query, i) => {
       const o = { agentId: asAgentId('agent1'), query, nowGameMs: (201 + i) * HOUR, k: 5, weights: { recency: 1, importance: 1, relevance: 1 }, decayPerGameHour: 0.995 };
-      expect(world.memories.retrieve(o).map((s) => s.memory.id)).toEqual(reference.retrieve(o).map((s) => s.memory.id));
+      expect(store.retrieve(o).map((s) => s.memory.id)).toEqual(reference.retrieve(o).map((s) => s.memory.id));
+      // Memories added after the columns were loaded are scored too.
+      store.add([{ ...inputs[i], description: `late ${i}` }]);
+      reference.add([{ ...inputs[i], description: `late ${i}` }]);
     });
   });
 });

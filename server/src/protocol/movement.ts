@@ -11,7 +11,10 @@ export interface PathPosition {
   y: number;
   direction: Direction;
   moving: boolean;
-  /** Index into the path of the tile the agent is on or leaving. */
+  /** The tile the agent is on (the last one it reached). */
+  tileX: number;
+  tileY: number;
+  /** Index of the waypoint the agent last passed. */
   stepIndex: number;
 }
 
@@ -22,7 +25,11 @@ export function directionBetween(fromX: number, fromY: number, toX: number, toY:
   return 'down';
 }
 
-/** Position along a path of tile indices (y * widthTiles + x), each step one tile, at a constant speed. */
+/**
+ * Position along a walk given as waypoints: tile indices (y * widthTiles + x) where the walk starts,
+ * turns and ends; consecutive waypoints share a row or a column. The walker covers one tile per
+ * 1 / tilesPerGameMinute game minutes.
+ */
 export function positionOnPath(
   path: ArrayLike<number>,
   widthTiles: number,
@@ -31,32 +38,57 @@ export function positionOnPath(
   nowGameMs: number,
 ): PathPosition {
   const last = path.length - 1;
-  if (last < 0) return { x: 0, y: 0, direction: 'down', moving: false, stepIndex: 0 };
-  const travelled = Math.max(0, ((nowGameMs - startGameMs) / 60_000) * tilesPerGameMinute);
-  const i = Math.min(Math.floor(travelled), last);
-  const from = path[i];
-  const fx = from % widthTiles;
-  const fy = (from - fx) / widthTiles;
-  if (i >= last || tilesPerGameMinute <= 0) {
-    let direction: Direction = 'down';
-    if (last > 0) {
-      const prev = path[last - 1];
-      const px = prev % widthTiles;
-      direction = directionBetween(px, (prev - px) / widthTiles, fx, fy);
+  if (last < 0) return { x: 0, y: 0, tileX: 0, tileY: 0, direction: 'down', moving: false, stepIndex: 0 };
+  let travelled = tilesPerGameMinute > 0 ? Math.max(0, ((nowGameMs - startGameMs) / 60_000) * tilesPerGameMinute) : Infinity;
+  let direction: Direction = 'down';
+  for (let i = 0; i < last; i++) {
+    const from = path[i];
+    const to = path[i + 1];
+    const fx = from % widthTiles;
+    const fy = (from - fx) / widthTiles;
+    const tx = to % widthTiles;
+    const ty = (to - tx) / widthTiles;
+    const length = Math.abs(tx - fx) + Math.abs(ty - fy);
+    direction = directionBetween(fx, fy, tx, ty);
+    if (travelled < length) {
+      const sx = Math.sign(tx - fx);
+      const sy = Math.sign(ty - fy);
+      const whole = Math.floor(travelled);
+      return { x: fx + sx * travelled, y: fy + sy * travelled, tileX: fx + sx * whole, tileY: fy + sy * whole, direction, moving: true, stepIndex: i };
     }
-    return { x: fx, y: fy, direction, moving: false, stepIndex: last };
+    travelled -= length;
   }
-  const to = path[i + 1];
-  const tx = to % widthTiles;
-  const ty = (to - tx) / widthTiles;
-  const frac = travelled - i;
-  return {
-    x: fx + (tx - fx) * frac,
-    y: fy + (ty - fy) * frac,
-    direction: directionBetween(fx, fy, tx, ty),
-    moving: true,
-    stepIndex: i,
-  };
+  const end = path[last];
+  const ex = end % widthTiles;
+  const ey = (end - ex) / widthTiles;
+  return { x: ex, y: ey, tileX: ex, tileY: ey, direction, moving: false, stepIndex: last };
+}
+
+/** The waypoints of a tile-by-tile path: its start, every turn, and its end. */
+export function compressPath(tiles: readonly number[], widthTiles: number): number[] {
+  if (tiles.length <= 2) return [...tiles];
+  const out = [tiles[0]];
+  for (let i = 1; i < tiles.length - 1; i++) {
+    const a = tiles[i - 1];
+    const b = tiles[i];
+    const c = tiles[i + 1];
+    // A turn: the step into b and the step out of it differ.
+    if (b - a !== c - b) out.push(b);
+  }
+  out.push(tiles[tiles.length - 1]);
+  void widthTiles;
+  return out;
+}
+
+/** Tiles walked along waypoints. */
+export function pathLength(waypoints: ArrayLike<number>, widthTiles: number): number {
+  let n = 0;
+  for (let i = 1; i < waypoints.length; i++) {
+    const a = waypoints[i - 1];
+    const b = waypoints[i];
+    n += Math.abs((b % widthTiles) - (a % widthTiles)) + Math.abs(Math.floor(b / widthTiles) - Math.floor(a / widthTiles));
+  }
+  return n;
 }
 
 /** Game ms at which a walk of `steps` tiles ends. */

@@ -20,7 +20,7 @@ export const AgentState = schema(
     /** The tile where the current path starts, or where the agent stands when it has no path. */
     tileX: t.uint16().default(0),
     tileY: t.uint16().default(0),
-    /** Tile indices (y * mapWidth + x) of the walk, starting tile included; empty when standing. */
+    /** Waypoints of the walk as tile indices (y * mapWidth + x): start, turns, end; empty when standing. */
     path: t.array('uint32'),
     pathStartGameMs: t.float64().default(0),
     tilesPerGameMinute: t.float32().default(0),

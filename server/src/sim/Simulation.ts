@@ -3,7 +3,8 @@
 // back, later, as an Input. No I/O, no clocks, no awaits.
 import type { AgentId, ArenaNode, TownMap } from '../world/types';
 import { GridPathfinder } from '../world/pathfinding';
-import { positionOnPath, arrivalGameMs } from '../protocol/movement';
+import { DistanceFields } from '../world/distanceFields';
+import { positionOnPath, arrivalGameMs, compressPath, pathLength } from '../protocol/movement';
 import type { EventInput } from '../store/types';
 import { Rng } from './rng';
 import { dayIndex, minuteOfDay, gameMsAt, GAME_MS_PER_MINUTE } from './clock';
@@ -24,7 +25,7 @@ import type {
 
 const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
 const WAITING = { description: 'getting ready for the day', emoji: '🌅' } as const;
-const PATH_CACHE_LIMIT = 4096;
+const SPOTS_PER_ARENA = 8;
 
 export interface SimulationOptions {
   seed: number;
@@ -36,11 +37,11 @@ export type AgentView = Readonly<AgentSimState>;
 
 export class Simulation {
   readonly pathfinder: GridPathfinder;
+  private readonly fields: DistanceFields;
   private state: SimState;
   private rng: Rng;
   private readonly byId = new Map<string, AgentSimState>();
   private readonly conversations = new Map<number, ConversationState>();
-  private readonly pathCache = new Map<number, number[] | null>();
   private readonly arenaTiles = new Map<number, number[]>();
   // What the current step has produced so far; agents added by the constructor report in the first step.
   private out: StepResult = emptyResult();
@@ -51,6 +52,7 @@ export class Simulation {
     options: SimulationOptions,
   ) {
     this.pathfinder = new GridPathfinder(map.widthTiles, map.heightTiles, map.collision);
+    this.fields = new DistanceFields(map.widthTiles, map.heightTiles, map.collision);
     this.rng = new Rng(options.seed);
     this.state = {
       version: 1,
@@ -246,7 +248,7 @@ export class Simulation {
     if (agent.movement) {
       const m = agent.movement;
       const pos = positionOnPath(m.path, this.map.widthTiles, m.startGameMs, m.tilesPerGameMinute, now);
-      agent.tile = m.path[pos.stepIndex];
+      agent.tile = pos.tileY * this.map.widthTiles + pos.tileX;
       if (!pos.moving) agent.movement = null;
       const arena = this.map.arenaIndexByTile[agent.tile];
       if (arena !== agent.arenaIndex) {
@@ -309,7 +311,8 @@ export class Simulation {
       this.emit(now, 'agent.move', agent.spec.id, { warning: 'no path', from: agent.tile, to: target });
       return;
     }
-    agent.movement = { path, startGameMs: now, tilesPerGameMinute: C.WALK_TILES_PER_GAME_MINUTE };
+    // A walk is kept, logged and sent as its waypoints: the start, each turn, the end.
+    agent.movement = { path: compressPath(path, this.map.widthTiles), startGameMs: now, tilesPerGameMinute: C.WALK_TILES_PER_GAME_MINUTE };
     this.emitMove(agent, now);
   }
 
@@ -317,18 +320,13 @@ export class Simulation {
     this.out.changed.add(agent.spec.id);
     const m = agent.movement;
     this.emit(now, 'agent.move', agent.spec.id, m
-      ? { path: m.path, startGameMs: m.startGameMs, tilesPerGameMinute: m.tilesPerGameMinute, arriveGameMs: arrivalGameMs(m.startGameMs, m.path.length - 1, m.tilesPerGameMinute) }
+      ? { path: m.path, startGameMs: m.startGameMs, tilesPerGameMinute: m.tilesPerGameMinute, arriveGameMs: arrivalGameMs(m.startGameMs, pathLength(m.path, this.map.widthTiles), m.tilesPerGameMinute) }
       : { path: [agent.tile], startGameMs: now, tilesPerGameMinute: 0 });
   }
 
+  /** Destinations are few (stand tiles and arena spots), so their distance fields are kept. */
   private findPath(from: number, to: number): number[] | null {
-    const key = from * this.map.widthTiles * this.map.heightTiles + to;
-    const cached = this.pathCache.get(key);
-    if (cached !== undefined) return cached;
-    const path = this.pathfinder.findPath(from, to);
-    if (this.pathCache.size >= PATH_CACHE_LIMIT) this.pathCache.delete(this.pathCache.keys().next().value as number);
-    this.pathCache.set(key, path);
-    return path;
+    return this.fields.findPath(from, to);
   }
 
   /** The tile to walk to for an address: an object's stand tile, or a free-ish tile of an arena. */
@@ -338,11 +336,19 @@ export class Simulation {
     if (object) return object.standTile.y * w + object.standTile.x;
     const arena = this.map.arenasByAddress.get(address);
     if (!arena) return null;
-    const tiles = this.walkableTilesOf(arena);
+    const tiles = this.spotsOf(arena);
     if (tiles.length === 0) return arena.centreTile.y * w + arena.centreTile.x;
     // Spread agents who go to the same arena, deterministically per agent and hour.
     const rng = Rng.fromKey(this.state.seed, agent.spec.id, address, Math.floor(this.state.gameMs / 3_600_000));
     return tiles[rng.int(0, tiles.length - 1)];
+  }
+
+  /** Up to SPOTS_PER_ARENA walkable tiles spread over the arena: where agents stand when no object is named. */
+  private spotsOf(arena: ArenaNode): number[] {
+    const all = this.walkableTilesOf(arena);
+    if (all.length <= SPOTS_PER_ARENA) return all;
+    const step = all.length / SPOTS_PER_ARENA;
+    return Array.from({ length: SPOTS_PER_ARENA }, (_, i) => all[Math.floor(i * step + step / 2)]);
   }
 
   private walkableTilesOf(arena: ArenaNode): number[] {

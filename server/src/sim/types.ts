@@ -88,7 +88,7 @@ export interface StepResult {
 }
 
 export interface Movement {
-  /** Tile indices, start included. */
+  /** Waypoints as tile indices: the start, each turn, the end (see protocol/movement.ts). */
   path: number[];
   startGameMs: number;
   tilesPerGameMinute: number;

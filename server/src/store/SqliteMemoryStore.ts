@@ -15,6 +15,19 @@ import type { Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalO
 import { compareScored, cosine, normaliseIn, rankAll, recencyOf, scoreTerms, type RawTerms, type TermRange } from '../agent/retrieval';
 
 const KNN_LIMIT = 4096;
+/** Agents whose vectors fit in this many bytes are scored from columns kept in memory. */
+const COLUMN_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** One agent's memories as columns, for brute-force scoring without touching SQLite. */
+interface AgentColumns {
+  ids: number[];
+  index: Map<number, number>;
+  vectors: Float32Array[];
+  norms: number[];
+  importance: number[];
+  lastAccessed: number[];
+  created: number[];
+}
 const START_CANDIDATES = 64;
 
 interface MemoryRow {
@@ -45,16 +58,31 @@ function toMemory(r: MemoryRow): Memory {
   };
 }
 
+function pushColumn(c: AgentColumns, id: number, v: Float32Array, importance: number, lastAccessed: number, created: number): void {
+  let nn = 0;
+  for (let i = 0; i < v.length; i++) nn += v[i] * v[i];
+  c.index.set(id, c.ids.length);
+  c.ids.push(id);
+  c.vectors.push(Float32Array.from(v));
+  c.norms.push(Math.sqrt(nn));
+  c.importance.push(importance);
+  c.lastAccessed.push(lastAccessed);
+  c.created.push(created);
+}
+
 const vectorOf = (buf: Buffer): Float32Array => new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 
 /** Counts of the work retrieval did, for tests and benchmarks. */
 export interface RetrievalStats {
   rounds: number;
   fullScans: number;
+  columnScans: number;
 }
 
 export class SqliteMemoryStore implements MemoryStore {
-  readonly stats: RetrievalStats = { rounds: 0, fullScans: 0 };
+  readonly stats: RetrievalStats = { rounds: 0, fullScans: 0, columnScans: 0 };
+  private readonly columns = new Map<string, AgentColumns>();
+  private readonly agentMeta;
   private readonly insertMemory;
   private readonly insertVector;
   private readonly byId;
@@ -74,6 +102,8 @@ export class SqliteMemoryStore implements MemoryStore {
   constructor(
     private readonly db: Database.Database,
     readonly dimension: number,
+    /** Agents whose vectors fit in this many bytes are scored from memory; 0 always uses the bounded SQL path. */
+    private readonly columnCacheBytes = COLUMN_CACHE_BYTES,
   ) {
     this.insertMemory = db.prepare(
       `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence)
@@ -92,6 +122,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentRows = db.prepare('SELECT * FROM memories WHERE agent_id = ?');
     this.agentVectors = db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?');
     this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
+    this.agentMeta = db.prepare('SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created FROM memories WHERE agent_id = ? ORDER BY id');
     this.searchStmt = db.prepare("SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?");
   }
 
@@ -104,6 +135,8 @@ export class SqliteMemoryStore implements MemoryStore {
         const id = BigInt(info.lastInsertRowid);
         // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
         this.insertVector.run(id, m.agentId, m.embedding);
+        const cols = this.columns.get(m.agentId);
+        if (cols) pushColumn(cols, Number(id), m.embedding, m.importance, Math.round(m.createdGameMs), Math.round(m.createdGameMs));
         return Number(id);
       }),
     )(memories);
@@ -129,9 +162,72 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   retrieve(o: RetrievalOptions): ScoredMemory[] {
-    const top = o.kinds ? this.fullScan(o) : this.bounded(o);
-    if (o.touch !== false && top.length) this.db.transaction(() => top.forEach((s) => this.touch.run(Math.round(o.nowGameMs), s.memory.id)))();
+    const cols = o.kinds ? null : this.columnsOf(o.agentId);
+    const top = o.kinds ? this.fullScan(o) : cols ? this.scanColumns(cols, o) : this.bounded(o);
+    if (o.touch !== false && top.length) {
+      const now = Math.round(o.nowGameMs);
+      this.db.transaction(() => top.forEach((s) => this.touch.run(now, s.memory.id)))();
+      const c = this.columns.get(o.agentId);
+      if (c) for (const s of top) c.lastAccessed[c.index.get(s.memory.id)!] = now;
+    }
     return top;
+  }
+
+  /** The agent's columns, loaded once; null when they would not fit the cache. */
+  private columnsOf(agentId: AgentId): AgentColumns | null {
+    const cached = this.columns.get(agentId);
+    if (cached) return cached;
+    const n = this.count(agentId);
+    if (n * this.dimension * 4 > this.columnCacheBytes) return null;
+    const cols: AgentColumns = { ids: [], index: new Map(), vectors: [], norms: [], importance: [], lastAccessed: [], created: [] };
+    const vectors = new Map((this.agentVectors.all(agentId) as Array<{ id: number; embedding: Buffer }>).map((v) => [v.id, vectorOf(v.embedding)]));
+    for (const r of this.agentMeta.all(agentId) as Array<{ id: number; importance: number; lastAccessed: number; created: number }>) pushColumn(cols, r.id, vectors.get(r.id)!, r.importance, r.lastAccessed, r.created);
+    this.columns.set(agentId, cols);
+    return cols;
+  }
+
+  /** Brute force over every memory of the agent, from memory: exact by construction. */
+  private scanColumns(c: AgentColumns, o: RetrievalOptions): ScoredMemory[] {
+    this.stats.columnScans++;
+    const n = c.ids.length;
+    if (n === 0) return [];
+    const q = o.query;
+    let qq = 0;
+    for (let i = 0; i < q.length; i++) qq += q[i] * q[i];
+    const qn = Math.sqrt(qq);
+    const rel = new Float64Array(n);
+    const rec = new Float64Array(n);
+    let relMin = Infinity, relMax = -Infinity, recMin = Infinity, recMax = -Infinity, impMin = Infinity, impMax = -Infinity;
+    for (let j = 0; j < n; j++) {
+      const v = c.vectors[j];
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += q[i] * v[i];
+      const d = qn * c.norms[j];
+      const r = d === 0 ? 0 : dot / d;
+      rel[j] = r;
+      const t = recencyOf(c.lastAccessed[j], o.nowGameMs, o.decayPerGameHour);
+      rec[j] = t;
+      if (r < relMin) relMin = r;
+      if (r > relMax) relMax = r;
+      if (t < recMin) recMin = t;
+      if (t > recMax) recMax = t;
+      if (c.importance[j] < impMin) impMin = c.importance[j];
+      if (c.importance[j] > impMax) impMax = c.importance[j];
+    }
+    const ranges = { recency: { min: recMin, max: recMax }, importance: { min: impMin, max: impMax }, relevance: { min: relMin, max: relMax } };
+    const scoreOf = (j: number) => scoreTerms({ memory: null as unknown as Memory, recency: rec[j], importance: c.importance[j], relevance: rel[j] }, ranges, o.weights).score;
+    // The best k, in the order every store uses: score, then newer, then higher id.
+    const before = (j: number, sj: number, i: number, si: number) => sj > si || (sj === si && (c.created[j] > c.created[i] || (c.created[j] === c.created[i] && c.ids[j] > c.ids[i])));
+    const best: Array<{ j: number; s: number }> = [];
+    for (let j = 0; j < n; j++) {
+      const sj = scoreOf(j);
+      if (best.length === o.k && !before(j, sj, best[best.length - 1].j, best[best.length - 1].s)) continue;
+      let at = best.length;
+      while (at > 0 && before(j, sj, best[at - 1].j, best[at - 1].s)) at--;
+      best.splice(at, 0, { j, s: sj });
+      if (best.length > o.k) best.pop();
+    }
+    return best.map(({ j }) => scoreTerms({ memory: toMemory(this.byId.get(c.ids[j]) as MemoryRow), recency: rec[j], importance: c.importance[j], relevance: rel[j] }, ranges, o.weights));
   }
 
   private bounded(o: RetrievalOptions): ScoredMemory[] {

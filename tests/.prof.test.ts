@@ -1,0 +1,24 @@
+import { it } from 'vitest';
+import { openWorldDb } from '../server/src/store/WorldDb';
+import { asAgentId } from '../server/src/world/types';
+it('prof', () => {
+  const d = 100, n = 10000;
+  const w = openWorldDb(':memory:', { model: 'b', dimension: d });
+  const rnd = (() => { let s = 1; return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296); })();
+  const vec = () => { const v = Float32Array.from({ length: d }, () => rnd() - 0.5); const n = Math.hypot(...v); return v.map(x => x / n); };
+  const batch = Array.from({ length: n }, (_, i) => ({ agentId: asAgentId('b'), kind: 'observation' as const, description: 'x', createdGameMs: i * 1000, importance: 1 + (i % 10), embedding: vec() }));
+  w.memories.add(batch);
+  const db = w.db; const q = vec();
+  const t = (label: string, f: () => unknown) => { const t0 = performance.now(); for (let i = 0; i < 10; i++) f(); console.log(label, ((performance.now() - t0) / 10).toFixed(2), 'ms'); };
+  t('knn1', () => db.prepare('SELECT rowid AS id, distance FROM vec_memories WHERE embedding MATCH ? AND k = ? AND agent_id = ?').all(q, 1, 'b'));
+  t('knn64', () => db.prepare('SELECT rowid AS id, distance FROM vec_memories WHERE embedding MATCH ? AND k = ? AND agent_id = ?').all(q, 64, 'b'));
+  const ids = Array.from({ length: 150 }, (_, i) => i * 7 + 1);
+  t('vectors IN', () => db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE rowid IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)));
+  const one = db.prepare('SELECT embedding FROM vec_memories WHERE rowid = ?');
+  t('vectors each', () => ids.map(id => one.get(BigInt(id))));
+  t('byAccess', () => db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY last_accessed_ms DESC, id DESC LIMIT ?').all('b', 64));
+  t('ranges', () => db.prepare('SELECT count(*) AS n, min(last_accessed_ms), max(last_accessed_ms), min(importance), max(importance) FROM memories WHERE agent_id = ?').get('b'));
+  w.memories.retrieve({ agentId: asAgentId('b'), query: q, nowGameMs: n * 1000, k: 10, weights: { recency: 0.5, importance: 2, relevance: 3 }, decayPerGameHour: 0.995, touch: false });
+  t('retrieve', () => w.memories.retrieve({ agentId: asAgentId('b'), query: q, nowGameMs: n * 1000, k: 10, weights: { recency: 0.5, importance: 2, relevance: 3 }, decayPerGameHour: 0.995, touch: false }));
+  console.log(w.memories.stats);
+});
