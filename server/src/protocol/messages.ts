@@ -32,7 +32,14 @@ export type InjectMessage = z.infer<typeof InjectMessage>;
 export const InspectMessage = z.object({ requestId: z.string().max(64), agentId }).strict();
 export type InspectMessage = z.infer<typeof InspectMessage>;
 
-export const CLIENT_MESSAGE_TYPES = ['control', 'interview', 'whisper', 'inject', 'inspect'] as const;
+/** Operator only: bring a persona from the personas folder into town, or take an agent out. */
+export const AgentMessage = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), personaId: z.string().regex(/^[a-z][a-z0-9-]*$/).max(64) }).strict(),
+  z.object({ op: z.literal('remove'), agentId }).strict(),
+]);
+export type AgentMessage = z.infer<typeof AgentMessage>;
+
+export const CLIENT_MESSAGE_TYPES = ['control', 'interview', 'whisper', 'inject', 'inspect', 'agent'] as const;
 
 /** Server -> client. */
 export interface UtteranceEvent {

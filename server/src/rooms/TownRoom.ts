@@ -5,7 +5,7 @@ import { Room, type Client, type AuthContext } from '@colyseus/core';
 import type { z } from 'zod';
 import { TownState } from '../protocol/state';
 import { syncAgentState, syncClockState } from './stateSync';
-import { ControlMessage, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage, type ErrorReply, type FeedItem } from '../protocol/messages';
+import { AgentMessage, ControlMessage, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage, type ErrorReply, type FeedItem } from '../protocol/messages';
 import type { Town } from '../town/Town';
 import type { LoggedEvent } from '../store/types';
 import { describeEvent } from '../town/feed';
@@ -68,6 +68,10 @@ export class TownRoom extends Room<{ state: TownState }> {
     }));
     this.onMessage('inject', (client, raw) => this.handle(client, 'inject', InjectMessage, raw, true, async (m) => {
       this.town.inject(m.text, m.arena ?? null, client.sessionId);
+    }));
+    this.onMessage('agent', (client, raw) => this.handle(client, 'agent', AgentMessage, raw, true, async (m) => {
+      if (m.op === 'add') await this.town.addAgent(m.personaId, client.sessionId);
+      else this.town.removeAgent(m.agentId as AgentId, client.sessionId);
     }));
     this.onMessage('inspect', (client, raw) => this.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
       client.send('inspect', { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Config } from '../config';
 import { startGameMs } from '../config';
 import { loadTownMap } from '../world/map';
-import { loadPersonas, type Persona } from '../world/persona';
+import { loadPersonas, parsePersona, PersonasError, validatePersonaAgainstMap, type Persona } from '../world/persona';
 import type { AgentId, TownMap } from '../world/types';
 import { Simulation } from '../sim/Simulation';
 import { SimClock, dayIndex, minuteOfDay, GAME_MS_PER_MINUTE, type ClockState } from '../sim/clock';
@@ -249,6 +249,28 @@ export class Town {
       throw new Error(`no arena or sector '${arena}' in ${this.map.file}`);
     this.pendingInputs.push({ kind: 'worldEvent', description: text, arena, durationGameMs: 3 * 3_600_000 });
     this.operatorEvent(by, 'inject', { text, arena });
+    this.flushRuntimeEvents();
+  }
+
+  /** Brings a persona from the personas folder into town (checked like every persona). */
+  async addAgent(personaId: string, by: string): Promise<void> {
+    if (this.sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
+    const file = path.join(this.config.personasDir, `${personaId}.yaml`);
+    if (!fs.existsSync(file)) throw new Error(`no persona file ${file}`);
+    const persona = parsePersona(fs.readFileSync(file, 'utf8'), file);
+    const problems = validatePersonaAgainstMap(persona, this.map);
+    if (problems.length) throw new PersonasError(problems);
+    (this.personas as Map<string, Persona>).set(persona.id, persona);
+    await this.runtime.seed(persona.id, this.clock.gameMs);
+    this.pendingInputs.push({ kind: 'addAgent', resident: toResident(persona, this.map) });
+    this.operatorEvent(by, 'add agent', { agentId: persona.id });
+    this.flushRuntimeEvents();
+  }
+
+  removeAgent(agentId: AgentId, by: string): void {
+    this.requireAgent(agentId);
+    this.pendingInputs.push({ kind: 'removeAgent', agentId });
+    this.operatorEvent(by, 'remove agent', { agentId });
     this.flushRuntimeEvents();
   }
 
