@@ -5,6 +5,9 @@ import { Preloader } from './scenes/Preloader';
 import { Town } from './scenes/Town';
 import { connectToTown, type TownConnection } from './net/townConnection';
 import { Hud } from './ui/hud';
+import { Inspector } from './ui/inspector';
+import { FeedPanel } from './ui/feed';
+import { buildHelp } from './ui/help';
 
 declare global {
   interface Window {
@@ -14,6 +17,7 @@ declare global {
       scene: string;
       agents(): Array<{ id: string; name: string; x: number; y: number; worldX: number; worldY: number; action: string; emoji: string }>;
       follow(id: string | null): void;
+      inspected(): string | null;
       followed(): string | null;
     };
   }
@@ -39,6 +43,12 @@ async function start(): Promise<void> {
   });
   status.textContent = '';
   const hud = new Hud(connection);
+  const inspector = new Inspector(connection, document.getElementById('panel')!);
+  hud.onShowAgent = (id) => inspector.show(id);
+  new FeedPanel(connection, document.getElementById('log')!);
+  const help = document.getElementById('help')!;
+  buildHelp(help);
+  document.getElementById('hud-help')!.addEventListener('click', () => (help.hidden = !help.hidden));
   const game = new Phaser.Game({
     type: Phaser.AUTO,
     parent: 'game',
@@ -49,6 +59,7 @@ async function start(): Promise<void> {
   });
   game.registry.set('connection', connection);
   game.registry.set('hud', hud);
+  inspector.onClose = () => town().follow(null);
   game.registry.set('mapUrl', mapUrl);
   const town = () => game.scene.getScene('Town') as Town;
   window.__smalltown = {
@@ -65,6 +76,7 @@ async function start(): Promise<void> {
       });
     },
     follow: (id) => town().follow(id),
+    inspected: () => inspector.shown,
     followed: () => town().followedId,
   };
   game.events.on('step', () => {

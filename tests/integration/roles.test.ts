@@ -81,7 +81,7 @@ describe('roles', () => {
     expect(answer.requestId).toBe('q1');
     expect(answer.answer.length).toBeGreaterThan(10);
 
-    const count = town.town.db.memories.count(asAgentId('klaus' === 'x' ? 'x' : 'claire'));
+    const count = town.town.db.memories.count(asAgentId('claire'));
     o.room.send('whisper', { agentId: 'claire', text: 'There is a secret garden behind Town Hall.' });
     await waitFor('the whispered memory', () => town.town.db.memories.count(asAgentId('claire')) > count);
     expect(town.town.db.memories.search(asAgentId('claire'), 'secret garden', 1)).toHaveLength(1);

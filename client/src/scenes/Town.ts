@@ -53,11 +53,28 @@ export class Town extends Phaser.Scene {
       this.dragFrom = null;
     });
     this.input.on('wheel', (_p: unknown, _o: unknown, _dx: number, dy: number) => this.zoomBy(dy > 0 ? 0.9 : 1.1));
-    this.input.keyboard?.on('keydown', (e: KeyboardEvent) => {
+    // Shortcuts (listed in the help overlay, ui/help.ts). Typing in a field is not a shortcut.
+    window.addEventListener('keydown', (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+      const help = document.getElementById('help')!;
+      const pan = 200 / camera.zoom;
       if (e.key === '+' || e.key === '=') this.zoomBy(1.2);
       else if (e.key === '-') this.zoomBy(1 / 1.2);
-      else if (e.key === 'Escape') this.follow(null);
+      else if (e.key === 'Escape') {
+        if (!help.hidden) help.hidden = true;
+        else this.follow(null);
+      } else if (e.key === '?') help.hidden = !help.hidden;
+      else if (e.key === ' ') {
+        e.preventDefault();
+        this.hud.togglePause();
+      } else if (/^[1-5]$/.test(e.key)) this.hud.setRate(Number(e.key) - 1);
+      else if (e.key === 'f' || e.key === 'F') {
+        e.preventDefault();
+        this.hud.focusFind();
+      } else if (e.key === 'ArrowLeft') camera.scrollX -= pan;
+      else if (e.key === 'ArrowRight') camera.scrollX += pan;
+      else if (e.key === 'ArrowUp') camera.scrollY -= pan;
+      else if (e.key === 'ArrowDown') camera.scrollY += pan;
     });
     this.hud.onFind((id) => this.follow(id));
   }

@@ -1,6 +1,7 @@
 // DOM panels over the canvas: the clock bar (date, time, speed, mind, role, operator controls) and
 // the panel of the followed agent. Reads state; sends only operator controls, which the server checks.
 import type { TownConnection } from '../net/townConnection';
+import { nightAlpha } from './help';
 
 const SPEEDS: Array<[string, number]> = [
   ['1×', 60],
@@ -29,7 +30,6 @@ export class Hud {
     agents: document.getElementById('hud-agents')!,
     role: document.getElementById('hud-role')!,
     controls: document.getElementById('hud-controls')!,
-    panel: document.getElementById('panel')!,
   };
 
   constructor(private readonly connection: TownConnection) {
@@ -42,8 +42,14 @@ export class Hud {
 
   showAgent(id: string | null): void {
     this.shownAgent = id;
-    this.el.panel.hidden = id === null;
-    this.lastRender = 0;
+    this.onShowAgent(id);
+  }
+
+  /** Set by main: the inspector opens for the agent shown. */
+  onShowAgent: (id: string | null) => void = () => undefined;
+
+  get shown(): string | null {
+    return this.shownAgent;
   }
 
   update(gameNow: number): void {
@@ -63,30 +69,22 @@ export class Hud {
     for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]')) b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
     const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');
     if (pause) pause.textContent = s.paused ? '▶ resume' : '⏸ pause';
-    this.renderPanel();
+    (document.getElementById('tint') as HTMLElement).style.opacity = String(nightAlpha(gameNow));
+    (document.getElementById('hud-token') as HTMLElement).hidden = this.connection.role === 'operator';
   }
 
-  private renderPanel(): void {
-    const id = this.shownAgent;
-    if (!id) return;
-    const a = this.connection.state.agents.get(id);
-    if (!a) return this.showAgent(null);
-    const panel = this.el.panel;
-    panel.replaceChildren();
-    const h = document.createElement('h2');
-    h.textContent = a.name;
-    const action = document.createElement('div');
-    action.className = 'action';
-    action.textContent = `${a.asleep ? '😴' : a.emoji} ${a.action}`;
-    const place = document.createElement('div');
-    place.className = 'place';
-    place.textContent = a.place;
-    panel.append(h, action, place);
-    if (a.speech) {
-      const speech = document.createElement('blockquote');
-      speech.textContent = `“${a.speech}”`;
-      panel.append(speech);
-    }
+  /** Speed buttons and shortcuts send the same messages; the server decides whether they count. */
+  setRate(index: number): void {
+    const speed = SPEEDS[index];
+    if (speed) this.connection.send('control', { op: 'speed', rate: speed[1] });
+  }
+
+  togglePause(): void {
+    this.connection.send('control', { op: this.connection.state.paused ? 'resume' : 'pause' });
+  }
+
+  focusFind(): void {
+    (document.getElementById('hud-find') as HTMLInputElement | null)?.focus();
   }
 
   private buildControls(): void {
@@ -100,8 +98,15 @@ export class Hud {
       c.append(b);
       return b;
     };
-    button('⏸ pause', () => this.connection.send('control', { op: this.connection.state.paused ? 'resume' : 'pause' }), { op: 'pause' });
+    button('⏸ pause', () => this.togglePause(), { op: 'pause' });
     for (const [label, rate] of SPEEDS) button(label, () => this.connection.send('control', { op: 'speed', rate }), { rate: String(rate) });
+    document.getElementById('hud-token')?.addEventListener('click', () => {
+      const token = window.prompt('Operator token (printed when the server starts):');
+      if (!token) return;
+      const url = new URL(location.href);
+      url.searchParams.set('token', token.trim());
+      location.href = url.toString();
+    });
     const find = document.getElementById('hud-find') as HTMLInputElement | null;
     find?.addEventListener('change', () => {
       const q = find.value.trim().toLowerCase();

@@ -30,7 +30,11 @@ export async function inspectAgent(town: Town, agentId: string): Promise<Record<
     return { id: m.id, kind: m.kind, description: m.description, createdGameMs: m.createdGameMs, importance: m.importance, evidenceIds: m.evidenceIds, scores: s ? { recency: s.recency, importance: s.importance, relevance: s.relevance, total: s.score } : null };
   };
   const recent = town.db.memories.recent(id, 30).map(toView);
-  const reflections = town.db.memories.recent(id, 20, ['thought']).map(toView);
+  // Reflections carry their evidence, one click away in the inspector.
+  const reflections = town.db.memories.recent(id, 20, ['thought']).map((m) => ({
+    ...toView(m),
+    evidence: m.evidenceIds.map((e) => town.db.memories.get(e)).filter((e) => e !== undefined).map((e) => ({ id: e.id, description: e.description })),
+  }));
   const plan = agent.plan;
   return {
     id: agentId,

@@ -1,0 +1,39 @@
+// Keyboard shortcuts and the help overlay that lists them.
+export const SHORTCUTS: Array<[string, string]> = [
+  ['drag / arrows', 'pan the map'],
+  ['wheel, + / −', 'zoom'],
+  ['click an agent', 'follow it and open the inspector'],
+  ['Esc', 'stop following, close the inspector'],
+  ['F', 'find an agent by name'],
+  ['Space', 'pause / resume (operators)'],
+  ['1 2 3 4 5', 'speed 1×, 2×, 5×, 10×, max (operators)'],
+  ['?', 'this help'],
+];
+
+export function buildHelp(root: HTMLElement): void {
+  const h = document.createElement('h2');
+  h.textContent = 'Keyboard shortcuts';
+  const table = document.createElement('table');
+  for (const [key, what] of SHORTCUTS) {
+    const tr = document.createElement('tr');
+    const k = document.createElement('td');
+    k.innerHTML = `<kbd>${key}</kbd>`;
+    const w = document.createElement('td');
+    w.textContent = what;
+    tr.append(k, w);
+    table.append(tr);
+  }
+  const close = document.createElement('p');
+  close.className = 'muted';
+  close.textContent = 'Press ? or Esc to close.';
+  root.append(h, table, close);
+}
+
+/** Darkness over the town by game hour: night 0.5, day 0, with dawn and dusk between. */
+export function nightAlpha(gameMs: number): number {
+  const h = ((gameMs / 3_600_000) % 24 + 24) % 24;
+  if (h >= 7 && h < 18) return 0;
+  if (h >= 21 || h < 5) return 0.5;
+  if (h < 7) return 0.5 * (1 - (h - 5) / 2);
+  return 0.5 * ((h - 18) / 3);
+}
