@@ -85,6 +85,7 @@ export class AgentRuntime {
   readonly settings: RuntimeSettings;
   private readonly inbox: Input[] = [];
   private readonly running = new Set<Promise<unknown>>();
+  private readonly startedAt = new Map<Promise<unknown>, number>();
   private readonly buffered = new Map<string, PendingObservation[]>();
   private readonly sinceReflection = new Map<string, number>();
   private readonly reflectedThrough = new Map<string, number>();
@@ -105,7 +106,18 @@ export class AgentRuntime {
       () => undefined,
     );
     this.running.add(p);
-    void p.finally(() => this.running.delete(p));
+    this.startedAt.set(p, request.gameMs);
+    void p.finally(() => {
+      this.running.delete(p);
+      this.startedAt.delete(p);
+    });
+  }
+
+  /** Game time at which the oldest operation still in flight was asked for, or null. */
+  oldestInFlightGameMs(): number | null {
+    let oldest: number | null = null;
+    for (const t of this.startedAt.values()) if (oldest === null || t < oldest) oldest = t;
+    return oldest;
   }
 
   drainInputs(): Input[] {

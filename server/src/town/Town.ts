@@ -21,6 +21,9 @@ import { recordsFor } from './records';
 import { toResident } from './residents';
 import type { Logger } from './logger';
 
+/** How far game time may run ahead of the oldest thought still in flight, with CLOCK_POLICY=wait. */
+export const MAX_MIND_LAG_GAME_MINUTES = 10;
+
 export type HoldReason = 'paused' | 'idle' | 'waiting-for-minds' | 'budget';
 
 export interface TownParts {
@@ -195,11 +198,18 @@ export class Town {
   }
 
   /** Holds the clock while an awake agent waits for its day's plan, when the policy says to wait. */
+  /**
+   * With CLOCK_POLICY=wait, game time waits for cognition: while an awake agent has no plan for the
+   * day yet, and while an operation has been in flight for more than MAX_MIND_LAG_GAME_MINUTES of
+   * game time (so a slow endpoint slows the town instead of cutting conversations short).
+   */
   private updateWaitingHold(): void {
     if (this.config.clockPolicy !== 'wait') return;
     const day = dayIndex(this.clock.gameMs);
     const minute = minuteOfDay(this.clock.gameMs);
-    const waiting = this.sim.agents().some((a) => a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep);
+    const oldest = this.runtime.oldestInFlightGameMs();
+    const lagging = oldest !== null && this.clock.gameMs - oldest > MAX_MIND_LAG_GAME_MINUTES * GAME_MS_PER_MINUTE;
+    const waiting = lagging || this.sim.agents().some((a) => a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep);
     if (waiting) this.holds.add('waiting-for-minds');
     else this.holds.delete('waiting-for-minds');
   }

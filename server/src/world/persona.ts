@@ -147,17 +147,12 @@ export function loadPersonas(dir: string, map: TownMap): Persona[] {
   if (files.length === 0) errors.push(new PersonaError(dir, '', 'has no persona files (*.yaml)'));
   // Every file is a persona id, even one that failed to parse: no cascade of "unknown persona" errors.
   const ids = new Set(files.map((f) => f.replace(/\.ya?ml$/, '')));
-  const beds = new Map<string, string>();
   for (const p of personas) {
     errors.push(...validatePersonaAgainstMap(p, map));
     for (const other of Object.keys(p.relationships)) {
       if (other === p.id) errors.push(new PersonaError(p.file, `relationships.${other}`, 'a persona cannot have a relationship with itself'));
       else if (!ids.has(other)) errors.push(new PersonaError(p.file, `relationships.${other}`, `no persona '${other}' (ids are file names: ${[...ids].join(', ')})`));
     }
-    const bed = `${p.home}: bedroom: ${p.bed ?? 'bed'}`;
-    const sharer = beds.get(bed);
-    if (sharer) errors.push(new PersonaError(p.file, p.bed ? 'bed' : 'home', `'${bed}' is already ${sharer}'s bed: set 'bed' to another one`));
-    else beds.set(bed, p.id);
   }
   if (errors.length) throw new PersonasError(errors);
   return personas;
