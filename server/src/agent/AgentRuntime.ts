@@ -272,20 +272,23 @@ export class AgentRuntime {
       if (reply.end) break;
     }
     const summary = await this.deps.mind.summariseConversation(this.context(initiator, gameMs), people, lines);
-    for (const [self, other] of [people, [people[1], people[0]]] as const) {
-      const learned = summary.learned[self.id] ?? [];
-      await this.remember(self.id, [
-        { kind: 'chat', description: summary.summary, importance: 0, gameMs, triple: { subject: self.name, predicate: 'talked with', object: other.name } },
-        ...learned.map((fact) => ({
-          kind: 'chat' as const,
-          description: `${fact} (heard from ${other.name})`,
-          importance: 0,
-          gameMs,
-          triple: { subject: other.name, predicate: 'said', object: fact },
-        })),
-      ]);
-      this.deps.records.touchRelationship(self.id, other.id, summary.summary, gameMs);
-    }
+    // Both participants remember at once: their importance ratings are independent calls.
+    await Promise.all(
+      [people, [people[1], people[0]] as const].map(async ([self, other]) => {
+        const learned = summary.learned[self.id] ?? [];
+        await this.remember(self.id, [
+          { kind: 'chat', description: summary.summary, importance: 0, gameMs, triple: { subject: self.name, predicate: 'talked with', object: other.name } },
+          ...learned.map((fact) => ({
+            kind: 'chat' as const,
+            description: `${fact} (heard from ${other.name})`,
+            importance: 0,
+            gameMs,
+            triple: { subject: other.name, predicate: 'said', object: fact },
+          })),
+        ]);
+        this.deps.records.touchRelationship(self.id, other.id, summary.summary, gameMs);
+      }),
+    );
     this.deps.records.saveConversation({
       id: conversationId,
       a: initiator,
@@ -295,8 +298,7 @@ export class AgentRuntime {
       summary: summary.summary,
       lines: lines.map((l) => ({ speaker: l.speaker as AgentId, text: l.text, gameMs })),
     });
-    await this.maybeReflect(initiator, gameMs);
-    await this.maybeReflect(partner, gameMs);
+    await Promise.all([this.maybeReflect(initiator, gameMs), this.maybeReflect(partner, gameMs)]);
   }
 
   private async maybeReflect(agentId: AgentId, gameMs: number): Promise<void> {
@@ -307,13 +309,20 @@ export class AgentRuntime {
     this.reflectedThrough.set(agentId, recent[0]?.id ?? 0);
     const ctx = this.context(agentId, gameMs);
     const questions = (await this.deps.mind.reflectQuestions(ctx, recent)).slice(0, 3);
-    for (const question of questions) {
-      const evidencePool = await this.retrieve(agentId, question, gameMs, 10);
-      const insights = await this.deps.mind.reflectInsights(ctx, question, evidencePool);
-      const known = new Set(evidencePool.map((m) => m.id));
-      const valid = insights.filter((i) => i.text.trim() && i.evidence.length > 0 && i.evidence.every((id) => known.has(id)));
+    // The questions are independent: their retrievals and insight calls run side by side, and the
+    // insights are stored in question order, so the result does not depend on which answer comes first.
+    const answered = await Promise.all(
+      questions.map(async (question) => {
+        const evidencePool = await this.retrieve(agentId, question, gameMs, 10);
+        const insights = await this.deps.mind.reflectInsights(ctx, question, evidencePool);
+        const known = new Set(evidencePool.map((m) => m.id));
+        const valid = insights.filter((i) => i.text.trim() && i.evidence.length > 0 && i.evidence.every((id) => known.has(id)));
+        const ratings = valid.length ? await this.deps.mind.rateImportance(ctx, valid.map((i) => i.text)) : [];
+        return { question, valid, ratings };
+      }),
+    );
+    for (const { question, valid, ratings } of answered) {
       if (valid.length === 0) continue;
-      const ratings = await this.deps.mind.rateImportance(ctx, valid.map((i) => i.text));
       const ids = await this.remember(
         agentId,
         valid.map((insight, i) => ({ kind: 'thought' as const, description: insight.text, importance: ratings[i], gameMs, evidenceIds: insight.evidence })),

@@ -22,7 +22,7 @@ import { toResident } from './residents';
 import type { Logger } from './logger';
 
 /** How far game time may run ahead of the oldest thought still in flight, with CLOCK_POLICY=wait. */
-export const MAX_MIND_LAG_GAME_MINUTES = 10;
+export const MAX_MIND_LAG_GAME_MINUTES = 30;
 
 export type HoldReason = 'paused' | 'idle' | 'waiting-for-minds' | 'budget';
 
