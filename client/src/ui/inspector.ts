@@ -139,6 +139,7 @@ export class Inspector {
     if (d.reflections.length) children.push(section('Reflections', refl));
     if (d.relationships.length)
       children.push(section('Relationships', el('ul', {}, ...d.relationships.map((r) => el('li', { textContent: `${this.connection.state.agents.get(r.otherId)?.name ?? r.otherId} (${r.interactions}×): ${r.summary}` })))));
+    queueMicrotask(() => this.root.querySelector('ol.plan li.current')?.scrollIntoView({ block: 'nearest' }));
     children.push(section('LLM use', el('p', { textContent: `${d.llm.calls} calls · ${(d.llm.promptTokens + d.llm.completionTokens).toLocaleString('en')} tokens · $${d.llm.costUsd.toFixed(4)}` })));
     this.root.replaceChildren(...children);
   }

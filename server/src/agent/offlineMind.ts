@@ -143,7 +143,7 @@ export class OfflineMind implements Mind {
       return { text: own ? `Guess what: ${toFirstPerson(sentence, me.name)}` : `Did you hear? ${sentence}`, end: false };
     }
     const next = nextActionOf(ctx);
-    const plansLine = next ? `Later I'll be ${next.description}${placeName(next.address, me.home) === 'home' ? ' at home' : ` at ${placeName(next.address)}`}.` : null;
+    const plansLine = next ? `Later I'll be ${ownVoice(next.description)}${placeName(next.address, me.home) === 'home' ? ' at home' : ` at ${placeName(next.address)}`}.` : null;
     if (plansLine && !said.includes(plansLine) && input.turn < input.maxTurns - 1) return { text: plansLine, end: false };
     return { text: rng.pick([`Anyway, I should get back to it. See you, ${partnerFirst}!`, `It was nice talking, ${partnerFirst}. Take care!`, `Well, I'd better be going. Bye, ${partnerFirst}!`]), end: true };
   }
@@ -357,12 +357,24 @@ function toFirstPerson(sentence: string, fullName: string): string {
   const first = fullName.split(' ')[0];
   const rest = sentence.startsWith(`${fullName} `) ? sentence.slice(fullName.length + 1) : sentence.startsWith(`${first} `) ? sentence.slice(first.length + 1) : null;
   if (rest === null) return sentence;
-  return `I ${rest.replace(/^is\b/, 'am').replace(/^has\b/, 'have').replace(/^was\b/, 'was')}`;
+  return `I ${ownVoice(rest.replace(/^is\b/, 'am').replace(/^has\b/, 'have'))}`;
+}
+
+/** Third-person leftovers in a sentence the speaker says of themself: "her exam" -> "my exam". */
+function ownVoice(text: string): string {
+  return text
+    .replace(/\b(her|his|their)\b/g, 'my')
+    .replace(/\band (wants|needs|hopes|plans|likes|loves)\b/g, (_m, verb: string) => `and ${verb.slice(0, -1)}`);
 }
 
 function toThirdPerson(sentence: string, fullName: string): string {
   if (!sentence.startsWith('I ')) return sentence;
-  const rest = sentence.slice(2).replace(/^am\b/, 'is').replace(/^have\b/, 'has');
+  const rest = sentence
+    .slice(2)
+    .replace(/^am\b/, 'is')
+    .replace(/^have\b/, 'has')
+    .replace(/\bmy\b/g, 'their')
+    .replace(/\band (want|need|hope|plan|like|love)\b/g, (_m, verb: string) => `and ${verb}s`);
   return `${fullName} ${rest}`;
 }
 
