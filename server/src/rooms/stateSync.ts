@@ -1,6 +1,9 @@
 // Copies the sim's view of agents and clock into the schema state. Shared by TownRoom and the network
 // benchmark, so the bytes measured are the bytes sent.
-import { ArraySchema } from '@colyseus/schema';
+import { ArraySchema, Encoder } from '@colyseus/schema';
+
+// The first full state of a large town (1,000 agents) is about 150 KB: above the encoder's default buffer.
+Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 512 * 1024);
 import { AgentState, type TownState } from '../protocol/state';
 import type { Simulation } from '../sim/Simulation';
 
