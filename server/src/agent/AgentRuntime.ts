@@ -4,7 +4,7 @@
 import type { AgentId, TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
 import type { Embedder } from '../llm/types';
-import type { EventInput, Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalWeights, Triple } from '../store/types';
+import type { ConversationRecord, EventInput, Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalWeights, Triple } from '../store/types';
 import type { DayPlan, Input, Observation, OperationRequest } from '../sim/types';
 import type { ConversationLine, Mind, MindAgent, MindContext } from './mind';
 import { rateImportanceHeuristically } from './offlineMind';
@@ -19,15 +19,7 @@ export interface SimView {
 /** Where the runtime keeps what is not a memory. Implemented over the world's SQLite file. */
 export interface RuntimeRecords {
   savePlan(agentId: AgentId, plan: DayPlan): void;
-  saveConversation(record: {
-    id: number;
-    a: AgentId;
-    b: AgentId;
-    startGameMs: number;
-    endGameMs: number;
-    summary: string;
-    lines: Array<{ speaker: AgentId; text: string; gameMs: number }>;
-  }): void;
+  saveConversation(record: ConversationRecord): void;
   touchRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): void;
   /** Id of the newest memory an agent's last reflection covered (0 when none), to resume the counter. */
   lastReflectedMemoryId(agentId: AgentId): number;

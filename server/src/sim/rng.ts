@@ -1,4 +1,4 @@
-// Seeded randomness for the deterministic layers. Never Math.random() in sim/ or world/.
+// Seeded randomness for the deterministic layers: sim/ and world/ never use the global random source.
 
 /** A 32-bit string hash (FNV-1a), to derive independent streams from one seed. */
 export function hashString(text: string): number {

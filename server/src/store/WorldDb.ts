@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { AgentId } from '../world/types';
 import type { CallLog, LlmCallRecord, Purpose, ResponseCacheStore } from '../llm/types';
-import type { EventInput, EventKind, EventLog, LoggedEvent, Snapshot, SnapshotStore } from './types';
+import type { ConversationRecord, EventInput, EventKind, EventLog, LoggedEvent, Snapshot, SnapshotStore } from './types';
 import { migrate } from './migrations';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
 import type { DayPlan } from '../sim/types';
@@ -39,16 +39,6 @@ export interface RelationshipRow {
   summary: string;
   interactions: number;
   lastGameMs: number;
-}
-
-export interface ConversationRecord {
-  id: number;
-  a: AgentId;
-  b: AgentId;
-  startGameMs: number;
-  endGameMs: number;
-  summary: string;
-  lines: Array<{ speaker: AgentId; text: string; gameMs: number }>;
 }
 
 export class WorldDb {

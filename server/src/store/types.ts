@@ -141,3 +141,14 @@ export interface SnapshotStore {
   /** The newest snapshot at or before the game time, for seeking. */
   atOrBefore(gameMs: number): Snapshot | undefined;
 }
+
+/** A finished conversation, as kept in `conversations` and `utterances`. */
+export interface ConversationRecord {
+  id: number;
+  a: AgentId;
+  b: AgentId;
+  startGameMs: number;
+  endGameMs: number;
+  summary: string;
+  lines: Array<{ speaker: AgentId; text: string; gameMs: number }>;
+}
