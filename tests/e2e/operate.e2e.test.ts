@@ -54,6 +54,11 @@ describe('watching and operating the town in the browser', () => {
     const frozen = await page.locator('#hud-clock').textContent();
     await page.waitForTimeout(1500);
     expect(await page.locator('#hud-clock').textContent()).toBe(frozen);
+    // While paused, the operator can step the town forward by 15 game minutes.
+    const before = town.town.clock.gameMs;
+    await page.locator('#hud-controls button[data-op="step"]').click();
+    await expect.poll(() => town.town.clock.gameMs).toBe(before + 15 * 60_000);
+    expect(town.town.clock.paused).toBe(true);
     await page.keyboard.press('Space');
     await expect.poll(() => town.town.clock.paused).toBe(false);
     await page.close();

@@ -69,6 +69,8 @@ export class Hud {
     for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]')) b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
     const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');
     if (pause) pause.textContent = s.paused ? '▶ resume' : '⏸ pause';
+    const step = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="step"]');
+    if (step) step.hidden = !s.paused;
     (document.getElementById('tint') as HTMLElement).style.opacity = String(nightAlpha(gameNow));
     (document.getElementById('hud-token') as HTMLElement).hidden = this.connection.role === 'operator';
   }
@@ -99,6 +101,7 @@ export class Hud {
       return b;
     };
     button('⏸ pause', () => this.togglePause(), { op: 'pause' });
+    button('⏭ 15 min', () => this.connection.send('control', { op: 'step', gameMinutes: 15 }), { op: 'step' });
     for (const [label, rate] of SPEEDS) button(label, () => this.connection.send('control', { op: 'speed', rate }), { rate: String(rate) });
     document.getElementById('hud-token')?.addEventListener('click', () => {
       const token = window.prompt('Operator token (printed when the server starts):');

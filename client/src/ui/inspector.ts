@@ -162,7 +162,10 @@ export class Inspector {
       this.connection.send('whisper', { agentId: d.id, text: whisperText.value.trim() });
       whisperText.value = '';
     } }, whisperText, el('button', { type: 'submit', textContent: 'Whisper' }));
-    const box = el('div', { className: 'operator' }, interview, whisper);
+    const remove = el('button', { type: 'button', className: 'link', textContent: `remove ${d.name.split(' ')[0]} from town`, onclick: () => {
+      if (window.confirm(`Remove ${d.name} from the town? (Their memories stay in the world file.)`)) this.connection.send('agent', { op: 'remove', agentId: d.id });
+    } });
+    const box = el('div', { className: 'operator' }, interview, whisper, remove);
     if (this.answer) box.append(el('div', { className: 'answer' }, el('strong', { textContent: `Q: ${this.answer.question}` }), el('p', { className: 'interview-answer', textContent: this.answer.answer })));
     return box;
   }

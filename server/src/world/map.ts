@@ -152,31 +152,11 @@ export function parseTownMap(json: unknown, file: string): TownMap {
   if (arenas.length === 0) throw new MapError(file, 'places', 'has no places: add rectangles named "Sector: arena"');
 
   arenas.forEach((arena, index) => {
-    const centre = nearestWalkable(collision, w, h, centreOf(arena.rects), (t) => arenaIndexByTile[t] === index);
+    const inArena = (t: number): boolean => arenaIndexByTile[t] === index;
+    const centre = nearestTile(w, h, centreOf(arena.rects), inArena, (t) => inArena(t) && collision[t] === 0);
     if (!centre) throw new MapError(file, 'places', `'${arena.address}' has no walkable tile`);
     arena.centreTile = centre;
   });
-
-  // Game objects: rectangles named by what they are, each inside one arena.
-  const objectsByAddress = new Map<string, GameObjectNode>();
-  for (const o of objectsOf('objects')) {
-    const name = o.name.trim();
-    if (!name) throw new MapError(file, 'objects', `object id ${o.id} has no name (name it "bed", "counter", ...)`);
-    if (name.includes(':')) throw new MapError(file, 'objects', `object '${name}' (id ${o.id}): names may not contain ':'`);
-    const rect = toRect(o, 'objects');
-    const c = centreOf([rect]);
-    const index = arenaIndexByTile[c.y * w + c.x];
-    if (index === -1) throw new MapError(file, 'objects', `object '${name}' (id ${o.id}) at tile ${c.x},${c.y} is not inside any place rectangle`);
-    const arena = arenas[index];
-    let unique = name;
-    for (let n = 2; arena.objects.some((x) => x.name === unique); n++) unique = `${name} ${n}`;
-    // Stand next to (or on) the object, inside its arena: BFS outwards from the object's rectangle.
-    const stand = nearestWalkable(collision, w, h, c, (t) => arenaIndexByTile[t] === index);
-    if (!stand) throw new MapError(file, 'objects', `object '${name}' (id ${o.id}) in '${arena.address}' has no walkable tile to stand on`);
-    const node: GameObjectNode = { address: `${arena.address}: ${unique}`, name: unique, sector: arena.sector, arena: arena.name, rect, standTile: stand };
-    arena.objects.push(node);
-    objectsByAddress.set(node.address, node);
-  }
 
   const spawns: SpawnPoint[] = objectsOf('spawns').map((o) => {
     const tile = { x: Math.floor(o.x / size), y: Math.floor(o.y / size) };
@@ -191,6 +171,49 @@ export function parseTownMap(json: unknown, file: string): TownMap {
   for (const arena of arenas) {
     const t = arena.centreTile.y * w + arena.centreTile.x;
     if (!reach[t]) throw new MapError(file, 'places', `'${arena.address}' cannot be reached on foot from spawn '${spawns[0].name}': open a door in the collision layer`);
+  }
+
+  // Game objects: rectangles named by what they are, each wholly inside one arena.
+  const objectsByAddress = new Map<string, GameObjectNode>();
+  for (const o of objectsOf('objects')) {
+    const name = o.name.trim();
+    if (!name) throw new MapError(file, 'objects', `object id ${o.id} has no name (name it "bed", "counter", ...)`);
+    if (name.includes(':')) throw new MapError(file, 'objects', `object '${name}' (id ${o.id}): names may not contain ':'`);
+    const rect = toRect(o, 'objects');
+    const c = centreOf([rect]);
+    const index = arenaIndexByTile[c.y * w + c.x];
+    if (index === -1) throw new MapError(file, 'objects', `object '${name}' (id ${o.id}) at tile ${c.x},${c.y} is not inside any place rectangle`);
+    const arena = arenas[index];
+    for (let y = rect.y; y < rect.y + rect.h; y++)
+      for (let x = rect.x; x < rect.x + rect.w; x++)
+        if (arenaIndexByTile[y * w + x] !== index)
+          throw new MapError(file, 'objects', `object '${name}' (id ${o.id}) is not wholly inside '${arena.address}': tile ${x},${y} is outside it`);
+    let unique = name;
+    for (let n = 2; arena.objects.some((x) => x.name === unique); n++) unique = `${name} ${n}`;
+    // Stand on or beside (4-adjacent to) the object, inside its arena, on a tile reachable on foot;
+    // the nearest such tile to the object's centre wins.
+    const besideObject = (t: number): boolean => {
+      const x = t % w;
+      const y = Math.floor(t / w);
+      const dx = x < rect.x ? rect.x - x : x >= rect.x + rect.w ? x - (rect.x + rect.w - 1) : 0;
+      const dy = y < rect.y ? rect.y - y : y >= rect.y + rect.h ? y - (rect.y + rect.h - 1) : 0;
+      return dx + dy <= 1;
+    };
+    const inArena = (t: number): boolean => arenaIndexByTile[t] === index;
+    const stand = nearestTile(w, h, c, inArena, (t) => collision[t] === 0 && reach[t] === 1 && besideObject(t));
+    if (!stand) {
+      const blocked = !nearestTile(w, h, c, inArena, (t) => collision[t] === 0 && besideObject(t));
+      throw new MapError(
+        file,
+        'objects',
+        blocked
+          ? `object '${name}' (id ${o.id}) in '${arena.address}' has no walkable tile on or beside it to stand on`
+          : `object '${name}' (id ${o.id}) in '${arena.address}' cannot be reached on foot from spawn '${spawns[0].name}'`,
+      );
+    }
+    const node: GameObjectNode = { address: `${arena.address}: ${unique}`, name: unique, sector: arena.sector, arena: arena.name, rect, standTile: stand };
+    arena.objects.push(node);
+    objectsByAddress.set(node.address, node);
   }
 
   const sectors: SectorNode[] = [];
@@ -245,18 +268,18 @@ function centreOf(rects: TileRect[]): Tile {
   return { x: r.x + Math.floor((r.w - 1) / 2), y: r.y + Math.floor((r.h - 1) / 2) };
 }
 
-/** The walkable tile nearest to `from` (4-connected BFS through any tile) that satisfies `accept`. */
-function nearestWalkable(collision: Uint8Array, w: number, h: number, from: Tile, accept: (t: number) => boolean): Tile | null {
+/** The tile nearest to `from` that satisfies `accept`: 4-connected BFS over the tiles that satisfy `within`. */
+function nearestTile(w: number, h: number, from: Tile, within: (t: number) => boolean, accept: (t: number) => boolean): Tile | null {
   const start = from.y * w + from.x;
   const seen = new Uint8Array(w * h);
   const queue = [start];
   seen[start] = 1;
   for (let i = 0; i < queue.length; i++) {
     const t = queue[i];
-    if (collision[t] === 0 && accept(t)) return { x: t % w, y: Math.floor(t / w) };
+    if (accept(t)) return { x: t % w, y: Math.floor(t / w) };
     const x = t % w;
     for (const n of [t - w, x > 0 ? t - 1 : -1, x < w - 1 ? t + 1 : -1, t + w]) {
-      if (n < 0 || n >= w * h || seen[n] || !accept(n)) continue;
+      if (n < 0 || n >= w * h || seen[n] || !within(n)) continue;
       seen[n] = 1;
       queue.push(n);
     }
