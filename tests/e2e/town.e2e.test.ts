@@ -46,24 +46,30 @@ describe('the town in the browser', () => {
   });
 
   it('follows a clicked agent and shows its current action', async () => {
-    // Pick an agent standing still (at this speed a walker crosses the screen in a second).
-    const still = await page.waitForFunction(async () => {
-      const a = window.__smalltown!.agents();
-      await new Promise((r) => setTimeout(r, 400));
-      const b = window.__smalltown!.agents();
-      return a.find((x) => b.some((y) => y.id === x.id && y.worldX === x.worldX && y.worldY === x.worldY)) ?? null;
-    }, null, { timeout: 30_000 });
-    const target = (await still.jsonValue())!;
-    // Bring it on screen, then click its sprite like a person would.
-    await page.evaluate((id) => window.__smalltown!.follow(id), target.id);
-    await page.waitForTimeout(1500);
-    await page.evaluate(() => window.__smalltown!.follow(null));
-    const now = (await page.evaluate(() => window.__smalltown!.agents())).find((a) => a.id === target.id)!;
-    await page.mouse.click(now.x, now.y - 4);
-    await page.waitForFunction((id) => window.__smalltown!.followed() === id, target.id, { timeout: 10_000 });
+    // Pick an agent standing still (at this speed a walker crosses the screen in a second), bring it on
+    // screen, and click its sprite like a person would. An agent may set off just before the click:
+    // then try again, a few times.
+    let target: { id: string; name: string } | null = null;
+    for (let attempt = 0; attempt < 6 && !target; attempt++) {
+      const still = await page.waitForFunction(async () => {
+        const a = window.__smalltown!.agents();
+        await new Promise((r) => setTimeout(r, 400));
+        const b = window.__smalltown!.agents();
+        return a.find((x) => b.some((y) => y.id === x.id && y.worldX === x.worldX && y.worldY === x.worldY)) ?? null;
+      }, null, { timeout: 30_000 });
+      const candidate = (await still.jsonValue())!;
+      await page.evaluate((id) => window.__smalltown!.follow(id), candidate.id);
+      await page.waitForTimeout(1500);
+      await page.evaluate(() => window.__smalltown!.follow(null));
+      const now = (await page.evaluate(() => window.__smalltown!.agents())).find((a) => a.id === candidate.id)!;
+      await page.mouse.click(now.x, now.y - 4);
+      await page.waitForTimeout(300);
+      if ((await page.evaluate(() => window.__smalltown!.followed())) === candidate.id) target = candidate;
+    }
+    expect(target).not.toBeNull();
     const panel = page.locator('#panel');
     await expect.poll(async () => panel.isVisible()).toBe(true);
-    await expect.poll(async () => (await panel.textContent()) ?? '').toContain(target.name);
+    await expect.poll(async () => (await panel.textContent()) ?? '').toContain(target!.name);
     fs.mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/town.png' });
   });
