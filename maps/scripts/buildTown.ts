@@ -158,11 +158,14 @@ function build(): void {
     put(walls, i, 23, 'fence');
     block(i, 23);
   }
-  for (const [name, x, y] of [['flower bed', 83, 25], ['flower bed 2', 85, 25], ['bench', 91, 27]] as const) {
+  for (const [name, x, y] of [['flower bed', 83, 25], ['bench', 91, 27]] as const) {
     put(furnitureLayer, x, y, tileFor(name));
     block(x, y);
-    rectObject(objects, name.replace(' 2', ''), x, y, 1, 1);
+    rectObject(objects, name, x, y, 1, 1);
   }
+  // A second flower patch is scenery only: the layout names one flower bed.
+  put(furnitureLayer, 85, 25, 'flower bed');
+  block(85, 25);
   reserve(80, 22, 16, 10);
 
   // Public places on the third row, doors on the road below.

@@ -5,8 +5,37 @@ import { loadTownMap, parseTownMap, MapError } from '../../server/src/world/map'
 import { tempDir } from '../helpers';
 
 const TOWN = 'maps/town.tmj';
+const HUT = 'tests/fixtures/maps/hut.tmj';
+
+const KITCHEN = ['fridge', 'stove', 'table'];
+const LAYOUT: Record<string, Record<string, string[]>> = {
+  'Rivera House': { bedroom: ['bed', 'desk', 'wardrobe'], kitchen: KITCHEN, 'living room': ['bookshelf', 'sofa'], bathroom: ['shower', 'sink'] },
+  'Okafor House': { bedroom: ['bed', 'desk'], kitchen: KITCHEN, 'living room': ['piano', 'sofa'] },
+  'Lindqvist House': { bedroom: ['bed', 'desk', 'easel'], kitchen: KITCHEN, 'living room': ['bookshelf', 'sofa'] },
+  'Tanaka House': { bedroom: ['bed', 'bed 2', 'desk'], kitchen: KITCHEN, 'living room': ['sofa', 'tv'] },
+  'Moreau House': { bedroom: ['bed', 'desk'], kitchen: KITCHEN, 'living room': ['bookshelf', 'sofa'] },
+  'Haddad House': { bedroom: ['bed', 'desk'], kitchen: KITCHEN, 'living room': ['sofa', 'tv'] },
+  'Kowalski Apartment': { bedroom: ['bed', 'desk'], kitchen: KITCHEN },
+  'Bennett House': { bedroom: ['bed', 'bed 2', 'wardrobe'], kitchen: KITCHEN, 'living room': ['bookshelf', 'sofa'], garden: ['bench', 'flower bed'] },
+  'Hobbs Cafe': { cafe: ['coffee machine', 'counter', 'table', 'table 2', 'table 3'], kitchen: ['sink', 'stove'] },
+  'Corner Shop': { shop: ['counter', 'fridge', 'shelf', 'shelf 2'] },
+  'Oak Hill College': { library: ['bookshelf', 'bookshelf 2', 'desk', 'desk 2'], classroom: ['blackboard', 'desk', 'lectern'], office: ['bookshelf', 'desk'] },
+  'Johnson Park': { park: ['bench', 'bench 2', 'fountain', 'garden', 'picnic table'] },
+  'The Rose and Crown Pub': { bar: ['bar counter', 'piano', 'table', 'table 2'] },
+  'Town Hall': { office: ['desk', 'desk 2', 'filing cabinet'], 'council chamber': ['meeting table'] },
+};
 const raw = () => JSON.parse(fs.readFileSync(TOWN, 'utf8')) as { layers: Array<Record<string, unknown>>; tilesets: Array<Record<string, unknown>>; [k: string]: unknown };
 const layer = (m: ReturnType<typeof raw>, name: string) => m.layers.find((l) => l.name === name)! as { objects: Array<Record<string, unknown>>; data: number[] };
+
+/** The hut fixture with its base64 collision layer rewritten as a plain array, for editing. */
+function hutWithPlainCollision(): ReturnType<typeof raw> {
+  const m = JSON.parse(fs.readFileSync(HUT, 'utf8')) as ReturnType<typeof raw>;
+  const c = layer(m, 'collision') as unknown as { data: number[] | string; encoding?: string };
+  const bytes = Buffer.from(c.data as string, 'base64');
+  c.data = Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readUInt32LE(i * 4));
+  delete c.encoding;
+  return m;
+}
 
 function expectMapError(json: unknown, layerName: string | null, text: RegExp): void {
   try {
@@ -29,22 +58,29 @@ describe('the shipped town', () => {
     expect(town.places.world).toBe('Smalltown');
   });
 
-  it('has six or more homes with bedrooms and kitchens, and every public place', () => {
-    const homes = town.places.sectors.filter((s) => s.arenas.some((a) => a.name === 'bedroom') && s.arenas.some((a) => a.name === 'kitchen'));
-    expect(homes.length).toBeGreaterThanOrEqual(6);
-    for (const place of ['Hobbs Cafe: cafe', 'Corner Shop: shop', 'Oak Hill College: library', 'Johnson Park: park', 'The Rose and Crown Pub: bar', 'Town Hall: office'])
-      expect(town.arenasByAddress.has(place), place).toBe(true);
+  it('holds every sector, arena and object of the layout, and nothing else', () => {
+    const tree = Object.fromEntries(
+      town.places.sectors.map((s) => [s.name, Object.fromEntries(s.arenas.map((a) => [a.name, a.objects.map((o) => o.name).sort()]))]),
+    );
+    expect(tree).toEqual(LAYOUT);
   });
 
   it('builds the place tree world > sector > arena > object, with a walkable stand tile per object', () => {
     const counter = town.objectsByAddress.get('Hobbs Cafe: cafe: counter')!;
     expect(counter).toMatchObject({ sector: 'Hobbs Cafe', arena: 'cafe', name: 'counter' });
+    const cafe = town.places.sectors.find((s) => s.name === 'Hobbs Cafe')!.arenas.find((a) => a.name === 'cafe')!;
+    expect(cafe.objects).toContain(counter);
+    expect(town.arenasByAddress.get('Hobbs Cafe: cafe')).toBe(cafe);
     for (const o of town.objectsByAddress.values()) {
       const t = o.standTile.y * town.widthTiles + o.standTile.x;
       expect(town.collision[t], o.address).toBe(0);
       expect(town.arenas[town.arenaIndexByTile[t]].address).toBe(`${o.sector}: ${o.arena}`);
+      const r = o.rect;
+      const dx = Math.max(r.x - o.standTile.x, 0, o.standTile.x - (r.x + r.w - 1));
+      const dy = Math.max(r.y - o.standTile.y, 0, o.standTile.y - (r.y + r.h - 1));
+      expect(dx + dy, `${o.address} stands on or beside it`).toBeLessThanOrEqual(1);
     }
-    expect(town.spawns.length).toBeGreaterThan(0);
+    expect(town.spawns.map((sp) => sp.name)).toEqual(Array.from({ length: 12 }, (_, i) => `spawn ${i + 1}`));
   });
 });
 
@@ -108,5 +144,56 @@ describe('a map that breaks the conventions', () => {
     const map = parseTownMap(tiny, 'tiny.tmj');
     expect(map.places.world).toBe('Tiny');
     expect(map.objectsByAddress.get('Hut: room: bed')!.standTile).toEqual({ x: 1, y: 1 });
+  });
+
+  it('names an object that straddles two places', () => {
+    const m = raw();
+    const bed = layer(m, 'objects').objects.find((o) => o.name === 'bed')!;
+    bed.width = 32 * 40;
+    expectMapError(m, 'objects', /'bed' \(id \d+\) is not wholly inside/);
+  });
+
+  it('refuses compressed tile data, saying how to save it', () => {
+    const m = JSON.parse(fs.readFileSync(HUT, 'utf8')) as ReturnType<typeof raw>;
+    Object.assign(layer(m, 'collision'), { compression: 'zlib' });
+    expectMapError(m, 'collision', /compressed \(zlib\).*uncompressed/);
+  });
+
+  it('refuses an object with nowhere to stand beside it', () => {
+    const m = hutWithPlainCollision();
+    const c = layer(m, 'collision');
+    // Block the stove's tile and its kitchen neighbours (6,2) and (5,3).
+    for (const [x, y] of [[6, 3], [6, 2], [5, 3]]) c.data[y * 8 + x] = 3;
+    expectMapError(m, 'objects', /'stove' \(id 4\) in 'Hut: kitchen' has no walkable tile on or beside it/);
+  });
+
+  it('refuses a spawn on a blocked tile', () => {
+    const m = JSON.parse(fs.readFileSync(HUT, 'utf8')) as ReturnType<typeof raw>;
+    Object.assign(layer(m, 'spawns').objects[0], { x: 2, y: 2 });
+    expectMapError(m, 'spawns', /'spawn 1' \(id 5\) is on a blocked tile 0,0/);
+  });
+});
+
+describe('any conventional map', () => {
+  it('loads a hand-made 16 px map with base64 tile data', () => {
+    const hut = loadTownMap(HUT);
+    expect([hut.widthTiles, hut.heightTiles, hut.tileSizePx, hut.places.world]).toEqual([8, 5, 16, 'Hutville']);
+    expect([...hut.objectsByAddress.keys()]).toEqual(['Hut: bedroom: bed', 'Hut: kitchen: stove']);
+    expect(hut.collision[0]).toBe(1);
+    expect(hut.collision[2 * 8 + 4]).toBe(0);
+  });
+
+  it('stands beside an object whose own tile is blocked, in the same arena', () => {
+    const m = hutWithPlainCollision();
+    const c = layer(m, 'collision');
+    c.data[1 * 8 + 1] = 3; // the bed's tile
+    const hut = parseTownMap(m, 'hut.tmj');
+    expect(hut.objectsByAddress.get('Hut: bedroom: bed')!.standTile).toEqual({ x: 2, y: 1 });
+  });
+
+  it('defaults the world name to "the town"', () => {
+    const m = JSON.parse(fs.readFileSync(HUT, 'utf8')) as ReturnType<typeof raw>;
+    delete m.properties;
+    expect(parseTownMap(m, 'hut.tmj').places.world).toBe('the town');
   });
 });

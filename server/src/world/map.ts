@@ -256,8 +256,12 @@ function readTileData(layer: Layer, w: number, h: number, file: string): Uint32A
   if (Array.isArray(layer.data)) gids = Uint32Array.from(layer.data);
   else if (typeof layer.data === 'string' && layer.encoding === 'base64') {
     const bytes = Buffer.from(layer.data, 'base64');
-    gids = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  } else throw new MapError(file, layer.name, 'has no tile data');
+    if (bytes.length % 4 !== 0) throw new MapError(file, layer.name, `base64 tile data is ${bytes.length} bytes, not a whole number of 4-byte tiles`);
+    gids = new Uint32Array(bytes.length / 4);
+    for (let i = 0; i < gids.length; i++) gids[i] = bytes.readUInt32LE(i * 4);
+  } else if (typeof layer.data === 'string')
+    throw new MapError(file, layer.name, `tile data encoding '${layer.encoding ?? 'none'}' is not supported; save as CSV or Base64 (uncompressed)`);
+  else throw new MapError(file, layer.name, 'has no tile data');
   if (gids.length !== w * h) throw new MapError(file, layer.name, `has ${gids.length} tiles, expected ${w}x${h} = ${w * h}`);
   return gids;
 }
