@@ -13,7 +13,7 @@ import { loadConfig, type ConfigInput } from '../server/src/config';
 import { Town } from '../server/src/town/Town';
 import { buildMinds } from '../server/src/agent/minds';
 import { createLogger } from '../server/src/town/logger';
-import { GAME_MS_PER_DAY } from '../server/src/sim/clock';
+import { GAME_MS_PER_DAY } from '../server/src/protocol/time';
 
 const AGENTS = 25;
 const LATENCY_MS = 1000;

@@ -7,7 +7,7 @@ import { loadPersonas } from '../server/src/world/persona';
 import { toResident } from '../server/src/town/residents';
 import { Simulation } from '../server/src/sim/Simulation';
 import { Rng } from '../server/src/sim/rng';
-import { GAME_MS_PER_DAY } from '../server/src/sim/clock';
+import { GAME_MS_PER_DAY } from '../server/src/protocol/time';
 import type { DayPlan, Input, PlannedAction, ResidentSpec } from '../server/src/sim/types';
 import { TownState } from '../server/src/protocol/state';
 import { syncAgentState, syncClockState } from '../server/src/rooms/stateSync';

@@ -15,7 +15,7 @@ import { TownRoom, towns } from './rooms/TownRoom';
 import { buildMinds } from './agent/minds';
 import { mountApi } from './api/routes';
 import { startJobs, type Jobs } from './jobs/jobs';
-import { formatGameTime } from './sim/clock';
+import { formatGameTime } from './protocol/time';
 
 export interface RunningTown {
   url: string;

@@ -11,7 +11,7 @@ import { Town } from '../../server/src/town/Town';
 import { buildMinds } from '../../server/src/agent/minds';
 import { createLogger } from '../../server/src/town/logger';
 import { asAgentId } from '../../server/src/world/types';
-import { GAME_MS_PER_DAY } from '../../server/src/sim/clock';
+import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { PURPOSES } from '../../server/src/llm/types';
 import { tempDir } from '../helpers';
 

@@ -10,7 +10,7 @@ import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../../server/src/town/logger';
 import { openWorldDb, EmbedderMismatchError } from '../../server/src/store/WorldDb';
 import { asAgentId } from '../../server/src/world/types';
-import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR } from '../../server/src/sim/clock';
+import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR } from '../../server/src/protocol/time';
 import { tempDir } from '../helpers';
 
 async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {

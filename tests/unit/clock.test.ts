@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SimClock, dayIndex, minuteOfDay, formatGameTime, gameMsAt, formatClock } from '../../server/src/sim/clock';
+import { SimClock } from '../../server/src/sim/clock';
+import { dayIndex, minuteOfDay, formatGameTime, gameMsAt, formatClock } from '../../server/src/protocol/time';
 import { Rng } from '../../server/src/sim/rng';
 
 const START = Date.UTC(2026, 1, 13, 6, 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTinyTown } from '../fixtures/tinyTown';
 import { Simulation, splicePlan, findActionIndex } from '../../server/src/sim/Simulation';
-import { dayIndex, GAME_MS_PER_DAY } from '../../server/src/sim/clock';
+import { dayIndex, GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { asAgentId } from '../../server/src/world/types';
 import type { DayPlan, Input, OperationRequest, PlannedAction, ResidentSpec, StepResult } from '../../server/src/sim/types';
 import * as C from '../../server/src/sim/constants';

@@ -2,7 +2,7 @@
 // reflections, plans, whispers, injected events).
 import type { FeedItem, UtteranceEvent } from '@protocol/messages';
 import type { TownConnection } from '../net/townConnection';
-import { formatGameTime } from './hud';
+import { formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
 
 const KEEP = 120;
 
@@ -47,7 +47,7 @@ export class FeedPanel {
     const li = document.createElement('li');
     li.dataset.seq = String(i.seq);
     li.dataset.kind = i.kind;
-    li.textContent = `${formatGameTime(i.gameMs).split(' · ')[1]} ${i.text}`;
+    li.textContent = `${formatClock(minuteOfDay(i.gameMs))} ${i.text}`;
     prepend(this.feed, li);
   }
 }

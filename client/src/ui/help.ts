@@ -1,4 +1,5 @@
 // Keyboard shortcuts and the help overlay that lists them.
+import { GAME_MS_PER_HOUR } from '@protocol/time';
 export const SHORTCUTS: Array<[string, string]> = [
   ['drag / arrows', 'pan the map'],
   ['wheel, + / −', 'zoom'],
@@ -31,7 +32,7 @@ export function buildHelp(root: HTMLElement): void {
 
 /** Darkness over the town by game hour: night 0.5, day 0, with dawn and dusk between. */
 export function nightAlpha(gameMs: number): number {
-  const h = ((gameMs / 3_600_000) % 24 + 24) % 24;
+  const h = ((gameMs / GAME_MS_PER_HOUR) % 24 + 24) % 24;
   if (h >= 7 && h < 18) return 0;
   if (h >= 21 || h < 5) return 0.5;
   if (h < 7) return 0.5 * (1 - (h - 5) / 2);

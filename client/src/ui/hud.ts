@@ -2,6 +2,7 @@
 // the panel of the followed agent. Reads state; sends only operator controls, which the server checks.
 import type { TownConnection } from '../net/townConnection';
 import { nightAlpha } from './help';
+import { formatClock, formatGameDate, minuteOfDay } from '@protocol/time';
 
 const SPEEDS: Array<[string, number]> = [
   ['1×', 60],
@@ -10,13 +11,6 @@ const SPEEDS: Array<[string, number]> = [
   ['10×', 600],
   ['max', 3600],
 ];
-
-export function formatGameTime(gameMs: number): string {
-  const d = new Date(gameMs);
-  const day = d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-  return `${day} · ${time}`;
-}
 
 export class Hud {
   private shownAgent: string | null = null;
@@ -58,7 +52,7 @@ export class Hud {
     this.lastRender = t;
     const s = this.connection.state;
     this.el.world.textContent = s.world || 'Smalltown';
-    this.el.clock.textContent = formatGameTime(gameNow);
+    this.el.clock.textContent = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
     const held = s.paused ? 'paused' : s.holdReason ? `waiting (${s.holdReason})` : '';
     this.el.speed.textContent = held || `${Math.round((s.rate / 60) * 10) / 10}×`;
     this.el.speed.classList.toggle('held', held !== '');

@@ -1,7 +1,7 @@
 // The inspector: everything about one agent, asked of the server with `inspect` (read-only for
 // anyone) and refreshed while open; operators also get interview and whisper forms.
 import type { TownConnection } from '../net/townConnection';
-import { formatGameTime } from './hud';
+import { formatClock, formatGameTime } from '@protocol/time';
 
 interface InspectedMemory {
   id: number;
@@ -43,7 +43,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLEl
   return e;
 }
 
-const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 const pct = (x: number) => x.toFixed(2);
 
 export class Inspector {
@@ -118,7 +117,7 @@ export class Inspector {
     if (d.plan) {
       const list = el('ol', { className: 'plan' });
       d.plan.actions.forEach((a, i) => {
-        const li = el('li', { textContent: `${clock(a.startMinute)} ${a.emoji} ${a.description} @ ${a.address}` });
+        const li = el('li', { textContent: `${formatClock(a.startMinute)} ${a.emoji} ${a.description} @ ${a.address}` });
         if (i === d.plan!.currentIndex) {
           li.className = 'current';
           li.setAttribute('aria-current', 'step');

@@ -8,7 +8,7 @@ import type { ConversationRecord, EventInput, Memory, MemoryId, MemoryInput, Mem
 import type { DayPlan, Input, Observation, OperationRequest } from '../sim/types';
 import type { ConversationLine, Mind, MindAgent, MindContext } from './mind';
 import { rateImportanceHeuristically } from './offlineMind';
-import { GAME_MS_PER_HOUR, minuteOfDay } from '../sim/clock';
+import { GAME_MS_PER_HOUR, minuteOfDay } from '../protocol/time';
 import { findActionIndex } from '../sim/Simulation';
 
 /** What the runtime reads of the sim: an agent's current action and plan. */

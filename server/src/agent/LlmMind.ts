@@ -8,7 +8,7 @@ import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import { parseClock } from '../world/clockText';
 import { findActionIndex } from '../sim/Simulation';
-import { formatClock } from '../sim/clock';
+import { formatClock } from '../protocol/time';
 import type { DayPlan, Observation, PlannedAction } from '../sim/types';
 import type { ConversationLine, ConversationSummary, Insight, Mind, MindContext, Reaction, TurnInput, TurnOutput } from './mind';
 import { OfflineMind, planFromRoutine } from './offlineMind';

@@ -8,7 +8,7 @@ import type { Persona } from '../world/persona';
 import { resolvePlaceRef } from '../world/places';
 import { parseClock } from '../world/clockText';
 import { Rng } from '../sim/rng';
-import { formatClock } from '../sim/clock';
+import { formatClock } from '../protocol/time';
 import type { DayPlan, HourBlock, Observation, PlannedAction } from '../sim/types';
 import type {
   ConversationLine,

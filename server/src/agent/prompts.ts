@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { Purpose } from '../llm/types';
-import { formatClock, formatGameTime } from '../sim/clock';
+import { formatClock, formatGameTime } from '../protocol/time';
 import type { ChatMessage } from '../llm/types';
 
 export const PROMPT_VERSIONS: Record<Purpose, number> = {

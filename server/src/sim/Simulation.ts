@@ -7,7 +7,7 @@ import { DistanceFields } from '../world/distanceFields';
 import { positionOnPath, arrivalGameMs, compressPath, pathLength } from '../protocol/movement';
 import type { EventInput } from '../store/types';
 import { Rng } from './rng';
-import { dayIndex, minuteOfDay, gameMsAt, GAME_MS_PER_MINUTE } from './clock';
+import { dayIndex, minuteOfDay, GAME_MS_PER_MINUTE } from '../protocol/time';
 import * as C from './constants';
 import type {
   AgentSimState,
@@ -547,5 +547,4 @@ function objectNameOf(address: string, arenaAddress: string): string | null {
   return address.startsWith(`${arenaAddress}: `) ? address.slice(arenaAddress.length + 2) : null;
 }
 
-export { gameMsAt };
 export type { DayPlan, WorldEventState };

@@ -2,7 +2,7 @@
 // store is tested against, and a fast store for tests.
 import type { AgentId } from '../world/types';
 import type { Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalOptions, ScoredMemory } from './types';
-import { cosine, rankAll, recencyOf } from '../agent/retrieval';
+import { cosine, rankAll, recencyOf } from './scoring';
 
 interface Row {
   memory: Memory;

@@ -12,7 +12,7 @@
 import type Database from 'better-sqlite3';
 import type { AgentId } from '../world/types';
 import type { Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalOptions, ScoredMemory } from './types';
-import { compareScored, cosine, normaliseIn, rankAll, recencyOf, scoreTerms, type RawTerms, type TermRange } from '../agent/retrieval';
+import { compareScored, cosine, normaliseIn, rankAll, recencyOf, scoreTerms, type RawTerms, type TermRange } from './scoring';
 
 const KNN_LIMIT = 4096;
 /** Agents whose vectors fit in this many bytes are scored from columns kept in memory. */

@@ -1,7 +1,7 @@
 // Everything the inspector shows about one agent. Read-only: retrieval here does not touch lastAccessed.
 import type { Town } from './Town';
 import { findActionIndex } from '../sim/Simulation';
-import { minuteOfDay } from '../sim/clock';
+import { minuteOfDay } from '../protocol/time';
 import type { AgentId } from '../world/types';
 
 export interface InspectedMemory {

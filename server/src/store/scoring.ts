@@ -2,9 +2,9 @@
 // each term min-max normalised over the scored set (0.5 for all when they tie, never NaN), with
 // recency = decay^(game hours since last access), so the most recently accessed memory scores highest.
 // Both memory stores use these functions, so they cannot disagree.
-import type { Memory, RetrievalWeights, ScoredMemory } from '../store/types';
+import type { Memory, RetrievalWeights, ScoredMemory } from './types';
 
-export const GAME_MS_PER_HOUR = 3_600_000;
+import { GAME_MS_PER_HOUR } from '../protocol/time';
 
 export function recencyOf(lastAccessedGameMs: number, nowGameMs: number, decayPerGameHour: number): number {
   const hours = Math.max(0, nowGameMs - lastAccessedGameMs) / GAME_MS_PER_HOUR;
