@@ -11,7 +11,7 @@ import { OpenAIStub } from '../tests/fakes/openaiStub';
 import { installTownResponders } from '../tests/fakes/townResponders';
 import { loadConfig, type ConfigInput } from '../server/src/config';
 import { Town } from '../server/src/town/Town';
-import { buildMinds } from '../server/src/agent/minds';
+import { buildMinds } from '../server/src/town/minds';
 import { createLogger } from '../server/src/town/logger';
 import { GAME_MS_PER_DAY } from '../server/src/protocol/time';
 
@@ -50,7 +50,7 @@ export async function benchCognition(): Promise<Record<string, number>> {
   // The offline mind, headless: game days per second of wall time.
   const offline = await openTown({});
   const t0 = performance.now();
-  await offline.runLockstep(offline.gameMs + GAME_MS_PER_DAY, 10_000);
+  await offline.loop.runLockstep(offline.gameMs + GAME_MS_PER_DAY, 10_000);
   out['offline.game_days_per_s.agents_25'] = 1000 / (performance.now() - t0);
   await offline.close();
 
@@ -64,8 +64,8 @@ export async function benchCognition(): Promise<Record<string, number>> {
   while (town.gameMs < end || town.runtime.inFlight > 0) {
     await new Promise((r) => setTimeout(r, 50));
     const now = performance.now();
-    if (town.gameMs < end) town.tick(now - last);
-    else town.tick(0);
+    if (town.gameMs < end) town.loop.tick(now - last);
+    else town.loop.tick(0);
     last = now;
     peak = Math.max(peak, town.stack?.scheduler.inFlight ?? 0);
   }

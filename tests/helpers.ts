@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTown, type RunningTown } from '../server/src/app';
+import { startTown, type RunningTown, type StartOptions } from '../server/src/app';
 import type { ConfigInput } from '../server/src/config';
 
 export function tempDir(prefix = 'smalltown-test-'): string {
@@ -10,7 +10,7 @@ export function tempDir(prefix = 'smalltown-test-'): string {
 }
 
 /** A server for one test file: offline mind, no idle pause, no cron jobs, quiet. */
-export async function startTestTown(overrides: Partial<ConfigInput> = {}): Promise<RunningTown & { dataDir: string }> {
+export async function startTestTown(overrides: Partial<ConfigInput> = {}, options: StartOptions = {}): Promise<RunningTown & { dataDir: string }> {
   const dataDir = overrides.dataDir ?? tempDir();
   const town = await startTown({
     port: 0,
@@ -23,7 +23,7 @@ export async function startTestTown(overrides: Partial<ConfigInput> = {}): Promi
     housekeepingCron: 'off',
     logLevel: 'warn',
     ...overrides,
-  });
+  }, {}, options);
   return { ...town, dataDir };
 }
 

@@ -12,10 +12,11 @@ import { loadConfig, type Config, type ConfigInput } from './config';
 import { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom, towns } from './rooms/TownRoom';
-import { buildMinds } from './agent/minds';
+import { buildMinds } from './town/minds';
 import { mountApi } from './api/routes';
 import { startJobs, type Jobs } from './jobs/jobs';
 import { formatGameTime } from './protocol/time';
+import type { WallClock } from './core/wallClock';
 
 export interface RunningTown {
   url: string;
@@ -29,14 +30,20 @@ export interface RunningTown {
 const CLIENT_DIR = path.resolve('dist/client');
 
 /** For tests and tools: settings from `overrides` over `env` (empty by default, so tests are hermetic). */
-export async function startTown(overrides: Partial<ConfigInput> = {}, env: Record<string, string | undefined> = {}): Promise<RunningTown> {
-  return startTownWith(loadConfig(env, overrides));
+export async function startTown(overrides: Partial<ConfigInput> = {}, env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<RunningTown> {
+  const config = loadConfig(env, overrides);
+  return startTownWith(config, createLogger(config.logLevel), options);
 }
 
-export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningTown> {
+export interface StartOptions {
+  /** Wall time for the room, jobs and records (tests pass a ManualClock). */
+  wallClock?: WallClock;
+}
+
+export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel), options: StartOptions = {}): Promise<RunningTown> {
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
   const minds = buildMinds(config, logger);
-  const town = await Town.open({ ...config, operatorToken }, { embedder: minds.embedder, createMind: minds.createMind, logger });
+  const town = await Town.open({ ...config, operatorToken }, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock: options.wallClock });
   towns.set(config.world, town);
 
   const app = express();
@@ -50,7 +57,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       gameTime: formatGameTime(town.clock.gameMs),
       gameMs: town.clock.gameMs,
       paused: town.clock.paused,
-      holds: [...town.holds],
+      holds: town.holds.list(),
       mind: town.mind.label,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),

@@ -3,15 +3,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupDir, backupWorld, checkIdle, startJobs } from '../../server/src/jobs/jobs';
+import { backupDir, backupWorld, startJobs } from '../../server/src/jobs/jobs';
+import { ManualClock } from '../../server/src/core/wallClock';
 import { openWorldDb } from '../../server/src/store/WorldDb';
 import { loadConfig, ConfigError } from '../../server/src/config';
 import { startTestTown } from '../helpers';
 
 describe('scheduled jobs', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
+  const wall = new ManualClock();
   beforeAll(async () => {
-    town = await startTestTown({ rate: 600, startTime: '2026-02-13T08:00', backupKeep: 2 });
+    town = await startTestTown({ rate: 600, startTime: '2026-02-13T08:00', backupKeep: 2, idlePauseMinutes: 10 }, { wallClock: wall });
   });
   afterAll(async () => town?.close());
 
@@ -23,22 +25,32 @@ describe('scheduled jobs', () => {
     }
     const kept = fs.readdirSync(backupDir(town.config)).sort();
     expect(kept).toEqual(files.slice(1).map((f) => path.basename(f)));
-    const copy = openWorldDb(files[2], { model: town.town.parts.embedder.model, dimension: town.town.parts.embedder.dimension });
+    const copy = openWorldDb(files[2], { model: town.town.embedder.model, dimension: town.town.embedder.dimension });
     expect(copy.memories.count()).toBeGreaterThan(0);
     expect(copy.snapshots.latest()).toBeDefined();
     copy.close();
   });
 
-  it('pauses a town nobody watches, and not one that is watched or has the check turned off', () => {
+  it('pauses a town nobody watches, and not one that is watched or has the check turned off', async () => {
     const t = town.town;
-    t.unwatchedSinceRealMs = 0;
-    checkIdle(t, 10, 9 * 60_000);
+    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const jobs = startJobs({ ...town.config, backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off' }, t, quiet);
+    wall.advance(9 * 60_000);
+    await jobs.run('idle-check');
     expect(t.holds.has('idle')).toBe(false);
-    checkIdle(t, 10, 11 * 60_000);
+    wall.advance(2 * 60_000);
+    await jobs.run('idle-check');
     expect(t.holds.has('idle')).toBe(true);
-    checkIdle(t, 0, 11 * 60_000);
+    // Someone comes to watch: the town wakes.
+    t.holds.watchers(1, wall.now());
     expect(t.holds.has('idle')).toBe(false);
-    t.unwatchedSinceRealMs = null;
+    t.holds.watchers(0, wall.now());
+    wall.advance(11 * 60_000);
+    const off = startJobs({ ...town.config, idlePauseMinutes: 0, backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off' }, t, quiet);
+    await off.run('idle-check');
+    expect(t.holds.has('idle')).toBe(false);
+    jobs.stop();
+    off.stop();
   });
 
   it('logs a failing job and carries on', async () => {

@@ -8,7 +8,7 @@ import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
 import { loadConfig } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
-import { buildMinds } from '../../server/src/agent/minds';
+import { buildMinds } from '../../server/src/town/minds';
 import { createLogger } from '../../server/src/town/logger';
 import { asAgentId } from '../../server/src/world/types';
 import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
@@ -36,11 +36,11 @@ describe('a 3-agent game day on the LLM mind', () => {
     const minds = buildMinds(config, createLogger('silent'));
     town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent'), runtimeSettings: { reflectionThreshold: 60 } });
     const start = town.gameMs;
-    await town.runLockstep(start + 9 * 3_600_000, 30_000);
+    await town.loop.runLockstep(start + 9 * 3_600_000, 30_000);
     // Everyone awake hears it: a reason to react.
-    town.inject('Hobbs Cafe is closed today for a private party', null, 'test');
-    await town.runLockstep(start + GAME_MS_PER_DAY, 30_000);
-    await town.interview(asAgentId('claire'), 'What are you looking forward to?', 'test');
+    town.commands.inject('Hobbs Cafe is closed today for a private party', null, 'test');
+    await town.loop.runLockstep(start + GAME_MS_PER_DAY, 30_000);
+    await town.commands.interview(asAgentId('claire'), 'What are you looking forward to?', 'test');
   }, 120_000);
 
   afterAll(async () => {

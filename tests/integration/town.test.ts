@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { loadConfig, type ConfigInput } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
 import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/AgentRuntime';
+import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
 import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../../server/src/town/logger';
 import { openWorldDb, EmbedderMismatchError } from '../../server/src/store/WorldDb';
@@ -21,7 +21,7 @@ async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
 describe('a town on the offline mind', () => {
   it('lives a whole game day: every agent plans, remembers, and the log records it', async () => {
     const town = await openTown({ startTime: '2026-02-13T00:00' });
-    await town.runLockstep(town.gameMs + GAME_MS_PER_DAY, 20_000);
+    await town.loop.runLockstep(town.gameMs + GAME_MS_PER_DAY, 20_000);
     const db = town.db;
     for (const p of town.personas.values()) {
       const memories = db.memories.recent(p.id, 1000);
@@ -38,7 +38,7 @@ describe('a town on the offline mind', () => {
   it('gives the same run twice from the same seed', async () => {
     const run = async () => {
       const town = await openTown({ startTime: '2026-02-13T07:00', seed: 3 });
-      await town.runLockstep(town.gameMs + 4 * GAME_MS_PER_HOUR, 20_000);
+      await town.loop.runLockstep(town.gameMs + 4 * GAME_MS_PER_HOUR, 20_000);
       const events = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000).map((e) => [e.kind, e.agentId, e.gameMs, JSON.stringify(e.data)]);
       await town.close();
       return events;
@@ -51,7 +51,7 @@ describe('a town on the offline mind', () => {
   it('resumes after a restart with every committed memory and event, and goes on', async () => {
     const dataDir = tempDir();
     const town = await openTown({ dataDir, startTime: '2026-02-13T07:00' });
-    await town.runLockstep(town.gameMs + 3 * GAME_MS_PER_HOUR, 20_000);
+    await town.loop.runLockstep(town.gameMs + 3 * GAME_MS_PER_HOUR, 20_000);
     const memories = town.db.memories.count();
     const lastSeq = town.db.events.lastSeq();
     const gameMs = town.gameMs;
@@ -63,7 +63,7 @@ describe('a town on the offline mind', () => {
     expect(again.db.memories.count()).toBe(memories);
     expect(again.db.events.lastSeq()).toBeGreaterThanOrEqual(lastSeq);
     expect(again.sim.agent('isabella')!.plan?.day).toBe(town.sim.agent('isabella')!.plan?.day);
-    await again.runLockstep(again.gameMs + GAME_MS_PER_HOUR, 20_000);
+    await again.loop.runLockstep(again.gameMs + GAME_MS_PER_HOUR, 20_000);
     expect(again.db.memories.count()).toBeGreaterThan(memories);
     await again.close();
   }, 60_000);
@@ -71,7 +71,7 @@ describe('a town on the offline mind', () => {
   it('loses nothing committed when the process dies without saving', async () => {
     const dataDir = tempDir();
     const town = await openTown({ dataDir, startTime: '2026-02-13T07:00', snapshotEveryGameMinutes: 30 });
-    await town.runLockstep(town.gameMs + 2 * GAME_MS_PER_HOUR, 20_000);
+    await town.loop.runLockstep(town.gameMs + 2 * GAME_MS_PER_HOUR, 20_000);
     const memories = town.db.memories.count();
     const seq = town.db.events.lastSeq();
     // No close(): like a kill -9. Committed rows are in the WAL; the next open replays them.
@@ -96,8 +96,8 @@ describe('a town on the offline mind', () => {
   it('spreads a whispered invitation through conversations within two game days', async () => {
     const town = await openTown({ startTime: '2026-02-13T06:00', seed: 1 });
     const invite = 'Klaus is hosting a poetry reading at The Rose and Crown Pub on February 15 at 7pm, and everyone is invited.';
-    await town.whisper(asAgentId('marek'), invite, 'test');
-    await town.runLockstep(town.gameMs + 2 * GAME_MS_PER_DAY, 30_000);
+    await town.commands.whisper(asAgentId('marek'), invite, 'test');
+    await town.loop.runLockstep(town.gameMs + 2 * GAME_MS_PER_DAY, 30_000);
     const heard = [...town.personas.keys()].filter((id) => id !== 'marek' && town.db.memories.search(asAgentId(id), 'poetry reading', 5).some((m) => m.kind === 'chat'));
     expect(heard.length).toBeGreaterThanOrEqual(2);
     await town.close();

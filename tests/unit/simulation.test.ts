@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildTinyTown } from '../fixtures/tinyTown';
-import { Simulation, splicePlan, findActionIndex } from '../../server/src/sim/Simulation';
+import { Simulation } from '../../server/src/sim/Simulation';
+import { splicePlan, findActionIndex } from '../../server/src/protocol/plan';
 import { dayIndex, GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { asAgentId } from '../../server/src/world/types';
-import type { DayPlan, Input, OperationRequest, PlannedAction, ResidentSpec, StepResult } from '../../server/src/sim/types';
+import type { Input, OperationRequest, ResidentSpec, StepResult } from '../../server/src/sim/types';
+import type { DayPlan, PlannedAction } from '../../server/src/protocol/plan';
 import * as C from '../../server/src/sim/constants';
 
 const map = buildTinyTown();
@@ -171,13 +173,40 @@ describe('Simulation', () => {
   it('restores from its state and continues exactly as if it had never stopped', () => {
     const straight = new Simulation(map, [ada, bo], { seed: 5, startGameMs: at(6, 0) });
     runDay(straight, at(6, 0), at(10, 0));
-    const saved = straight.getState();
-    const restored = Simulation.restore(map, JSON.parse(JSON.stringify(saved)));
-    expect(restored.getState()).toEqual(JSON.parse(JSON.stringify({ ...saved, agents: saved.agents.map((a) => ({ ...a, busy: false, conversationId: null, speech: '', actionIndex: a.asleep ? a.actionIndex : -2 })), conversations: [] })));
-    const after = (sim: Simulation) => runDay(sim, at(10, 0) + 10_000, at(14, 0)).flatMap((r) => r.events).filter((e) => e.kind === 'agent.move');
-    const moves = after(restored);
-    expect(moves.length).toBeGreaterThan(0);
-    expect(moves).toEqual(after(straight));
+    const saved = JSON.parse(JSON.stringify(straight.getState()));
+    const restored = Simulation.fromState(map, saved);
+    expect(restored.getState()).toEqual(saved);
+    const after = (sim: Simulation) => runDay(sim, at(10, 0) + 10_000, at(14, 0)).flatMap((r) => r.events);
+    const events = after(restored);
+    expect(events.filter((e) => e.kind === 'agent.move').length).toBeGreaterThan(0);
+    expect(events).toEqual(after(straight));
+    expect(restored.getState()).toEqual(straight.getState());
+  });
+
+  it('after a restart, frees agents whose operations were lost and ends their conversations', () => {
+    const a = { ...resident('ada', 'Ada House: bedroom: bed', tile(14, 2)), wakeMinute: 0, sleepMinute: 1439 };
+    const b = { ...resident('bo', 'Bo House: bedroom: bed', tile(15, 2)), wakeMinute: 0, sleepMinute: 1439 };
+    const stay = (day: number) => plan(day, [[0, 1439, 'having coffee', 'Cafe: cafe: table 2']]);
+    let sim!: Simulation;
+    let talking = false;
+    for (let seed = 1; seed < 50 && !talking; seed++) {
+      sim = new Simulation(map, [a, b], { seed, startGameMs: at(9, 0) });
+      const driver = new Driver(sim, { ada: stay, bo: stay });
+      driver.step(at(9, 0) - 2000);
+      talking = driver.step(at(9, 0) - 1000).requests.some((q) => q.kind === 'converse');
+    }
+    expect(talking).toBe(true);
+    // The process stops here, with the conversation's lines never answered, and starts again.
+    const restored = Simulation.fromState(map, JSON.parse(JSON.stringify(sim.getState())));
+    expect(restored.agent('ada')!.conversationId).not.toBeNull();
+    const r = restored.step(at(9, 0), [{ kind: 'restarted' }]);
+    const ends = r.events.filter((e) => e.kind === 'conversation.end');
+    expect(ends).toHaveLength(1);
+    expect(ends[0].kind === 'conversation.end' && ends[0].data.reason).toBe('interrupted');
+    for (const agent of restored.agents()) {
+      expect(agent.conversationId, agent.spec.id).toBeNull();
+      expect(agent.speech).toBe('');
+    }
   });
 
   it('applies a world event to everyone in the arena and an operator can add and remove agents', () => {

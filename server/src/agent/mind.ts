@@ -5,7 +5,8 @@
 import type { Memory, MemoryId } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
-import type { DayPlan, Observation, PlannedAction } from '../sim/types';
+import type { Observation } from '../sim/types';
+import type { DayPlan, PlannedAction } from '../protocol/plan';
 
 export interface MindAgent {
   persona: Persona;

@@ -9,7 +9,8 @@ import { resolvePlaceRef } from '../world/places';
 import { parseClock } from '../world/clockText';
 import { Rng } from '../sim/rng';
 import { formatClock } from '../protocol/time';
-import type { DayPlan, HourBlock, Observation, PlannedAction } from '../sim/types';
+import type { Observation } from '../sim/types';
+import type { DayPlan, HourBlock, PlannedAction } from '../protocol/plan';
 import type {
   ConversationLine,
   ConversationSummary,

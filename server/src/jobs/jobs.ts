@@ -7,6 +7,9 @@ import type { Config } from '../config';
 import type { Town } from '../town/Town';
 import type { Logger } from '../town/logger';
 
+/** A real day, for PRUNE_AFTER_DAYS. */
+const DAY_MS = 86_400_000;
+
 export interface Jobs {
   stop(): void;
   /** Runs a job now, as its schedule would (for tests and the operator API). */
@@ -35,27 +38,17 @@ export async function backupWorld(config: Pick<Config, 'dataDir' | 'world' | 'ba
   return file;
 }
 
-/** Pauses the clock (and so every LLM spend) when no spectator has watched for the set time. */
-export function checkIdle(town: Town, idlePauseMinutes: number, nowRealMs: number): void {
-  if (idlePauseMinutes <= 0) {
-    town.holds.delete('idle');
-    return;
-  }
-  const since = town.unwatchedSinceRealMs;
-  if (since !== null && nowRealMs - since >= idlePauseMinutes * 60_000) town.holds.add('idle');
-}
-
 export function startJobs(config: Config, town: Town, logger: Logger): Jobs {
   const bodies: Record<JobName, () => Promise<string>> = {
-    backup: async () => `backup written to ${await backupWorld(config, town, Date.now())}`,
+    backup: async () => `backup written to ${await backupWorld(config, town, town.wallClock.now())}`,
     'idle-check': async () => {
       const before = town.holds.has('idle');
-      checkIdle(town, config.idlePauseMinutes, Date.now());
+      town.holds.checkIdle(town.wallClock.now(), config.idlePauseMinutes);
       const after = town.holds.has('idle');
       return before === after ? '' : after ? `nobody has watched for ${config.idlePauseMinutes} min: clock paused` : 'watched again';
     },
     housekeeping: async () => {
-      const pruned = config.pruneAfterDays > 0 ? town.db.prune(Date.now() - config.pruneAfterDays * 86_400_000) : 0;
+      const pruned = config.pruneAfterDays > 0 ? town.db.prune(town.wallClock.now() - config.pruneAfterDays * DAY_MS) : 0;
       town.db.checkpoint();
       return `wal checkpointed${pruned ? `, ${pruned} old rows pruned` : ''}`;
     },

@@ -39,9 +39,14 @@ export const AgentMessage = z.discriminatedUnion('op', [
 ]);
 export type AgentMessage = z.infer<typeof AgentMessage>;
 
-export const CLIENT_MESSAGE_TYPES = ['control', 'interview', 'whisper', 'inject', 'inspect', 'agent'] as const;
+/** Who a client is: spectators watch; operators (with the token) may change the world. */
+export type Role = 'spectator' | 'operator';
 
 /** Server -> client. */
+export interface WelcomeMessage {
+  role: Role;
+  world: string;
+}
 export interface UtteranceEvent {
   conversationId: number;
   speaker: string;

@@ -5,14 +5,15 @@ import { Room, type Client, type AuthContext } from '@colyseus/core';
 import type { z } from 'zod';
 import { TownState } from '../protocol/state';
 import { syncAgentState, syncClockState } from './stateSync';
-import { AgentMessage, ControlMessage, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage, type ErrorReply, type FeedItem } from '../protocol/messages';
+import { AgentMessage, ControlMessage, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
+import type { ErrorReply, FeedItem, Role, WelcomeMessage } from '../protocol/messages';
+import type { InspectReply } from '../protocol/inspection';
+import type { LoggedEvent } from '../protocol/events';
+import type { AgentId } from '../protocol/ids';
 import type { Town } from '../town/Town';
-import type { LoggedEvent } from '../store/types';
 import { describeEvent } from '../town/feed';
 import { inspectAgent } from '../town/inspect';
-import type { AgentId } from '../world/types';
 
-export type Role = 'spectator' | 'operator';
 export interface ClientAuth {
   role: Role;
 }
@@ -45,36 +46,36 @@ export class TownRoom extends Room<{ state: TownState }> {
     for (const agent of town.sim.agents()) this.syncAgent(agent.spec.id);
     this.syncClock();
     this.setPatchRate(100);
-    this.unsubscribe = town.onEvents((events) => this.onTownEvents(events));
-    this.lastTickRealMs = performance.now();
-    // Nobody watches a new room yet: the idle-check job counts from now.
-    town.unwatchedSinceRealMs = Date.now();
+    this.unsubscribe = town.log.onEvents((events) => this.onTownEvents(events));
+    this.lastTickRealMs = town.wallClock.now();
     this.setSimulationInterval(() => this.tick(), 1000 / town.config.tickHz);
+    const commands = town.commands;
 
     this.onMessage('control', (client, raw) => this.handle(client, 'control', ControlMessage, raw, true, async (m) => {
-      if (m.op === 'pause') this.town.pause(client.sessionId);
-      else if (m.op === 'resume') this.town.resume(client.sessionId);
-      else if (m.op === 'speed') this.town.setRate(m.rate, client.sessionId);
-      else await this.town.stepMinutes(m.gameMinutes, client.sessionId);
+      if (m.op === 'pause') commands.pause(client.sessionId);
+      else if (m.op === 'resume') commands.resume(client.sessionId);
+      else if (m.op === 'speed') commands.setRate(m.rate, client.sessionId);
+      else await commands.step(m.gameMinutes, client.sessionId);
       this.syncClock();
     }));
     this.onMessage('whisper', (client, raw) => this.handle(client, 'whisper', WhisperMessage, raw, true, async (m) => {
-      await this.town.whisper(m.agentId as AgentId, m.text, client.sessionId);
+      await commands.whisper(m.agentId as AgentId, m.text, client.sessionId);
       client.send('whispered', { agentId: m.agentId });
     }));
     this.onMessage('interview', (client, raw) => this.handle(client, 'interview', InterviewMessage, raw, true, async (m) => {
-      const result = await this.town.interview(m.agentId as AgentId, m.question, client.sessionId);
+      const result = await commands.interview(m.agentId as AgentId, m.question, client.sessionId);
       client.send('interview', { requestId: m.requestId, agentId: m.agentId, question: m.question, ...result });
     }));
     this.onMessage('inject', (client, raw) => this.handle(client, 'inject', InjectMessage, raw, true, async (m) => {
-      this.town.inject(m.text, m.arena ?? null, client.sessionId);
+      commands.inject(m.text, m.arena ?? null, client.sessionId);
     }));
     this.onMessage('agent', (client, raw) => this.handle(client, 'agent', AgentMessage, raw, true, async (m) => {
-      if (m.op === 'add') await this.town.addAgent(m.personaId, client.sessionId);
-      else this.town.removeAgent(m.agentId as AgentId, client.sessionId);
+      if (m.op === 'add') await commands.addAgent(m.personaId, client.sessionId);
+      else commands.removeAgent(m.agentId as AgentId, client.sessionId);
     }));
     this.onMessage('inspect', (client, raw) => this.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
-      client.send('inspect', { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) });
+      const reply: InspectReply = { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) };
+      client.send('inspect', reply);
     }));
     this.onMessage('*', (client, type) => this.refuse(client, String(type), `unknown message type '${String(type)}'`));
   }
@@ -88,15 +89,14 @@ export class TownRoom extends Room<{ state: TownState }> {
 
   override onJoin(client: Client): void {
     const auth = client.auth as ClientAuth;
-    client.send('welcome', { role: auth.role, world: this.state.world });
-    // The first spectator to join wakes an idle town.
-    this.town.unwatchedSinceRealMs = null;
-    this.town.holds.delete('idle');
+    const welcome: WelcomeMessage = { role: auth.role, world: this.state.world };
+    client.send('welcome', welcome);
+    this.town.holds.watchers(Math.max(1, this.clients.length), this.town.wallClock.now());
   }
 
   override onLeave(client: Client): void {
     this.buckets.delete(client.sessionId);
-    if (this.clients.length === 0) this.town.unwatchedSinceRealMs = Date.now();
+    this.town.holds.watchers(this.clients.filter((c) => c !== client).length, this.town.wallClock.now());
   }
 
   override onDispose(): void {
@@ -104,10 +104,10 @@ export class TownRoom extends Room<{ state: TownState }> {
   }
 
   private tick(): void {
-    const now = performance.now();
+    const now = this.town.wallClock.now();
     const delta = now - this.lastTickRealMs;
     this.lastTickRealMs = now;
-    const result = this.town.tick(delta);
+    const result = this.town.loop.tick(delta);
     for (const id of result.removed) this.state.agents.delete(id);
     for (const id of result.changed) this.syncAgent(id);
     for (const id of result.added) this.syncAgent(id);
@@ -115,7 +115,7 @@ export class TownRoom extends Room<{ state: TownState }> {
   }
 
   private syncClock(): void {
-    syncClockState(this.state, { gameMs: this.town.clock.gameMs, rate: this.town.clock.rate, paused: this.town.clock.paused, holds: this.town.holds });
+    syncClockState(this.state, { gameMs: this.town.clock.gameMs, rate: this.town.clock.rate, paused: this.town.clock.paused, holds: this.town.holds.list() });
   }
 
   private syncAgent(id: string): void {
@@ -153,7 +153,7 @@ export class TownRoom extends Room<{ state: TownState }> {
   }
 
   private allow(client: Client): boolean {
-    const now = performance.now();
+    const now = this.town.wallClock.now();
     const b = this.buckets.get(client.sessionId) ?? { tokens: MESSAGE_BURST, at: now };
     b.tokens = Math.min(MESSAGE_BURST, b.tokens + ((now - b.at) / 1000) * MESSAGES_PER_SECOND);
     b.at = now;

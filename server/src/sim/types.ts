@@ -1,46 +1,10 @@
 // The sim's vocabulary: what it asks of cognition (OperationRequest), what comes back (Input), and the
-// plain-data state it saves and restores.
-import type { AgentId } from '../world/types';
-import type { EventInput } from '../store/types';
+// plain-data state that a snapshot saves and restores exactly.
+import type { AgentId } from '../protocol/ids';
+import type { DayPlan, PlannedAction } from '../protocol/plan';
+import type { CurrentAction, EventInput, Movement, ResidentSpec } from '../protocol/events';
 
-/** One 5-15 minute action of a day's plan. */
-export interface PlannedAction {
-  /** Minute of the day, 0..1439. */
-  startMinute: number;
-  durationMinutes: number;
-  /** What the agent does, e.g. "brewing coffee". */
-  description: string;
-  emoji: string;
-  /** Place-tree address without the world: "Hobbs Cafe: cafe: counter" (object) or "Hobbs Cafe: cafe" (arena). */
-  address: string;
-}
-
-export interface HourBlock {
-  startMinute: number;
-  durationMinutes: number;
-  activity: string;
-}
-
-export interface DayPlan {
-  day: number;
-  /** The broad strokes: "1) wake up and get ready at 6:30am, 2) ...". */
-  broadStrokes: string[];
-  hourBlocks: HourBlock[];
-  actions: PlannedAction[];
-}
-
-/** What the sim needs to know of a resident, derived from its persona and the map by the composition root. */
-export interface ResidentSpec {
-  id: AgentId;
-  name: string;
-  /** Object address of the bed: "Rivera House: bedroom: bed". */
-  bedAddress: string;
-  wakeMinute: number;
-  sleepMinute: number;
-  /** Where the agent first appears (a spawn pinned to it, else its bed). */
-  spawnTile: number;
-  look: { skin: string; hair: string; shirt: string; pants: string };
-}
+export type { CurrentAction, DayPlan, Movement, PlannedAction, ResidentSpec };
 
 export interface Observation {
   description: string;
@@ -75,7 +39,9 @@ export type Input =
   /** An event every agent in the arena (or everyone, when null) perceives. */
   | { kind: 'worldEvent'; description: string; arena: string | null; durationGameMs: number }
   | { kind: 'addAgent'; resident: ResidentSpec }
-  | { kind: 'removeAgent'; agentId: AgentId };
+  | { kind: 'removeAgent'; agentId: AgentId }
+  /** The process restarted: operations that were in flight are gone, so their agents are free and their conversations end. */
+  | { kind: 'restarted' };
 
 export interface StepResult {
   events: EventInput[];
@@ -85,20 +51,6 @@ export interface StepResult {
   /** Agents added or removed in this step. */
   added: AgentId[];
   removed: AgentId[];
-}
-
-export interface Movement {
-  /** Waypoints as tile indices: the start, each turn, the end (see protocol/movement.ts). */
-  path: number[];
-  startGameMs: number;
-  tilesPerGameMinute: number;
-}
-
-export interface CurrentAction {
-  description: string;
-  emoji: string;
-  address: string;
-  startGameMs: number;
 }
 
 export interface ConversationState {
@@ -113,6 +65,9 @@ export interface ConversationState {
   ended: boolean;
 }
 
+/** "Never" for game times kept in state: finite, so it survives JSON (which turns -Infinity into null). */
+export const NEVER_GAME_MS = Number.MIN_SAFE_INTEGER;
+
 export interface AgentSimState {
   spec: ResidentSpec;
   tile: number;
@@ -120,13 +75,15 @@ export interface AgentSimState {
   plan: DayPlan | null;
   planRequestedDay: number | null;
   current: CurrentAction;
-  /** Index into plan.actions of the action in force, -1 when none (asleep, waiting or talking). */
+  /** Index into plan.actions of the action in force, -1 when none (asleep, waiting or talking), -2 to re-evaluate. */
   actionIndex: number;
   asleep: boolean;
   busy: boolean;
   conversationId: number | null;
   speech: string;
   arenaIndex: number;
+  /** The arena this agent last perceived from (-1: none yet): entering another one is a reason to look. */
+  perceivedArena: number;
   /** Perceived event descriptions -> game ms, so the same event is not stored twice. */
   held: Array<[string, number]>;
   pendingObservations: Observation[];
@@ -142,7 +99,7 @@ export interface WorldEventState {
 }
 
 export interface SimState {
-  version: 1;
+  version: 2;
   seed: number;
   gameMs: number;
   rngState: number;

@@ -2,12 +2,14 @@
 // The file records the embedding model and dimension it was made with, and refuses any other.
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import type { AgentId } from '../world/types';
+import type { AgentId } from '../protocol/ids';
 import type { CallLog, LlmCallRecord, Purpose, ResponseCacheStore } from '../llm/types';
-import type { ConversationRecord, EventInput, EventKind, EventLog, LoggedEvent, Snapshot, SnapshotStore } from './types';
-import { migrate } from './migrations';
+import type { EventInput, EventKind, LoggedEvent } from '../protocol/events';
+import type { ConversationRecord, EventLog, EventQuery, Snapshot, SnapshotHeader, SnapshotStore } from './types';
+import { MIGRATIONS, migrate } from './migrations';
+import { systemClock, type WallClock } from '../core/wallClock';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
-import type { DayPlan } from '../sim/types';
+import type { DayPlan } from '../protocol/plan';
 
 /** Rows per vec0 chunk; measured in bench/memory.ts (BENCHMARKS.md). */
 export const VEC_CHUNK_SIZE = 256;
@@ -48,14 +50,23 @@ export class WorldDb {
   readonly callLog: CallLog;
   readonly responseCache: ResponseCacheStore;
 
+  readonly clock: WallClock;
+  /** 1 for worlds recorded before events carried what replay needs (walk waypoints, plan steps, specs). */
+  readonly eventFormat: number;
+  readonly readonly: boolean;
+
   constructor(
     readonly db: Database.Database,
     readonly file: string,
     readonly embedding: { model: string; dimension: number },
+    options: { clock: WallClock; eventFormat: number; readonly: boolean },
   ) {
+    this.clock = options.clock;
+    this.eventFormat = options.eventFormat;
+    this.readonly = options.readonly;
     this.memories = new SqliteMemoryStore(db, embedding.dimension);
     this.events = new SqliteEventLog(db);
-    this.snapshots = new SqliteSnapshotStore(db);
+    this.snapshots = new SqliteSnapshotStore(db, this.clock);
     const insertCall = db.prepare(
       `INSERT INTO llm_calls (agent_id, purpose, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, cached, outcome, game_ms, wall_ms)
        VALUES (@agentId, @purpose, @model, @promptTokens, @completionTokens, @latencyMs, @costUsd, @cached, @outcome, @gameMs, @wallMs)`,
@@ -65,16 +76,8 @@ export class WorldDb {
     const putCache = db.prepare('INSERT OR REPLACE INTO llm_cache (key, value, wall_ms) VALUES (?, ?, ?)');
     this.responseCache = {
       get: (key) => getCache.get(key) as string | undefined,
-      put: (key, value) => void putCache.run(key, value, Date.now()),
+      put: (key, value) => void putCache.run(key, value, this.clock.now()),
     };
-  }
-
-  // ---- meta --------------------------------------------------------------------------------------
-  getMeta(key: string): string | undefined {
-    return this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
-  }
-  setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
   }
 
   // ---- embeddings cache ----------------------------------------------------------------------------
@@ -95,10 +98,6 @@ export class WorldDb {
   // ---- plans, conversations, relationships ------------------------------------------------------
   savePlan(agentId: AgentId, plan: DayPlan): void {
     this.db.prepare('INSERT OR REPLACE INTO plans (agent_id, day, data) VALUES (?, ?, ?)').run(agentId, plan.day, JSON.stringify(plan));
-  }
-  loadPlan(agentId: AgentId, day: number): DayPlan | undefined {
-    const data = this.db.prepare('SELECT data FROM plans WHERE agent_id = ? AND day = ?').pluck().get(agentId, day) as string | undefined;
-    return data ? (JSON.parse(data) as DayPlan) : undefined;
   }
 
   saveConversation(c: ConversationRecord): void {
@@ -172,7 +171,7 @@ export class WorldDb {
 
   close(): void {
     if (this.db.open) {
-      this.checkpoint();
+      if (!this.readonly) this.checkpoint();
       this.db.close();
     }
   }
@@ -182,10 +181,12 @@ class SqliteEventLog implements EventLog {
   private readonly insert;
   private readonly range;
   private readonly last;
+  private readonly bounds;
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)');
     this.range = db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
+    this.bounds = db.prepare('SELECT min(game_ms) AS firstGameMs, max(game_ms) AS lastGameMs FROM events');
   }
   append(events: EventInput[]): number {
     return this.db.transaction((items: EventInput[]) => {
@@ -196,60 +197,129 @@ class SqliteEventLog implements EventLog {
     })(events);
   }
   read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[] {
-    return (this.range.all(fromSeq, toSeq, limit) as Array<{ seq: number; gameMs: number; kind: EventKind; agentId: string | null; data: string }>).map((r) => ({
-      seq: r.seq,
-      gameMs: r.gameMs,
-      kind: r.kind,
-      agentId: r.agentId as AgentId | null,
-      data: JSON.parse(r.data) as unknown,
-    }));
+    return (this.range.all(fromSeq, toSeq, limit) as EventRow[]).map(toLoggedEvent);
+  }
+  *scan(query: EventQuery = {}): IterableIterator<LoggedEvent> {
+    const where: string[] = [];
+    const args: Array<string | number> = [];
+    if (query.afterSeq !== undefined) (where.push('seq > ?'), args.push(query.afterSeq));
+    if (query.toSeq !== undefined) (where.push('seq <= ?'), args.push(query.toSeq));
+    if (query.fromGameMs !== undefined) (where.push('game_ms >= ?'), args.push(Math.floor(query.fromGameMs)));
+    if (query.untilGameMs !== undefined) (where.push('game_ms <= ?'), args.push(Math.floor(query.untilGameMs)));
+    if (query.agentId !== undefined) (where.push('agent_id = ?'), args.push(query.agentId));
+    if (query.kinds) (where.push(`kind IN (${query.kinds.map(() => '?').join(',') || "''"})`), args.push(...query.kinds));
+    const sql = `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`;
+    for (const row of this.db.prepare(sql).iterate(...args) as IterableIterator<EventRow>) yield toLoggedEvent(row);
   }
   lastSeq(): number {
     return this.last.get() as number;
   }
+  span(): { firstGameMs: number; lastGameMs: number } | null {
+    const r = this.bounds.get() as { firstGameMs: number | null; lastGameMs: number | null };
+    return r.firstGameMs === null || r.lastGameMs === null ? null : { firstGameMs: r.firstGameMs, lastGameMs: r.lastGameMs };
+  }
+}
+
+interface EventRow {
+  seq: number;
+  gameMs: number;
+  kind: EventKind;
+  agentId: string | null;
+  data: string;
+}
+
+function toLoggedEvent(r: EventRow): LoggedEvent {
+  // The payload's shape is the writer's (protocol/events.ts); readers of old worlds check it (history/legacy.ts).
+  return { seq: r.seq, gameMs: r.gameMs, kind: r.kind, agentId: r.agentId as AgentId | null, data: JSON.parse(r.data) } as LoggedEvent;
 }
 
 class SqliteSnapshotStore implements SnapshotStore {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: WallClock,
+  ) {}
   save(s: Snapshot): void {
-    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), JSON.stringify(s.state), Date.now());
+    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), JSON.stringify(s.state), this.clock.now());
   }
   latest(): Snapshot | undefined {
-    const r = this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots ORDER BY rowid DESC LIMIT 1').get() as { seq: number; gameMs: number; state: string } | undefined;
-    return r ? { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(r.state) as unknown } : undefined;
+    return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots ORDER BY rowid DESC LIMIT 1').get());
   }
   atOrBefore(gameMs: number): Snapshot | undefined {
-    const r = this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots WHERE game_ms <= ? ORDER BY game_ms DESC, rowid DESC LIMIT 1').get(Math.round(gameMs)) as { seq: number; gameMs: number; state: string } | undefined;
-    return r ? { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(r.state) as unknown } : undefined;
+    return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots WHERE game_ms <= ? ORDER BY game_ms DESC, rowid DESC LIMIT 1').get(Math.round(gameMs)));
+  }
+  headers(): SnapshotHeader[] {
+    return this.db.prepare('SELECT seq, game_ms AS gameMs, rowid AS "order" FROM snapshots ORDER BY rowid').all() as SnapshotHeader[];
+  }
+}
+
+function toSnapshot(row: unknown): Snapshot | undefined {
+  const r = row as { seq: number; gameMs: number; state: string } | undefined;
+  return r ? { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(r.state) as unknown } : undefined;
+}
+
+/** The format of the event log a world was written with: 2 since events carry what replay needs. */
+export const EVENT_FORMAT = 2;
+
+export interface OpenOptions {
+  /** Open an existing file without writing to it (replay, analysis). */
+  readonly?: boolean;
+  clock?: WallClock;
+}
+
+export class WorldFileError extends Error {
+  constructor(
+    readonly file: string,
+    what: string,
+  ) {
+    super(`${file}: ${what}`);
+    this.name = 'WorldFileError';
   }
 }
 
 /** Opens (or creates) a world file. `file` may be ':memory:'. */
-export function openWorldDb(file: string, embedding: { model: string; dimension: number }): WorldDb {
-  const db = new Database(file);
+export function openWorldDb(file: string, embedding: { model: string; dimension: number }, options: OpenOptions = {}): WorldDb {
+  const clock = options.clock ?? systemClock;
+  let db: Database.Database;
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db = options.readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
+  } catch (error) {
+    throw new WorldFileError(file, `cannot open: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     sqliteVec.load(db);
-    migrate(db);
+    let version: number;
+    try {
+      version = options.readonly ? (db.pragma('user_version', { simple: true }) as number) : migrate(db);
+    } catch (error) {
+      throw new WorldFileError(file, `not a readable world file (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (version === 0) throw new WorldFileError(file, 'not a Smalltown world file (no schema)');
+    if (version > MIGRATIONS.length) throw new WorldFileError(file, `written by a newer Smalltown (schema ${version}; this one reads up to ${MIGRATIONS.length})`);
+    if (options.readonly && version < MIGRATIONS.length) throw new WorldFileError(file, `written by an older Smalltown (schema ${version}); open it once as a live world (WORLD=...) to upgrade it`);
     const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     const model = meta.get('embedding_model') as string | undefined;
     const dimension = Number(meta.get('embedding_dimension'));
     if (model === undefined) {
+      if (options.readonly) throw new WorldFileError(file, 'has no embedder recorded: not a finished world file');
       db.transaction(() => {
         const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
         set.run('embedding_model', embedding.model);
         set.run('embedding_dimension', String(embedding.dimension));
-        set.run('created_wall_ms', String(Date.now()));
+        set.run('created_wall_ms', String(clock.now()));
+        set.run('event_format', String(EVENT_FORMAT));
         db.exec(`CREATE VIRTUAL TABLE vec_memories USING vec0(agent_id TEXT PARTITION KEY, embedding float[${embedding.dimension}] distance_metric=cosine, chunk_size=${VEC_CHUNK_SIZE})`);
       })();
     } else if (model !== embedding.model || dimension !== embedding.dimension) {
       throw new EmbedderMismatchError(file, { model, dimension }, embedding);
     }
-    const world = new WorldDb(db, file, embedding);
-    return world;
+    const eventFormat = Number(meta.get('event_format') ?? 1);
+    return new WorldDb(db, file, embedding, { clock, eventFormat, readonly: options.readonly ?? false });
   } catch (error) {
     db.close();
     throw error;

@@ -1,5 +1,6 @@
 // Records kept in a world's SQLite file, and the ports through which the rest of the server reaches them.
-import type { AgentId } from '../world/types';
+import type { AgentId } from '../protocol/ids';
+import type { EventInput, EventKind, LoggedEvent } from '../protocol/events';
 
 export const MEMORY_KINDS = ['observation', 'chat', 'thought', 'plan'] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
@@ -86,46 +87,29 @@ export interface MemoryStore {
   search(agentId: AgentId, text: string, limit: number): Memory[];
 }
 
-export const EVENT_KINDS = [
-  'agent.action',
-  'agent.move',
-  'agent.added',
-  'agent.removed',
-  'conversation.start',
-  'conversation.utterance',
-  'conversation.end',
-  'memory.created',
-  'plan.made',
-  'reflection.made',
-  'operator.action',
-  'world.event',
-  'clock.changed',
-  'run.started',
-  'run.resumed',
-  'llm.fallback',
-  'budget.paused',
-] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-export interface EventInput {
-  gameMs: number;
-  kind: EventKind;
-  agentId: AgentId | null;
-  /** JSON-serialisable payload; its shape is fixed per kind by the writer (see ARCHITECTURE.md). */
-  data: unknown;
-}
-
-export interface LoggedEvent extends EventInput {
-  /** Monotonic, gap-free within a world, starting at 1. */
-  seq: number;
-}
-
 export interface EventLog {
   /** Appends in one transaction; returns the seq of the last one (or the current last seq when empty). */
   append(events: EventInput[]): number;
   /** Events with fromSeq < seq <= toSeq, in order, at most `limit`. */
   read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[];
+  /** Events matching the query, in seq order, read lazily (a long log streams in constant memory). */
+  scan(query?: EventQuery): IterableIterator<LoggedEvent>;
   lastSeq(): number;
+  /** Game times of the first and last event, or null for an empty log. */
+  span(): { firstGameMs: number; lastGameMs: number } | null;
+}
+
+export interface EventQuery {
+  /** Only seq > afterSeq. */
+  afterSeq?: number;
+  /** Only seq <= toSeq. */
+  toSeq?: number;
+  /** Only game_ms >= fromGameMs. */
+  fromGameMs?: number;
+  /** Only game_ms <= untilGameMs. */
+  untilGameMs?: number;
+  kinds?: readonly EventKind[];
+  agentId?: string;
 }
 
 export interface Snapshot {
@@ -135,11 +119,20 @@ export interface Snapshot {
   state: unknown;
 }
 
+export interface SnapshotHeader {
+  seq: number;
+  gameMs: number;
+  /** Order of saving (SQLite rowid). */
+  order: number;
+}
+
 export interface SnapshotStore {
   save(snapshot: Snapshot): void;
   latest(): Snapshot | undefined;
   /** The newest snapshot at or before the game time, for seeking. */
   atOrBefore(gameMs: number): Snapshot | undefined;
+  /** Every snapshot's position in the log and in game time, in the order they were saved. */
+  headers(): SnapshotHeader[];
 }
 
 /** A finished conversation, as kept in `conversations` and `utterances`. */

@@ -1,6 +1,6 @@
 // One line of text for the town feed, from an event of the log; null for events the feed skips
 // (movement, single memories), which would drown it.
-import type { LoggedEvent } from '../store/types';
+import type { LoggedEvent } from '../protocol/events';
 import type { Town } from './Town';
 
 export function describeEvent(e: LoggedEvent, town: Pick<Town, 'personas'>): string | null {

@@ -1,35 +1,35 @@
 // Everything the inspector shows about one agent. Read-only: retrieval here does not touch lastAccessed.
-import type { Town } from './Town';
-import { findActionIndex } from '../sim/Simulation';
+import type { AgentInspection, InspectedMemory } from '../protocol/inspection';
+import { findActionIndex } from '../protocol/plan';
 import { minuteOfDay } from '../protocol/time';
-import type { AgentId } from '../world/types';
+import type { AgentId } from '../protocol/ids';
+import type { Memory } from '../store/types';
+import type { Town } from './Town';
 
-export interface InspectedMemory {
-  id: number;
-  kind: string;
-  description: string;
-  createdGameMs: number;
-  importance: number;
-  evidenceIds: number[];
-  scores: { recency: number; importance: number; relevance: number; total: number } | null;
-}
-
-export async function inspectAgent(town: Town, agentId: string): Promise<Record<string, unknown>> {
+export async function inspectAgent(town: Town, agentId: string): Promise<AgentInspection | { id: string; error: string }> {
   const agent = town.sim.agent(agentId);
   const persona = town.personas.get(agentId);
-  if (!agent || !persona) return { error: `no agent '${agentId}'` };
+  if (!agent || !persona) return { id: agentId, error: `no agent '${agentId}'` };
   const id = agentId as AgentId;
+  const now = town.clock.gameMs;
   const settings = town.runtime.settings;
-  const [focus] = await town.parts.embedder.embed([agent.current.description]);
+  const [focus] = await town.embedder.embed([agent.current.description]);
   const scored = town.db.memories.count(id)
-    ? town.db.memories.retrieve({ agentId: id, query: focus, nowGameMs: town.clock.gameMs, k: 30, weights: settings.retrievalWeights, decayPerGameHour: settings.decayPerGameHour, touch: false })
+    ? town.db.memories.retrieve({ agentId: id, query: focus, nowGameMs: now, k: 30, weights: settings.retrievalWeights, decayPerGameHour: settings.decayPerGameHour, touch: false })
     : [];
   const scoreById = new Map(scored.map((s) => [s.memory.id, s]));
-  const toView = (m: { id: number; kind: string; description: string; createdGameMs: number; importance: number; evidenceIds: number[] }): InspectedMemory => {
+  const toView = (m: Memory): InspectedMemory => {
     const s = scoreById.get(m.id);
-    return { id: m.id, kind: m.kind, description: m.description, createdGameMs: m.createdGameMs, importance: m.importance, evidenceIds: m.evidenceIds, scores: s ? { recency: s.recency, importance: s.importance, relevance: s.relevance, total: s.score } : null };
+    return {
+      id: m.id,
+      kind: m.kind,
+      description: m.description,
+      createdGameMs: m.createdGameMs,
+      importance: m.importance,
+      evidenceIds: m.evidenceIds,
+      scores: s ? { recency: s.recency, importance: s.importance, relevance: s.relevance, total: s.score } : null,
+    };
   };
-  const recent = town.db.memories.recent(id, 30).map(toView);
   // Reflections carry their evidence, one click away in the inspector.
   const reflections = town.db.memories.recent(id, 20, ['thought']).map((m) => ({
     ...toView(m),
@@ -46,12 +46,13 @@ export async function inspectAgent(town: Town, agentId: string): Promise<Record<
     lifestyle: persona.lifestyle,
     home: persona.home,
     workplace: persona.workplace,
+    atGameMs: now,
     action: { description: agent.current.description, emoji: agent.current.emoji, place: agent.current.address, since: agent.current.startGameMs },
     asleep: agent.asleep,
-    plan: plan ? { day: plan.day, broadStrokes: plan.broadStrokes, actions: plan.actions, currentIndex: findActionIndex(plan.actions, minuteOfDay(town.clock.gameMs)) } : null,
+    plan: plan ? { day: plan.day, broadStrokes: plan.broadStrokes, actions: plan.actions, currentIndex: findActionIndex(plan.actions, minuteOfDay(now)) } : null,
     focus: agent.current.description,
     relevant: scored.map((s) => toView(s.memory)),
-    recent,
+    recent: town.db.memories.recent(id, 30).map(toView),
     reflections,
     relationships: town.db.relationshipsOf(id),
     conversations: town.db.conversationsOf(id, 10),

@@ -1,5 +1,5 @@
 // The runtime's records, kept in the world's SQLite file.
-import type { RuntimeRecords } from '../agent/AgentRuntime';
+import type { RuntimeRecords } from '../agent/context';
 import type { WorldDb } from '../store/WorldDb';
 
 export function recordsFor(db: WorldDb): RuntimeRecords {

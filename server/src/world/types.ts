@@ -1,12 +1,8 @@
 // Domain types of the world layer: the map, its place tree and the personas who live in it.
 // Everything here is plain data, so the sim can copy, serialise and test it freely.
 
-declare const brand: unique symbol;
-export type Brand<T, B extends string> = T & { readonly [brand]: B };
-
-/** A persona's id: the stem of its YAML file, e.g. `isabella` for `personas/isabella.yaml`. */
-export type AgentId = Brand<string, 'AgentId'>;
-export const asAgentId = (id: string): AgentId => id as AgentId;
+export type { AgentId, Brand } from '../protocol/ids';
+export { asAgentId } from '../protocol/ids';
 
 export interface Tile {
   x: number;

@@ -1,18 +1,18 @@
 // Picks the mind and the embedder from the settings: the LLM when an endpoint is configured, the
 // offline mind otherwise. The choice is logged and shown in /healthz and the UI.
 import type { Config } from '../config';
-import type { Logger } from '../town/logger';
+import type { Logger } from './logger';
 import type { Embedder } from '../llm/types';
 import type { WorldDb } from '../store/WorldDb';
-import type { Mind } from './mind';
-import { OfflineMind } from './offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS, type RuntimeSettings } from './AgentRuntime';
+import type { Mind } from '../agent/mind';
+import { OfflineMind } from '../agent/offlineMind';
+import { OFFLINE_RUNTIME_SETTINGS, type RuntimeSettings } from '../agent/context';
 import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { OpenAIEmbedder } from '../llm/OpenAIEmbedder';
 import { OpenAIChatModel } from '../llm/OpenAIChatModel';
 import { buildChatStack, type ChatStack } from '../llm/stack';
 import { Pricing } from '../llm/pricing';
-import { LlmMind, type FallbackReport } from './LlmMind';
+import { LlmMind, type FallbackReport } from '../agent/LlmMind';
 
 /** What the town tells the mind it builds, once the world's file is open. */
 export interface MindHooks {

@@ -1,0 +1,123 @@
+// The event log's vocabulary: every state change a viewer or an analyst needs, one kind each, with a
+// fixed payload. The sim applies its own events through one reducer (sim/apply.ts), so the log
+// replays into exactly the state the live town had; replay, analysis and resume all read it.
+import type { AgentId } from './ids';
+import type { DayPlan, HourBlock, PlannedAction } from './plan';
+
+export interface AgentLook {
+  skin: string;
+  hair: string;
+  shirt: string;
+  pants: string;
+}
+
+/** What the sim knows of a resident, derived from its persona and the map. */
+export interface ResidentSpec {
+  id: AgentId;
+  name: string;
+  /** Object address of the bed: "Rivera House: bedroom: bed". */
+  bedAddress: string;
+  wakeMinute: number;
+  sleepMinute: number;
+  /** Where the agent first appears (a spawn pinned to it, else its bed). */
+  spawnTile: number;
+  look: AgentLook;
+}
+
+export interface CurrentAction {
+  description: string;
+  emoji: string;
+  address: string;
+  startGameMs: number;
+}
+
+/** A walk: waypoints as tile indices (start, each turn, end; see movement.ts), a start time and a speed. */
+export interface Movement {
+  path: number[];
+  startGameMs: number;
+  tilesPerGameMinute: number;
+}
+
+export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
+
+export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent';
+
+export interface EventData {
+  'agent.added': { spec: ResidentSpec; tile: number; current: CurrentAction };
+  'agent.removed': Record<string, never>;
+  'agent.action': { description: string; emoji: string; address: string; asleep: boolean };
+  /** A walk starts (speed > 0) or the agent stands still on path[0] (speed 0). */
+  'agent.move': { path: number[]; startGameMs: number; tilesPerGameMinute: number; arriveGameMs?: number };
+  /** Something the sim could not do (a place missing from the map, no path); the agent stays put. */
+  'agent.warning': { warning: string; address?: string; from?: number; to?: number };
+  'conversation.start': { conversationId: number; a: AgentId; b: AgentId; arena: string };
+  'conversation.utterance': { conversationId: number; speaker: AgentId; listener: AgentId; text: string };
+  'conversation.end': { conversationId: number; a: AgentId; b: AgentId; lines: number; reason?: ConversationEndReason };
+  /** A day's plan (with its broad strokes and hour blocks), or a re-plan from `fromMinute` on. */
+  'plan.made':
+    | { day: number; broadStrokes: string[]; hourBlocks: HourBlock[]; actions: PlannedAction[] }
+    | { day: number; reason: string; fromMinute: number; actions: PlannedAction[] };
+  'world.event': { description: string; arena: string | null; durationGameMs: number };
+  'memory.created': { id: number; kind: string; description: string; importance: number; evidence: number[]; by: string };
+  'reflection.made': { question: string; insights: Array<{ id: number; text: string; evidence: number[] }>; by: string };
+  'operator.action': {
+    by: string;
+    action: OperatorActionName;
+    agentId?: string;
+    /** The agent's display name, for add and remove. */
+    name?: string;
+    text?: string;
+    question?: string;
+    answer?: string;
+    arena?: string | null;
+    rate?: number;
+    gameMinutes?: number;
+    memoryId?: number;
+  };
+  'run.started': { mind: string; agents: number; seed: number; map: string };
+  /** `folded`: events logged after the last snapshot that the resumed state was rebuilt from. */
+  'run.resumed': { mind: string; agents: number; folded?: number };
+  'llm.fallback': { purpose: string; reason: string };
+  'budget.paused': { message: string };
+}
+
+export type EventKind = keyof EventData;
+
+export const EVENT_KINDS = [
+  'agent.added',
+  'agent.removed',
+  'agent.action',
+  'agent.move',
+  'agent.warning',
+  'conversation.start',
+  'conversation.utterance',
+  'conversation.end',
+  'plan.made',
+  'world.event',
+  'memory.created',
+  'reflection.made',
+  'operator.action',
+  'run.started',
+  'run.resumed',
+  'llm.fallback',
+  'budget.paused',
+] as const satisfies readonly EventKind[];
+
+/** An event before it is logged: one variant per kind, its payload typed by the kind. */
+export type EventInput = { [K in EventKind]: { gameMs: number; kind: K; agentId: AgentId | null; data: EventData[K] } }[EventKind];
+
+/** An event in the log. */
+export type LoggedEvent = EventInput & {
+  /** Monotonic, gap-free within a world, starting at 1. */
+  seq: number;
+};
+
+export type EventOf<K extends EventKind> = Extract<EventInput, { kind: K }>;
+
+// Every kind is listed above: this line stops compiling when one is missing.
+export const EVENT_KINDS_COMPLETE: [Exclude<EventKind, (typeof EVENT_KINDS)[number]>] extends [never] ? true : never = true;
+
+/** Builds an event of one kind, its payload checked against that kind. */
+export function makeEvent<K extends EventKind>(gameMs: number, kind: K, agentId: AgentId | null, data: EventData[K]): EventOf<K> {
+  return { gameMs, kind, agentId, data } as EventOf<K>;
+}

@@ -1,0 +1,52 @@
+// What the inspector shows of one agent: sent by the server (`inspect` message, GET /api/agents/:id,
+// and the replay room for a past moment) and drawn by the client.
+import type { DayPlan } from './plan';
+
+export interface InspectedMemory {
+  id: number;
+  kind: string;
+  description: string;
+  createdGameMs: number;
+  importance: number;
+  evidenceIds: number[];
+  /** Scored for the agent's current focus; null when the memory was not among the top scored. */
+  scores: { recency: number; importance: number; relevance: number; total: number } | null;
+}
+
+export interface InspectedReflection extends InspectedMemory {
+  evidence: Array<{ id: number; description: string }>;
+}
+
+export interface InspectedRelationship {
+  otherId: string;
+  summary: string;
+  interactions: number;
+  lastGameMs: number;
+}
+
+export interface AgentInspection {
+  id: string;
+  name: string;
+  age: number;
+  innate: string[];
+  learned: string;
+  currently: string;
+  lifestyle: string;
+  home: string;
+  workplace: string | null;
+  /** The game time the inspection describes (now, or a replayed moment). */
+  atGameMs: number;
+  action: { description: string; emoji: string; place: string; since: number };
+  asleep: boolean;
+  plan: (Pick<DayPlan, 'day' | 'broadStrokes' | 'actions'> & { currentIndex: number }) | null;
+  focus: string;
+  relevant: InspectedMemory[];
+  recent: InspectedMemory[];
+  reflections: InspectedReflection[];
+  relationships: InspectedRelationship[];
+  conversations: Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
+  llm: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };
+}
+
+/** The reply to an `inspect` message: the inspection (or an error) tagged with the request it answers. */
+export type InspectReply = { requestId: string } & (AgentInspection | { id: string; error: string });

@@ -1,0 +1,54 @@
+// A day's plan, as the paper has it: broad strokes, hour blocks, and 5-15 minute actions at places of
+// the place tree. Shared by the sim (which follows it), cognition (which makes it), the store, the
+// inspector and replay in the browser (which show the step in force).
+
+/** One 5-15 minute action of a day's plan. */
+export interface PlannedAction {
+  /** Minute of the day, 0..1439. */
+  startMinute: number;
+  durationMinutes: number;
+  /** What the agent does, e.g. "brewing coffee". */
+  description: string;
+  emoji: string;
+  /** Place-tree address without the world: "Hobbs Cafe: cafe: counter" (object) or "Hobbs Cafe: cafe" (arena). */
+  address: string;
+}
+
+export interface HourBlock {
+  startMinute: number;
+  durationMinutes: number;
+  activity: string;
+}
+
+export interface DayPlan {
+  day: number;
+  /** The broad strokes: "1) wake up and get ready at 6:30am, 2) ...". */
+  broadStrokes: string[];
+  hourBlocks: HourBlock[];
+  actions: PlannedAction[];
+}
+
+/** Whether an agent who wakes at `wakeMinute` and sleeps at `sleepMinute` is up at `minute` (bedtimes after midnight wrap). */
+export function isAwake(minute: number, wakeMinute: number, sleepMinute: number): boolean {
+  return wakeMinute < sleepMinute ? minute >= wakeMinute && minute < sleepMinute : minute >= wakeMinute || minute < sleepMinute;
+}
+
+/** Index of the action in force at `minute`, or -1. Actions are sorted and do not overlap. */
+export function findActionIndex(actions: readonly PlannedAction[], minute: number): number {
+  for (let i = actions.length - 1; i >= 0; i--) {
+    const a = actions[i];
+    if (a.startMinute <= minute) return minute < a.startMinute + a.durationMinutes ? i : -1;
+  }
+  return -1;
+}
+
+/** Keeps the actions before `fromMinute` (cutting the one that spans it) and appends the new ones. */
+export function splicePlan(actions: readonly PlannedAction[], fromMinute: number, replacement: readonly PlannedAction[]): PlannedAction[] {
+  const kept: PlannedAction[] = [];
+  for (const a of actions) {
+    if (a.startMinute >= fromMinute) break;
+    const end = Math.min(a.startMinute + a.durationMinutes, fromMinute);
+    kept.push({ ...a, durationMinutes: end - a.startMinute });
+  }
+  return [...kept, ...replacement.filter((a) => a.startMinute >= fromMinute)];
+}

@@ -1,0 +1,81 @@
+// What cognition and operators send back to the sim, applied at the start of a step.
+import type { Input } from './types';
+import type { Step } from './state';
+import { emit } from './emit';
+import { endConversation } from './conversations';
+import { SLEEPING } from './schedule';
+
+export function applyInput(step: Step, input: Input): void {
+  const { index } = step;
+  switch (input.kind) {
+    case 'plan': {
+      if (!index.agents.has(input.agentId)) return;
+      const { day, broadStrokes, hourBlocks, actions } = input.plan;
+      emit(step, 'plan.made', input.agentId, { day, broadStrokes, hourBlocks, actions });
+      return;
+    }
+    case 'replan': {
+      const a = index.agents.get(input.agentId);
+      if (!a || !a.plan) return;
+      emit(step, 'plan.made', input.agentId, { day: a.plan.day, reason: input.reason, fromMinute: input.fromMinute, actions: input.actions });
+      return;
+    }
+    case 'done': {
+      const a = index.agents.get(input.agentId);
+      if (a && a.conversationId === null) {
+        a.busy = false;
+        // A plan operation that ended without a plan (it failed) is asked for again.
+        if (a.planRequestedDay !== null && a.plan?.day !== a.planRequestedDay) a.planRequestedDay = null;
+        step.out.changed.add(a.spec.id);
+      }
+      return;
+    }
+    case 'utterance': {
+      const c = index.conversations.get(input.conversationId);
+      if (c && !c.ended) c.queued.push({ speaker: input.speaker, text: input.text });
+      return;
+    }
+    case 'conversationEnd': {
+      const c = index.conversations.get(input.conversationId);
+      if (c) c.ended = true;
+      return;
+    }
+    case 'worldEvent': {
+      emit(step, 'world.event', null, { description: input.description, arena: input.arena, durationGameMs: input.durationGameMs });
+      // Everyone present perceives it on this step, even if nothing else in the arena changed.
+      for (const a of step.state.agents) a.held = a.held.filter(([k]) => k !== input.description);
+      step.forcePerception = true;
+      return;
+    }
+    case 'addAgent': {
+      const spec = input.resident;
+      if (index.agents.has(spec.id)) return;
+      emit(step, 'agent.added', spec.id, { spec, tile: spec.spawnTile, current: { description: SLEEPING.description, emoji: SLEEPING.emoji, address: spec.bedAddress, startGameMs: step.now } });
+      step.out.added.push(spec.id);
+      return;
+    }
+    case 'removeAgent': {
+      const a = index.agents.get(input.agentId);
+      if (!a) return;
+      const c = a.conversationId !== null ? index.conversations.get(a.conversationId) : undefined;
+      if (c) endConversation(step, c, 'removed');
+      emit(step, 'agent.removed', a.spec.id, {});
+      step.out.removed.push(a.spec.id);
+      return;
+    }
+    case 'restarted': {
+      for (const c of [...step.state.conversations]) endConversation(step, c, 'interrupted');
+      for (const a of step.state.agents) {
+        a.busy = false;
+        if (a.planRequestedDay !== null && a.plan?.day !== a.planRequestedDay) a.planRequestedDay = null;
+        if (!a.asleep) a.actionIndex = -2;
+        step.out.changed.add(a.spec.id);
+      }
+      return;
+    }
+    default: {
+      const never: never = input;
+      throw new Error(`unknown input ${JSON.stringify(never)}`);
+    }
+  }
+}

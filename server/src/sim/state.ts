@@ -1,0 +1,71 @@
+// The sim's state as plain data, the indexes and caches derived from it, and the context one step
+// works in. Caches (distance fields, arena tiles) depend only on the map; indexes only on the state.
+import type { TownMap } from '../world/types';
+import { DistanceFields } from '../world/distanceFields';
+import type { Rng } from './rng';
+import { NEVER_GAME_MS, type AgentSimState, type ConversationState, type SimState, type StepResult } from './types';
+
+/** What the sim derives from the map once: shared by every state over that map (live, replay, tests). */
+export interface SimWorld {
+  map: TownMap;
+  /** Cached breadth-first distance fields per destination: a walk is a descent on one. */
+  fields: DistanceFields;
+  /** Walkable tiles of each arena, by arena index, filled on first use. */
+  arenaTiles: Map<number, number[]>;
+}
+
+export function createSimWorld(map: TownMap): SimWorld {
+  return { map, fields: new DistanceFields(map.widthTiles, map.heightTiles, map.collision), arenaTiles: new Map() };
+}
+
+/** Lookups over a state, kept in step with it by the reducer (apply.ts). */
+export interface SimIndex {
+  agents: Map<string, AgentSimState>;
+  conversations: Map<number, ConversationState>;
+}
+
+export function indexState(state: SimState): SimIndex {
+  return {
+    agents: new Map(state.agents.map((a) => [a.spec.id as string, a])),
+    conversations: new Map(state.conversations.map((c) => [c.id, c])),
+  };
+}
+
+export function emptyState(seed: number, gameMs: number, rngState: number): SimState {
+  return { version: 2, seed, gameMs, rngState, nextConversationId: 1, agents: [], conversations: [], worldEvents: [] };
+}
+
+/** Reads a saved state of any version this build understands. */
+export function upgradeState(saved: unknown): SimState {
+  const s = saved as { version?: number } & SimState;
+  if (s.version === 2) return structuredClone(s);
+  if (s.version === 1) {
+    // Version 1 kept "never" as -Infinity (null after JSON) and the last perceived arena outside the state.
+    const v2 = structuredClone(s) as SimState;
+    v2.version = 2;
+    for (const a of v2.agents) {
+      a.lastConversationEndGameMs ??= NEVER_GAME_MS;
+      a.perceivedArena ??= -1;
+    }
+    return v2;
+  }
+  throw new Error(`unsupported sim state version ${String(s.version)}`);
+}
+
+export function emptyResult(): StepResult {
+  return { events: [], requests: [], changed: new Set(), added: [], removed: [] };
+}
+
+/** Everything one step works with. Systems are functions of it. */
+export interface Step {
+  world: SimWorld;
+  state: SimState;
+  index: SimIndex;
+  now: number;
+  rng: Rng;
+  out: StepResult;
+  /** Arenas where something visible changed in this step: only their occupants look again. */
+  dirtyArenas: Set<number>;
+  /** Everyone looks again this step (a world event arrived). */
+  forcePerception: boolean;
+}

@@ -1,0 +1,110 @@
+// What an operator can do to a running town. Each command is checked, applied through the loop or the
+// runtime, and logged as an `operator.action` event naming who did it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentId } from '../protocol/ids';
+import type { EventData } from '../protocol/events';
+import { GAME_MS_PER_HOUR, GAME_MS_PER_MINUTE } from '../protocol/time';
+import type { TownMap } from '../world/types';
+import { parsePersona, PersonasError, validatePersonaAgainstMap, type Persona } from '../world/persona';
+import type { Simulation } from '../sim/Simulation';
+import type { SimClock } from '../sim/clock';
+import type { AgentRuntime } from '../agent/AgentRuntime';
+import type { ClockHolds } from './holds';
+import type { TownLog } from './log';
+import type { TownLoop } from './loop';
+import { toResident } from './residents';
+
+/** How long an injected world event stays perceivable. */
+export const WORLD_EVENT_GAME_MS = 3 * GAME_MS_PER_HOUR;
+
+export interface CommandParts {
+  personasDir: string;
+  map: TownMap;
+  personas: Map<string, Persona>;
+  sim: Simulation;
+  clock: SimClock;
+  runtime: AgentRuntime;
+  loop: TownLoop;
+  log: TownLog;
+  holds: ClockHolds;
+}
+
+export class OperatorCommands {
+  constructor(private readonly p: CommandParts) {}
+
+  pause(by: string): void {
+    this.p.clock.pause();
+    this.p.holds.operatorPaused(true);
+    this.record(by, { action: 'pause' });
+  }
+
+  resume(by: string): void {
+    this.p.clock.resume();
+    this.p.holds.operatorPaused(false);
+    this.record(by, { action: 'resume' });
+  }
+
+  setRate(rate: number, by: string): void {
+    this.p.clock.setRate(rate);
+    this.record(by, { action: 'speed', rate });
+  }
+
+  /** Advances the world by some game minutes in one lockstep run (live ticks wait meanwhile). */
+  async step(minutes: number, by: string): Promise<void> {
+    this.record(by, { action: 'step', gameMinutes: minutes });
+    await this.p.loop.runLockstep(this.p.clock.gameMs + minutes * GAME_MS_PER_MINUTE);
+  }
+
+  async whisper(agentId: AgentId, text: string, by: string): Promise<void> {
+    this.requireAgent(agentId);
+    const memory = await this.p.runtime.whisper(agentId, text, this.p.clock.gameMs);
+    this.record(by, { action: 'whisper', agentId, text, memoryId: memory.id });
+  }
+
+  async interview(agentId: AgentId, question: string, by: string): Promise<{ answer: string; memoryIds: number[] }> {
+    this.requireAgent(agentId);
+    const { answer, memories } = await this.p.runtime.interview(agentId, question, this.p.clock.gameMs);
+    this.record(by, { action: 'interview', agentId, question, answer });
+    return { answer, memoryIds: memories.map((m) => m.id) };
+  }
+
+  /** A world event at an arena or sector (or everywhere, when null), perceived by those there. */
+  inject(text: string, arena: string | null, by: string): void {
+    const { map } = this.p;
+    if (arena !== null && !map.arenasByAddress.has(arena) && !map.places.sectors.some((s) => s.name === arena))
+      throw new Error(`no arena or sector '${arena}' in ${map.file}`);
+    this.p.loop.enqueue({ kind: 'worldEvent', description: text, arena, durationGameMs: WORLD_EVENT_GAME_MS });
+    this.record(by, { action: 'inject', text, arena });
+  }
+
+  /** Brings a persona from the personas folder into town (checked like every persona). */
+  async addAgent(personaId: string, by: string): Promise<Persona> {
+    const { sim, map, personas } = this.p;
+    if (sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
+    const file = path.join(this.p.personasDir, `${personaId}.yaml`);
+    if (!fs.existsSync(file)) throw new Error(`no persona file ${file}`);
+    const persona = parsePersona(fs.readFileSync(file, 'utf8'), file);
+    const problems = validatePersonaAgainstMap(persona, map);
+    if (problems.length) throw new PersonasError(problems);
+    personas.set(persona.id, persona);
+    await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
+    this.p.loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
+    this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
+    return persona;
+  }
+
+  removeAgent(agentId: AgentId, by: string): void {
+    this.requireAgent(agentId);
+    this.p.loop.enqueue({ kind: 'removeAgent', agentId });
+    this.record(by, { action: 'remove agent', agentId, name: this.p.sim.agent(agentId)?.spec.name });
+  }
+
+  private requireAgent(agentId: string): void {
+    if (!this.p.sim.agent(agentId)) throw new Error(`no agent '${agentId}'`);
+  }
+
+  private record(by: string, data: Omit<EventData['operator.action'], 'by'>): void {
+    this.p.log.write([{ gameMs: this.p.clock.gameMs, kind: 'operator.action', agentId: null, data: { by, ...data } }]);
+  }
+}

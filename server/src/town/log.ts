@@ -1,0 +1,50 @@
+// The town's side of the event log: events from the sim, cognition and operators are queued, written
+// in one transaction per batch, and handed to listeners (rooms turn them into feed lines).
+import type { EventInput, LoggedEvent } from '../protocol/events';
+import type { WorldDb } from '../store/WorldDb';
+
+export class TownLog {
+  private queued: EventInput[] = [];
+  private readonly listeners = new Set<(events: LoggedEvent[]) => void>();
+  private closed = false;
+
+  constructor(private readonly db: WorldDb) {}
+
+  /** Called with every batch of events once it is in the log. */
+  onEvents(listener: (events: LoggedEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues events for the next flush; `first` puts them before what is queued (a step's own events). */
+  queue(events: EventInput[], first = false): void {
+    if (first) this.queued = [...events, ...this.queued];
+    else this.queued.push(...events);
+  }
+
+  /** Writes what is queued; returns it as logged. */
+  flush(): LoggedEvent[] {
+    if (this.queued.length === 0 || this.closed) return [];
+    const batch = this.queued;
+    this.queued = [];
+    return this.append(batch);
+  }
+
+  /** Writes events now, after what is queued. */
+  write(events: EventInput[]): LoggedEvent[] {
+    this.queue(events);
+    return this.flush();
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  private append(events: EventInput[]): LoggedEvent[] {
+    const last = this.db.events.append(events);
+    const first = last - events.length + 1;
+    const logged = events.map((e, i) => ({ ...e, seq: first + i }) as LoggedEvent);
+    for (const l of this.listeners) l(logged);
+    return logged;
+  }
+}

@@ -1,0 +1,134 @@
+// The town's one loop. Live: the room calls `tick` with the real time that passed, and operations run
+// in the background. Lockstep (headless runs, the operator's "step"): the sim steps every few game
+// seconds and each step's operations are awaited before the next, so a run gives the same result
+// every time. Only one of them runs at a time: while a lockstep run goes, `tick` does nothing.
+import type { Config } from '../config';
+import type { LoggedEvent } from '../protocol/events';
+import { dayIndex, minuteOfDay, GAME_MS_PER_MINUTE } from '../protocol/time';
+import type { Simulation } from '../sim/Simulation';
+import type { SimClock } from '../sim/clock';
+import type { Input, StepResult } from '../sim/types';
+import { emptyResult } from '../sim/state';
+import type { AgentRuntime } from '../agent/AgentRuntime';
+import type { WorldDb } from '../store/WorldDb';
+import type { SavedTown } from '../history/stateAt';
+import type { ClockHolds } from './holds';
+import type { TownLog } from './log';
+
+/** How far game time may run ahead of the oldest thought still in flight, with CLOCK_POLICY=wait. */
+export const MAX_MIND_LAG_GAME_MINUTES = 30;
+/** Game time between two lockstep steps, unless the caller says otherwise. */
+export const LOCKSTEP_GAME_MS = 10_000;
+
+export interface TickResult extends StepResult {
+  /** Events as written to the log, with their sequence numbers. */
+  logged: LoggedEvent[];
+}
+
+export interface LoopParts {
+  config: Pick<Config, 'clockPolicy' | 'snapshotEveryGameMinutes'>;
+  sim: Simulation;
+  clock: SimClock;
+  runtime: AgentRuntime;
+  db: WorldDb;
+  log: TownLog;
+  holds: ClockHolds;
+}
+
+export class TownLoop {
+  private pending: Input[] = [];
+  private lastSnapshotGameMs: number;
+  private lockstep: Promise<void> | null = null;
+
+  constructor(private readonly p: LoopParts) {
+    this.lastSnapshotGameMs = p.clock.gameMs;
+  }
+
+  /** Inputs from outside cognition (operators, arrivals), applied by the next step. */
+  enqueue(...inputs: Input[]): void {
+    this.pending.push(...inputs);
+  }
+
+  /** Whether a lockstep run is going (live ticks wait for it). */
+  get lockstepRunning(): boolean {
+    return this.lockstep !== null;
+  }
+
+  /** Live mode: advance by a real-time delta, step the sim, and hand new requests to the runtime. */
+  tick(realDeltaMs: number): TickResult {
+    if (this.lockstep) return { ...emptyResult(), logged: [] };
+    const { sim, clock, runtime, holds } = this.p;
+    this.updateWaitingHold();
+    const gameMs = clock.advance(realDeltaMs, holds.held);
+    const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
+    for (const request of result.requests) runtime.submit(request);
+    return this.afterStep(result);
+  }
+
+  /**
+   * Lockstep: steps the sim every `stepGameMs` up to `untilGameMs`, awaiting each step's operations
+   * before the next. Operations already in flight finish first. A second run while one goes is refused.
+   */
+  async runLockstep(untilGameMs: number, stepGameMs = LOCKSTEP_GAME_MS, onStep?: (r: TickResult) => void): Promise<void> {
+    if (this.lockstep) throw new Error('the town is already running a lockstep run');
+    const run = this.lockstepRun(untilGameMs, stepGameMs, onStep);
+    this.lockstep = run;
+    try {
+      await run;
+    } finally {
+      this.lockstep = null;
+    }
+  }
+
+  private async lockstepRun(untilGameMs: number, stepGameMs: number, onStep?: (r: TickResult) => void): Promise<void> {
+    const { sim, clock, runtime } = this.p;
+    await runtime.idle();
+    let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
+    while (clock.gameMs < untilGameMs) {
+      const gameMs = clock.skip(Math.min(stepGameMs, untilGameMs - clock.gameMs));
+      const result = sim.step(gameMs, inputs);
+      const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
+      inputs = [...outputs.flat(), ...this.pending.splice(0)];
+      const ticked = this.afterStep(result);
+      onStep?.(ticked);
+    }
+    this.pending.push(...inputs);
+  }
+
+  private afterStep(result: StepResult): TickResult {
+    const { log, clock, config } = this.p;
+    log.queue(result.events, true);
+    const logged = log.flush();
+    if (clock.gameMs - this.lastSnapshotGameMs >= config.snapshotEveryGameMinutes * GAME_MS_PER_MINUTE) this.saveSnapshot();
+    return { ...result, logged };
+  }
+
+  /**
+   * With CLOCK_POLICY=wait, game time waits for cognition: while an awake agent has no plan for the
+   * day yet, and while an operation has been in flight for more than MAX_MIND_LAG_GAME_MINUTES of
+   * game time (so a slow endpoint slows the town instead of cutting conversations short).
+   */
+  private updateWaitingHold(): void {
+    const { config, clock, runtime, sim, holds } = this.p;
+    if (config.clockPolicy !== 'wait') return;
+    const day = dayIndex(clock.gameMs);
+    const minute = minuteOfDay(clock.gameMs);
+    const oldest = runtime.oldestInFlightGameMs();
+    const lagging = oldest !== null && clock.gameMs - oldest > MAX_MIND_LAG_GAME_MINUTES * GAME_MS_PER_MINUTE;
+    holds.mindsWaiting(lagging || sim.agents().some((a) => a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep));
+  }
+
+  saveSnapshot(): void {
+    const { sim, clock, db } = this.p;
+    const state: SavedTown = { sim: sim.getState(), clock: clock.getState() };
+    db.snapshots.save({ seq: db.events.lastSeq(), gameMs: clock.gameMs, state });
+    this.lastSnapshotGameMs = clock.gameMs;
+  }
+
+  /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
+  async settle(): Promise<void> {
+    await this.lockstep;
+    await this.p.runtime.idle();
+    this.pending.push(...this.p.runtime.drainInputs());
+  }
+}
