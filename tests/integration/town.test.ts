@@ -85,6 +85,24 @@ describe('a town on the offline mind', () => {
     await again.close();
   }, 60_000);
 
+  it('runs one loop at a time: live ticks wait while a lockstep run goes, and a second lockstep is refused', async () => {
+    const town = await openTown({ startTime: '2026-02-13T08:00', clockPolicy: 'run' });
+    const start = town.gameMs;
+    const run = town.loop.runLockstep(start + GAME_MS_PER_HOUR, 20_000);
+    expect(town.loop.lockstepRunning).toBe(true);
+    await expect(town.loop.runLockstep(start + 2 * GAME_MS_PER_HOUR)).rejects.toThrow(/already running a lockstep run/);
+    // A live tick of a whole real minute at 1x would move the clock by an hour: it does nothing instead.
+    const ticked = town.loop.tick(60_000);
+    expect(ticked.events).toEqual([]);
+    await run;
+    expect(town.gameMs).toBe(start + GAME_MS_PER_HOUR);
+    expect(town.loop.lockstepRunning).toBe(false);
+    // Afterwards the live loop runs again.
+    town.loop.tick(1000);
+    expect(town.gameMs).toBe(start + GAME_MS_PER_HOUR + 1000 * town.clock.rate);
+    await town.close();
+  }, 60_000);
+
   it('refuses a world made with another embedder, saying what to do', () => {
     const dir = tempDir();
     const file = path.join(dir, 'w.sqlite');

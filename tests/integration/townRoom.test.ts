@@ -1,26 +1,32 @@
+// The live room over a real Colyseus server, driven by a manual wall clock: game time moves only when
+// the test moves the clock, and the test waits for the room's next patch instead of sleeping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Room } from '@colyseus/sdk';
 import { TownState } from '../../server/src/protocol/state';
-import { startTestTown, waitFor } from '../helpers';
+import { ManualClock } from '../../server/src/core/wallClock';
+import { startTestTown } from '../helpers';
+
+const nextPatch = (room: Room<unknown, TownState>) => new Promise<void>((resolve) => room.onStateChange.once(() => resolve()));
 
 describe('the town room over a real Colyseus server', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
   let room: Room<unknown, TownState>;
+  const wall = new ManualClock();
 
   beforeAll(async () => {
-    // Ten game minutes a real second, starting when people are up and about.
-    town = await startTestTown({ rate: 600, startTime: '2026-02-13T08:55' });
+    // Ten game minutes a real second, starting when people are up and about; the clock never waits for minds.
+    town = await startTestTown({ rate: 600, startTime: '2026-02-13T08:55', clockPolicy: 'run' }, { wallClock: wall });
     const client = new Client(town.url);
     room = await client.joinOrCreate<TownState>('town', {}, TownState);
     for (const type of ['welcome', 'feed', 'utterance']) room.onMessage(type, () => undefined);
+    if (!room.state.mapWidth) await nextPatch(room);
   });
   afterAll(async () => {
     await room?.leave();
     await town?.close();
   });
 
-  it('sends at least 8 agents with their looks and actions', async () => {
-    await waitFor('8 agents in the state', () => room.state.agents.size >= 8);
+  it('sends at least 8 agents with their looks and actions', () => {
     const agents = [...room.state.agents.values()];
     expect(agents.length).toBeGreaterThanOrEqual(8);
     for (const a of agents) {
@@ -31,21 +37,32 @@ describe('the town room over a real Colyseus server', () => {
     expect(room.state.mapWidth).toBe(100);
   });
 
+  it('stands still while no wall time passes, and advances by exactly the time that passed × the rate', async () => {
+    const before = room.state.gameMs;
+    await nextPatch(room);
+    await nextPatch(room);
+    expect(room.state.gameMs).toBe(before);
+    wall.advance(1000);
+    while (room.state.gameMs === before) await nextPatch(room);
+    expect(room.state.gameMs).toBe(before + 1000 * 600);
+    const health = (await (await fetch(`${town.url}/healthz`)).json()) as { agents: number; gameTime: string; mind: string };
+    expect(health.agents).toBeGreaterThanOrEqual(8);
+    expect(health.mind).toBe('offline');
+    expect(health.gameTime).toMatch(/2026, \d\d:\d\d$/);
+  });
+
   it('describes walks as path segments with a start time and a speed, not per-tick positions', async () => {
-    const walking = await waitFor('an agent walking', () => [...room.state.agents.values()].find((a) => a.path.length > 1));
+    const walkingNow = () => [...room.state.agents.values()].find((a) => a.path.length > 1);
+    for (let i = 0; i < 30 && !walkingNow(); i++) {
+      wall.advance(100);
+      await nextPatch(room);
+    }
+    const walking = walkingNow()!;
+    expect(walking).toBeDefined();
     expect(walking.tilesPerGameMinute).toBeGreaterThan(0);
     expect(walking.pathStartGameMs).toBeGreaterThan(0);
     // While it walks, its tile stays the path's start: the client interpolates.
     const start = walking.path[0];
     expect(walking.tileY * room.state.mapWidth + walking.tileX).toBe(start);
-  });
-
-  it('advances game time and answers /healthz', async () => {
-    const before = room.state.gameMs;
-    await waitFor('game time to advance', () => room.state.gameMs > before + 60_000);
-    const health = (await (await fetch(`${town.url}/healthz`)).json()) as { agents: number; gameTime: string; mind: string };
-    expect(health.agents).toBeGreaterThanOrEqual(8);
-    expect(health.mind).toBe('offline');
-    expect(health.gameTime).toMatch(/2026, \d\d:\d\d$/);
   });
 });

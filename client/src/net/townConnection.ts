@@ -2,8 +2,7 @@
 // Nothing else in the client talks to the server.
 import { Client, type Room } from '@colyseus/sdk';
 import { TownState } from '@protocol/state';
-
-export type Role = 'spectator' | 'operator';
+import type { Role, WelcomeMessage } from '@protocol/messages';
 
 export interface TownConnection {
   room: Room<unknown, TownState>;
@@ -27,7 +26,7 @@ export async function connectToTown(): Promise<TownConnection> {
   const token = readToken();
   const room = await client.joinOrCreate<TownState>('town', token ? { token } : {}, TownState);
   let role: Role = 'spectator';
-  room.onMessage('welcome', (m: { role: Role }) => (role = m.role));
+  room.onMessage('welcome', (m: WelcomeMessage) => (role = m.role));
   // Lines and feed items also arrive as messages; panels subscribe with `on`. Until one does, keep quiet.
   for (const type of ['utterance', 'feed', 'inspect', 'interview', 'whispered']) room.onMessage(type, () => undefined);
   // Anchor for the local clock: the last game time received, and when.

@@ -1,38 +1,8 @@
 // The inspector: everything about one agent, asked of the server with `inspect` (read-only for
 // anyone) and refreshed while open; operators also get interview and whisper forms.
 import type { TownConnection } from '../net/townConnection';
+import type { AgentInspection, InspectedMemory, InspectReply } from '@protocol/inspection';
 import { formatClock, formatGameTime } from '@protocol/time';
-
-interface InspectedMemory {
-  id: number;
-  kind: string;
-  description: string;
-  createdGameMs: number;
-  importance: number;
-  scores: { recency: number; importance: number; relevance: number; total: number } | null;
-  evidence?: Array<{ id: number; description: string }>;
-}
-
-export interface Inspection {
-  requestId: string;
-  error?: string;
-  id: string;
-  name: string;
-  age: number;
-  innate: string[];
-  learned: string;
-  currently: string;
-  home: string;
-  workplace: string | null;
-  action: { description: string; emoji: string; place: string };
-  plan: { broadStrokes: string[]; actions: Array<{ startMinute: number; durationMinutes: number; description: string; emoji: string; address: string }>; currentIndex: number } | null;
-  focus: string;
-  relevant: InspectedMemory[];
-  recent: InspectedMemory[];
-  reflections: InspectedMemory[];
-  relationships: Array<{ otherId: string; summary: string; interactions: number }>;
-  llm: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };
-}
 
 const REFRESH_MS = 3000;
 
@@ -49,7 +19,7 @@ export class Inspector {
   private agentId: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private requestSeq = 0;
-  private last: Inspection | null = null;
+  private last: AgentInspection | null = null;
   private answer: { question: string; answer: string } | null = null;
   private openReflections = new Set<number>();
 
@@ -58,8 +28,8 @@ export class Inspector {
     private readonly root: HTMLElement,
   ) {
     connection.on('inspect', (m) => {
-      const data = m as Inspection;
-      if (data.id !== this.agentId) return;
+      const data = m as InspectReply;
+      if (data.id !== this.agentId || 'error' in data) return;
       this.last = data;
       this.render();
     });
@@ -145,7 +115,7 @@ export class Inspector {
 
   onClose: () => void = () => this.show(null);
 
-  private operatorForms(d: Inspection): Node {
+  private operatorForms(d: AgentInspection): Node {
     const question = el('input', { type: 'text', placeholder: `ask ${d.name.split(' ')[0]} something…`, maxLength: 500, name: 'question' });
     const interview = el('form', { className: 'op-form', onsubmit: (e: Event) => {
       e.preventDefault();

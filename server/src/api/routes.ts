@@ -56,12 +56,3 @@ export function mountApi(app: express.Express, town: Town, options: ApiOptions):
   });
   app.use('/api', api);
 }
-
-/** Express middleware: only requests with the operator token pass. */
-export function requireOperator(token: string) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const header = req.get('authorization') ?? '';
-    if (header === `Bearer ${token}`) return next();
-    res.status(403).json({ error: 'this needs the operator token (Authorization: Bearer <token>)' });
-  };
-}

@@ -13,6 +13,17 @@ export class ClockHolds {
     this.unwatchedSinceMs = nowMs;
   }
 
+  getState(): { reasons: HoldReason[]; unwatchedSinceMs: number | null } {
+    return { reasons: this.list(), unwatchedSinceMs: this.unwatchedSinceMs };
+  }
+
+  static fromState(state: { reasons: HoldReason[]; unwatchedSinceMs: number | null }): ClockHolds {
+    const holds = new ClockHolds(0);
+    holds.unwatchedSinceMs = state.unwatchedSinceMs;
+    for (const r of state.reasons) holds.reasons.add(r);
+    return holds;
+  }
+
   get held(): boolean {
     return this.reasons.size > 0;
   }

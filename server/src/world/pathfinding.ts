@@ -1,7 +1,6 @@
-// A* on the collision grid, 4-connected, unit cost, Manhattan heuristic.
-// Written here rather than taken from a package because it runs inside the tick for up to 1,000 agents:
-// it keeps its buffers between calls (typed arrays reset by a generation stamp, not reallocated), and
-// bench/run.ts measures it against the `pathfinding` package (see BENCHMARKS.md).
+// A* on the collision grid, 4-connected, unit cost, Manhattan heuristic: the general pathfinder, and the
+// reference the sim's distance fields (distanceFields.ts) are tested against. It keeps its buffers
+// between calls (typed arrays reset by a generation stamp, not reallocated); bench/sim.ts measures it.
 
 export class GridPathfinder {
   private readonly size: number;

@@ -39,11 +39,6 @@ export function resolvePlaceRef(ref: string, owner: PlaceOwner, map: TownMap): R
   return { arena, object };
 }
 
-/** "Smalltown: Hobbs Cafe: cafe: counter". */
-export function formatAddress(world: string, arena: ArenaNode, object: GameObjectNode | null): string {
-  return object ? `${world}: ${object.address}` : `${world}: ${arena.address}`;
-}
-
 /** ", did you mean 'X'?" for the closest known arena address, or ''. */
 function suggest(text: string, map: TownMap): string {
   let best = '';
