@@ -123,7 +123,7 @@ describe('SchedulingChatModel', () => {
     let now = 0;
     const timers: Array<{ at: number; fn: () => void }> = [];
     const inner = new SlowModel(0);
-    const scheduler = new SchedulingChatModel(inner, { concurrency: 10, requestsPerMinute: 2, now: () => now, setTimer: (fn, ms) => timers.push({ at: now + ms, fn }) });
+    const scheduler = new SchedulingChatModel(inner, { concurrency: 10, requestsPerMinute: 2, clock: { now: () => now }, setTimer: (fn, ms) => timers.push({ at: now + ms, fn }) });
     const done: number[] = [];
     for (let i = 0; i < 3; i++) void scheduler.complete(request()).then(() => done.push(now));
     await new Promise((r) => setTimeout(r, 20));

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { CallLog, ChatModel, ChatRequest, ChatResponse, Purpose, ResponseCacheStore } from './types';
 import { parseJsonReply } from './OpenAIChatModel';
+import { systemClock, type WallClock } from '../core/wallClock';
 
 export interface CachingOptions {
   store: ResponseCacheStore;
@@ -12,6 +13,8 @@ export interface CachingOptions {
   /** Cache hits are logged here, flagged cached. */
   log?: CallLog;
   gameNow?: () => number | null;
+  /** Wall time for record stamps. */
+  clock?: WallClock;
 }
 
 export function cacheKey(model: string, request: ChatRequest): string {
@@ -34,7 +37,7 @@ export class CachingChatModel implements ChatModel {
     if (hit !== undefined) {
       const stored = JSON.parse(hit) as { text: string; model: string };
       this.hits++;
-      this.options.log?.record({ agentId: request.agentId, purpose: request.purpose, model: stored.model, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, cached: true, outcome: 'ok', gameMs: this.options.gameNow?.() ?? null, wallMs: Date.now() });
+      this.options.log?.record({ agentId: request.agentId, purpose: request.purpose, model: stored.model, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, cached: true, outcome: 'ok', gameMs: this.options.gameNow?.() ?? null, wallMs: (this.options.clock ?? systemClock).now() });
       return { json: parseJsonReply(stored.text), text: stored.text, model: stored.model, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, cached: true };
     }
     this.misses++;

@@ -5,6 +5,7 @@
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError } from 'openai';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, Purpose } from './types';
 import { LlmHttpError, LlmNetworkError, LlmReplyError, LlmTimeoutError } from './errors';
+import { systemClock, type WallClock } from '../core/wallClock';
 
 export type ResponseFormatMode = 'json_schema' | 'json_object' | 'none';
 
@@ -15,8 +16,8 @@ export interface OpenAIChatModelOptions {
   models: { default: string } & Partial<Record<Purpose, string>>;
   responseFormat?: ResponseFormatMode;
   timeoutMs?: number;
-  /** Injected for tests; defaults to performance.now(). */
-  now?: () => number;
+  /** Wall time for latencies and Retry-After dates (tests pass a ManualClock). */
+  clock?: WallClock;
 }
 
 /** Strips ```json fences and surrounding prose the way a careful reader would, then parses. */
@@ -39,7 +40,8 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: OpenAIChatModelOptions) {
     this.mode = options.responseFormat ?? 'json_schema';
     this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.now = options.now ?? (() => performance.now());
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now();
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? 'unused', maxRetries: 0, timeout: this.timeoutMs });
   }
 
@@ -68,7 +70,7 @@ export class OpenAIChatModel implements ChatModel {
         { signal, timeout: this.timeoutMs },
       );
     } catch (error) {
-      throw translateError(error, this.timeoutMs);
+      throw translateError(error, this.timeoutMs, this.now());
     }
     const text = completion.choices[0]?.message?.content ?? '';
     if (!text) throw new LlmReplyError('the reply is empty', text);
@@ -91,7 +93,7 @@ export class OpenAIChatModel implements ChatModel {
   }
 }
 
-function retryAfterMs(headers: Headers | undefined): number | null {
+function retryAfterMs(headers: Headers | undefined, nowMs: number): number | null {
   if (!headers) return null;
   const ms = headers.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Number(ms);
@@ -99,12 +101,12 @@ function retryAfterMs(headers: Headers | undefined): number | null {
   if (!s) return null;
   if (Number.isFinite(Number(s))) return Number(s) * 1000;
   const date = Date.parse(s);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }
 
-function translateError(error: unknown, timeoutMs: number): Error {
+function translateError(error: unknown, timeoutMs: number, nowMs: number): Error {
   if (error instanceof APIConnectionTimeoutError) return new LlmTimeoutError(timeoutMs);
-  if (error instanceof APIError && typeof error.status === 'number') return new LlmHttpError(error.status, error.message, retryAfterMs(error.headers as Headers | undefined));
+  if (error instanceof APIError && typeof error.status === 'number') return new LlmHttpError(error.status, error.message, retryAfterMs(error.headers as Headers | undefined, nowMs));
   if (error instanceof APIConnectionError) return new LlmNetworkError(error.message);
   if (error instanceof Error && error.name === 'AbortError') return new LlmTimeoutError(timeoutMs);
   return error instanceof Error ? error : new Error(String(error));

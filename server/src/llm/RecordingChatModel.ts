@@ -2,13 +2,15 @@
 // latency, cost, and the outcome. Sits right above the adapter, so its rows are the endpoint's requests.
 import type { CallLog, ChatModel, ChatRequest, ChatResponse, Purpose } from './types';
 import type { Pricing } from './pricing';
+import { systemClock, type WallClock } from '../core/wallClock';
 
 export interface RecordingOptions {
   log: CallLog;
   pricing: Pricing;
   modelFor: (purpose: Purpose) => string;
   gameNow?: () => number | null;
-  now?: () => number;
+  /** Wall time for latencies and record stamps (tests pass a ManualClock). */
+  clock?: WallClock;
 }
 
 export class RecordingChatModel implements ChatModel {
@@ -18,16 +20,16 @@ export class RecordingChatModel implements ChatModel {
   ) {}
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    const now = this.options.now ?? (() => performance.now());
-    const started = now();
+    const clock = this.options.clock ?? systemClock;
+    const started = clock.now();
     const base = { agentId: request.agentId, purpose: request.purpose, gameMs: this.options.gameNow?.() ?? null };
     try {
       const r = await this.inner.complete(request, signal);
       const cost = this.options.pricing.cost(r.model, r.usage.promptTokens, r.usage.completionTokens);
-      this.options.log.record({ ...base, model: r.model, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, latencyMs: r.latencyMs, costUsd: cost, cached: false, outcome: 'ok', wallMs: Date.now() });
+      this.options.log.record({ ...base, model: r.model, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, latencyMs: r.latencyMs, costUsd: cost, cached: false, outcome: 'ok', wallMs: clock.now() });
       return r;
     } catch (error) {
-      this.options.log.record({ ...base, model: this.options.modelFor(request.purpose), promptTokens: 0, completionTokens: 0, latencyMs: now() - started, costUsd: 0, cached: false, outcome: error instanceof Error ? error.name : 'Error', wallMs: Date.now() });
+      this.options.log.record({ ...base, model: this.options.modelFor(request.purpose), promptTokens: 0, completionTokens: 0, latencyMs: clock.now() - started, costUsd: 0, cached: false, outcome: error instanceof Error ? error.name : 'Error', wallMs: clock.now() });
       throw error;
     }
   }

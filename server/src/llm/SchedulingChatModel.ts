@@ -2,6 +2,7 @@
 // tokens-per-minute limits, and fairness across agents: waiting calls are served round-robin by
 // agent, so one agent with many calls cannot starve the others.
 import type { ChatModel, ChatRequest, ChatResponse } from './types';
+import { systemClock, type WallClock } from '../core/wallClock';
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -9,7 +10,8 @@ export interface SchedulerOptions {
   requestsPerMinute?: number;
   /** 0 = no limit. */
   tokensPerMinute?: number;
-  now?: () => number;
+  /** Wall time for the per-minute windows (tests pass a ManualClock). */
+  clock?: WallClock;
   setTimer?: (fn: () => void, ms: number) => unknown;
 }
 
@@ -42,7 +44,8 @@ export class SchedulingChatModel implements ChatModel {
     private readonly inner: ChatModel,
     private readonly options: SchedulerOptions,
   ) {
-    this.now = options.now ?? (() => Date.now());
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now();
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   }
 

@@ -12,6 +12,7 @@ import { RetryingChatModel, type RetryReport } from './RetryingChatModel';
 import { SchedulingChatModel } from './SchedulingChatModel';
 import { RecordingChatModel } from './RecordingChatModel';
 import type { Pricing } from './pricing';
+import type { WallClock } from '../core/wallClock';
 
 export interface StackOptions {
   modelFor: (purpose: Purpose) => string;
@@ -27,6 +28,8 @@ export interface StackOptions {
   onRetry?: (report: RetryReport) => void;
   onBudgetPause?: (message: string) => void;
   onBudgetResume?: () => void;
+  /** Wall time for latencies, windows and record stamps. */
+  clock?: WallClock;
   /** Injected for tests. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -40,10 +43,10 @@ export interface ChatStack {
 }
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
-  const recorder = new RecordingChatModel(adapter, { log: o.log, pricing: o.pricing, modelFor: o.modelFor, gameNow: o.gameNow });
-  const scheduler = new SchedulingChatModel(recorder, { concurrency: o.concurrency, requestsPerMinute: o.requestsPerMinute, tokensPerMinute: o.tokensPerMinute });
+  const recorder = new RecordingChatModel(adapter, { log: o.log, pricing: o.pricing, modelFor: o.modelFor, gameNow: o.gameNow, clock: o.clock });
+  const scheduler = new SchedulingChatModel(recorder, { concurrency: o.concurrency, requestsPerMinute: o.requestsPerMinute, tokensPerMinute: o.tokensPerMinute, clock: o.clock });
   const retry = new RetryingChatModel(scheduler, { maxRetries: o.maxRetries, onRetry: o.onRetry, sleep: o.sleep, random: o.random });
   const budget = new BudgetChatModel(retry, o.budget, o.pricing, { onPause: o.onBudgetPause, onResume: o.onBudgetResume });
-  const cache = o.cache ? new CachingChatModel(budget, { store: o.cache, modelFor: o.modelFor, log: o.log, gameNow: o.gameNow }) : null;
+  const cache = o.cache ? new CachingChatModel(budget, { store: o.cache, modelFor: o.modelFor, log: o.log, gameNow: o.gameNow, clock: o.clock }) : null;
   return { model: cache ?? budget, budget, scheduler, cache };
 }

@@ -132,6 +132,7 @@ export class Town implements Composed {
         ? parts.createMind({
             db,
             gameNow: () => clock.gameMs,
+            wallClock,
             onFallback: (r) => {
               parts.logger.warn(`LLM fallback for ${r.agentId ?? 'town'} (${r.purpose}): ${r.reason}`);
               log.queue([{ gameMs: clock.gameMs, kind: 'llm.fallback', agentId: r.agentId as AgentId | null, data: { purpose: r.purpose, reason: r.reason } }]);

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from './logger';
 import type { Embedder } from '../llm/types';
 import type { WorldDb } from '../store/WorldDb';
+import type { WallClock } from '../core/wallClock';
 import type { Mind } from '../agent/mind';
 import { OfflineMind } from '../agent/offlineMind';
 import { OFFLINE_RUNTIME_SETTINGS, type RuntimeSettings } from '../agent/context';
@@ -18,6 +19,7 @@ import { LlmMind, type FallbackReport } from '../agent/LlmMind';
 export interface MindHooks {
   db: WorldDb;
   gameNow(): number;
+  wallClock: WallClock;
   onFallback(report: FallbackReport): void;
   onBudgetPause(message: string): void;
   onBudgetResume(): void;
@@ -58,7 +60,7 @@ export function buildMinds(config: Config, logger: Logger): Minds {
     label,
     createMind(hooks) {
       if (embedder instanceof OpenAIEmbedder) embedder.useCache(hooks.db);
-      const adapter = new OpenAIChatModel({ baseURL: llm.baseURL!, apiKey: llm.apiKey, models: { default: llm.model, ...llm.models }, responseFormat: llm.responseFormat, timeoutMs: llm.timeoutMs });
+      const adapter = new OpenAIChatModel({ baseURL: llm.baseURL!, apiKey: llm.apiKey, models: { default: llm.model, ...llm.models }, responseFormat: llm.responseFormat, timeoutMs: llm.timeoutMs, clock: hooks.wallClock });
       const pricing = new Pricing(llm.prices, (model) => logger.warn(`no price for model '${model}': its calls count as $0 (set LLM_PRICES)`));
       const stack = buildChatStack(adapter, {
         modelFor: (p) => adapter.modelFor(p),
@@ -71,6 +73,7 @@ export function buildMinds(config: Config, logger: Logger): Minds {
         tokensPerMinute: llm.tpm,
         maxRetries: llm.maxRetries,
         gameNow: hooks.gameNow,
+        clock: hooks.wallClock,
         onRetry: (r) => logger.debug(`retrying ${r.request.purpose} for ${r.request.agentId ?? 'town'} in ${Math.round(r.delayMs)} ms: ${r.error.message}`),
         onBudgetPause: hooks.onBudgetPause,
         onBudgetResume: hooks.onBudgetResume,
