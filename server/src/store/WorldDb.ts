@@ -276,8 +276,12 @@ export class WorldFileError extends Error {
   }
 }
 
-/** Opens (or creates) a world file. `file` may be ':memory:'. */
-export function openWorldDb(file: string, embedding: { model: string; dimension: number }, options: OpenOptions = {}): WorldDb {
+/**
+ * Opens (or creates) a world file. `file` may be ':memory:'. `embedding` null (read-only only) accepts
+ * whatever embedder the file records, for listing and reading events.
+ */
+export function openWorldDb(file: string, embedding: { model: string; dimension: number } | null, options: OpenOptions = {}): WorldDb {
+  if (embedding === null && !options.readonly) throw new Error('openWorldDb: a writable world needs its embedder');
   const clock = options.clock ?? systemClock;
   let db: Database.Database;
   try {
@@ -306,7 +310,7 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
     const model = meta.get('embedding_model') as string | undefined;
     const dimension = Number(meta.get('embedding_dimension'));
     if (model === undefined) {
-      if (options.readonly) throw new WorldFileError(file, 'has no embedder recorded: not a finished world file');
+      if (options.readonly || !embedding) throw new WorldFileError(file, 'has no embedder recorded: not a finished world file');
       db.transaction(() => {
         const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
         set.run('embedding_model', embedding.model);
@@ -315,13 +319,14 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
         set.run('event_format', String(EVENT_FORMAT));
         db.exec(`CREATE VIRTUAL TABLE vec_memories USING vec0(agent_id TEXT PARTITION KEY, embedding float[${embedding.dimension}] distance_metric=cosine, chunk_size=${VEC_CHUNK_SIZE})`);
       })();
-    } else if (model !== embedding.model || dimension !== embedding.dimension) {
+    } else if (embedding && (model !== embedding.model || dimension !== embedding.dimension)) {
       throw new EmbedderMismatchError(file, { model, dimension }, embedding);
     }
     const eventFormat = Number(meta.get('event_format') ?? 1);
-    return new WorldDb(db, file, embedding, { clock, eventFormat, readonly: options.readonly ?? false });
+    return new WorldDb(db, file, embedding ?? { model: model!, dimension }, { clock, eventFormat, readonly: options.readonly ?? false });
   } catch (error) {
     db.close();
-    throw error;
+    if (error instanceof WorldFileError || error instanceof EmbedderMismatchError) throw error;
+    throw new WorldFileError(file, `cannot be read as a world (${error instanceof Error ? error.message : String(error)})`);
   }
 }
