@@ -38,6 +38,18 @@ export interface Movement {
   tilesPerGameMinute: number;
 }
 
+/** What a persona file says of a resident, as recorded when it arrives or is edited (replay shows it as of then). */
+export interface PersonaRecord {
+  name: string;
+  age: number;
+  innate: string[];
+  learned: string;
+  currently: string;
+  lifestyle: string;
+  home: string;
+  workplace: string | null;
+}
+
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
 
 export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent';
@@ -58,6 +70,8 @@ export interface EventData {
     | { day: number; broadStrokes: string[]; hourBlocks: HourBlock[]; actions: PlannedAction[] }
     | { day: number; reason: string; fromMinute: number; actions: PlannedAction[] };
   'world.event': { description: string; arena: string | null; durationGameMs: number };
+  /** The persona of a resident, when it arrives or its file changes. */
+  'persona.set': PersonaRecord;
   'memory.created': { id: number; kind: string; description: string; importance: number; evidence: number[]; by: string };
   'reflection.made': { question: string; insights: Array<{ id: number; text: string; evidence: number[] }>; by: string };
   'operator.action': {
@@ -94,6 +108,7 @@ export const EVENT_KINDS = [
   'conversation.end',
   'plan.made',
   'world.event',
+  'persona.set',
   'memory.created',
   'reflection.made',
   'operator.action',

@@ -128,6 +128,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
       state.worldEvents.push({ description: e.data.description, arena: e.data.arena, untilGameMs: e.gameMs + e.data.durationGameMs });
       return;
     case 'agent.warning':
+    case 'persona.set':
     case 'memory.created':
     case 'reflection.made':
     case 'operator.action':

@@ -109,10 +109,11 @@ export class WorldDb {
       c.lines.forEach((l, i) => line.run(c.id, i + 1, l.speaker, l.text, Math.round(l.gameMs)));
     })();
   }
-  conversationsOf(agentId: AgentId, limit: number): Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }> {
+  /** The agent's latest conversations (started up to `untilGameMs`, when given), newest first. */
+  conversationsOf(agentId: AgentId, limit: number, untilGameMs = Number.MAX_SAFE_INTEGER): Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }> {
     return this.db
-      .prepare('SELECT id, agent_a AS a, agent_b AS b, start_ms AS startGameMs, summary FROM conversations WHERE agent_a = ? OR agent_b = ? ORDER BY start_ms DESC LIMIT ?')
-      .all(agentId, agentId, limit) as Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
+      .prepare('SELECT id, agent_a AS a, agent_b AS b, start_ms AS startGameMs, summary FROM conversations WHERE (agent_a = ? OR agent_b = ?) AND start_ms <= ? ORDER BY start_ms DESC LIMIT ?')
+      .all(agentId, agentId, untilGameMs, limit) as Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
   }
 
   touchRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): void {
@@ -134,9 +135,12 @@ export class WorldDb {
   }
 
   // ---- LLM calls -----------------------------------------------------------------------------------
-  summariseCalls(filter: { agentId?: string } = {}): CallSummary {
-    const where = filter.agentId ? 'WHERE agent_id = ?' : '';
-    const args = filter.agentId ? [filter.agentId] : [];
+  summariseCalls(filter: { agentId?: string; untilGameMs?: number } = {}): CallSummary {
+    const conditions: string[] = [];
+    const args: Array<string | number> = [];
+    if (filter.agentId) (conditions.push('agent_id = ?'), args.push(filter.agentId));
+    if (filter.untilGameMs !== undefined) (conditions.push('game_ms <= ?'), args.push(Math.floor(filter.untilGameMs)));
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const totals = this.db
       .prepare(
         `SELECT count(*) AS calls, coalesce(sum(cached),0) AS cached, coalesce(sum(outcome != 'ok'),0) AS failed,
@@ -208,7 +212,9 @@ class SqliteEventLog implements EventLog {
     if (query.untilGameMs !== undefined) (where.push('game_ms <= ?'), args.push(Math.floor(query.untilGameMs)));
     if (query.agentId !== undefined) (where.push('agent_id = ?'), args.push(query.agentId));
     if (query.kinds) (where.push(`kind IN (${query.kinds.map(() => '?').join(',') || "''"})`), args.push(...query.kinds));
-    const sql = `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`;
+    const order = query.descending ? 'DESC' : 'ASC';
+    const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
+    const sql = `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${order}${limit}`;
     for (const row of this.db.prepare(sql).iterate(...args) as IterableIterator<EventRow>) yield toLoggedEvent(row);
   }
   lastSeq(): number {

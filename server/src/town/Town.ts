@@ -23,7 +23,7 @@ import { stateAt } from '../history/stateAt';
 import { systemClock, type WallClock } from '../core/wallClock';
 import type { MindBundle, MindHooks } from './minds';
 import { recordsFor } from './records';
-import { toResident } from './residents';
+import { personaEvent, toResident } from './residents';
 import type { Logger } from './logger';
 import { ClockHolds } from './holds';
 import { TownLog } from './log';
@@ -181,7 +181,9 @@ export class Town implements Composed {
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
       for (const p of personaList) if (!present.has(p.id)) inputs.push({ kind: 'addAgent', resident: toResident(p, this.map) });
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
-      for (const p of personaList) if (!present.has(p.id)) await this.runtime.seed(p.id, now);
+      const joining = personaList.filter((p) => !present.has(p.id));
+      for (const p of joining) await this.runtime.seed(p.id, now);
+      this.log.queue(joining.map((p) => personaEvent(p, now)));
       this.loop.enqueue(...inputs);
       const { folded } = this.opening;
       this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents: personaList.length, folded } }]);
@@ -189,6 +191,7 @@ export class Town implements Composed {
       this.logger.info(`resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event #${lastSeq}, ${folded} folded in since the last snapshot)`);
     } else {
       for (const p of personaList) await this.runtime.seed(p.id, now);
+      this.log.queue(personaList.map((p) => personaEvent(p, now)));
       const data = { mind: this.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile };
       this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
       this.loop.saveSnapshot();

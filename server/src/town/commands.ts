@@ -13,7 +13,7 @@ import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { ClockHolds } from './holds';
 import type { TownLog } from './log';
 import type { TownLoop } from './loop';
-import { toResident } from './residents';
+import { personaEvent, toResident } from './residents';
 
 /** How long an injected world event stays perceivable. */
 export const WORLD_EVENT_GAME_MS = 3 * GAME_MS_PER_HOUR;
@@ -89,6 +89,7 @@ export class OperatorCommands {
     if (problems.length) throw new PersonasError(problems);
     personas.set(persona.id, persona);
     await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
+    this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
     this.p.loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
     this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
     return persona;
