@@ -30,6 +30,11 @@ function historyOf(room: Replay): Promise<ReplayHistory> {
   return reply;
 }
 
+/** Waits, patch by patch, until the state says so (a change always comes with a patch). */
+async function until(room: Replay, check: () => boolean): Promise<void> {
+  while (!check()) await nextPatch(room);
+}
+
 /** Where each agent stands at the room's game time, as the client would draw it. */
 function positions(state: TownState) {
   const out: Record<string, { x: number; y: number; action: string; speech: string }> = {};
@@ -69,7 +74,7 @@ describe('replay', () => {
     const viewer = new Client(town.url);
     const replay: Replay = await viewer.create<TownState>('replay', { t: formatIsoMinute(t) }, TownState);
     const history = await historyOf(replay);
-    if (!replay.state.mapWidth) await nextPatch(replay);
+    await until(replay, () => replay.state.mapWidth > 0);
     expect(replay.state.mode).toBe('replay');
     expect(replay.state.gameMs).toBe(t);
     expect(history.gameMs).toBe(t);
@@ -89,20 +94,17 @@ describe('replay', () => {
 
     // Forward, back again: the same.
     replay.send('seek', { t: t + GAME_MS_PER_HOUR });
-    await nextMessage(replay, 'history');
-    await nextPatch(replay);
-    expect(replay.state.gameMs).toBe(t + GAME_MS_PER_HOUR);
+    await until(replay, () => replay.state.gameMs === t + GAME_MS_PER_HOUR);
     expect(positions(replay.state)).not.toEqual(first);
     replay.send('seek', { t });
-    await nextMessage(replay, 'history');
-    await nextPatch(replay);
+    await until(replay, () => replay.state.gameMs === t);
     expect(positions(replay.state)).toEqual(first);
 
     // Play at 600x: game time moves with the wall clock; the live town does not move because of it.
     replay.send('play', { rate: 600 });
-    await nextPatch(replay);
+    await until(replay, () => replay.state.replayRate === 600);
     wall.advance(1000);
-    while (replay.state.gameMs < t + 600_000) await nextPatch(replay);
+    await until(replay, () => replay.state.gameMs >= t + 600_000);
     expect(replay.state.gameMs).toBe(t + 600_000);
     expect(live.state.mode).toBe('live');
     expect(town.town.gameMs).toBeGreaterThanOrEqual(liveBefore);
