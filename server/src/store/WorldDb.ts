@@ -1,5 +1,6 @@
 // One world, one SQLite file: better-sqlite3 in WAL mode, numbered migrations, sqlite-vec loaded.
 // The file records the embedding model and dimension it was made with, and refuses any other.
+import { deflateSync, inflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { AgentId } from '../protocol/ids';
@@ -245,7 +246,9 @@ class SqliteSnapshotStore implements SnapshotStore {
     private readonly clock: WallClock,
   ) {}
   save(s: Snapshot): void {
-    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), JSON.stringify(s.state), this.clock.now());
+    // Deflated JSON: a town's state repeats itself (plans, perceptions), so it shrinks about tenfold.
+    const state = deflateSync(JSON.stringify(s.state));
+    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), state, this.clock.now());
   }
   latest(): Snapshot | undefined {
     return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots ORDER BY rowid DESC LIMIT 1').get());
@@ -259,8 +262,11 @@ class SqliteSnapshotStore implements SnapshotStore {
 }
 
 function toSnapshot(row: unknown): Snapshot | undefined {
-  const r = row as { seq: number; gameMs: number; state: string } | undefined;
-  return r ? { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(r.state) as unknown } : undefined;
+  const r = row as { seq: number; gameMs: number; state: string | Buffer } | undefined;
+  if (!r) return undefined;
+  // Worlds written before snapshots were deflated hold plain JSON text.
+  const json = typeof r.state === 'string' ? r.state : inflateSync(r.state).toString('utf8');
+  return { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(json) as unknown };
 }
 
 /** The format of the event log a world was written with: 2 since events carry what replay needs. */
