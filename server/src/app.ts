@@ -18,6 +18,8 @@ import type { ReplayContext } from './replay/open';
 import { buildMinds } from './town/minds';
 import { mountApi } from './api/routes';
 import { startJobs, type Jobs } from './jobs/jobs';
+import { errorHandler, hidePathsInMatchmakingErrors, notFound } from './api/errors';
+import { applyCorsPolicy, securityHeaders } from './api/security';
 import { formatGameTime } from './protocol/time';
 import type { WallClock } from './core/wallClock';
 
@@ -35,15 +37,18 @@ const CLIENT_DIR = path.resolve('dist/client');
 /** For tests and tools: settings from `overrides` over `env` (empty by default, so tests are hermetic). */
 export async function startTown(overrides: Partial<ConfigInput> = {}, env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<RunningTown> {
   const config = loadConfig(env, overrides);
-  return startTownWith(config, createLogger(config.logLevel), options);
+  return startTownWith(config, options.logger ?? createLogger(config.logLevel), options);
 }
 
 export interface StartOptions {
   /** Wall time for the room, jobs and records (tests pass a ManualClock). */
   wallClock?: WallClock;
+  /** For startTown: where the log goes (tests capture it). */
+  logger?: Logger;
 }
 
 export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel), options: StartOptions = {}): Promise<RunningTown> {
+  const madeToken = config.operatorToken === undefined;
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
   const minds = buildMinds(config, logger);
   const town = await Town.open({ ...config, operatorToken }, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock: options.wallClock });
@@ -56,10 +61,13 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     wallClock: town.wallClock,
   };
   replayContexts.set(config.world, replayContext);
+  applyCorsPolicy(config.corsOrigins);
+  hidePathsInMatchmakingErrors();
 
   const app = express();
   const server = http.createServer(app);
   app.disable('x-powered-by');
+  app.use(securityHeaders({ dev: config.dev }));
   app.get('/healthz', (_req, res) => {
     res.json({
       ok: true,
@@ -91,6 +99,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       res.status(503).type('text/plain').send('The client is not built. Run `npm start` (which builds it) or `npm run build:client`.');
     });
   }
+  app.use(notFound);
+  app.use(errorHandler(logger));
 
   const gameServer = new Server({ transport: new WebSocketTransport({ server }), greet: false, gracefullyShutdown: false, logger: quietColyseusLogger(logger) });
   gameServer.define('town', TownRoom, { world: config.world });
@@ -103,7 +113,9 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const jobs: Jobs = startJobs(config, town, logger);
   const url = `http://localhost:${port}`;
   logger.info(`Smalltown '${config.world}' on ${url} — ${town.sim.agents().length} agents, ${town.mind.label} mind, embedder ${minds.embedder.model}, ${town.resumed ? 'resumed' : 'new world'}`);
-  logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
+  // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
+  if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
+  else logger.info('operator token: the one set in OPERATOR_TOKEN');
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -10,6 +10,9 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** An origin as browsers send it: scheme://host[:port], nothing after. */
+const Origin = z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'expected an origin like https://example.org (scheme, host and port only)');
+
 export const ConfigSchema = z.object({
   port: int(0, 65535).default(2567),
   host: z.string().default('0.0.0.0'),
@@ -17,6 +20,8 @@ export const ConfigSchema = z.object({
   world: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only').default('smalltown'),
   mapFile: z.string().default('maps/town.tmj'),
   personasDir: z.string().default('personas'),
+  /** Other origins whose pages may call this server's HTTP routes; empty: same origin only. */
+  corsOrigins: z.array(z.union([z.literal('*'), Origin])).default([]),
   seed: int(0, 2 ** 31 - 1).default(1),
   /** Game date and time at which a new world starts, UTC. */
   startTime: z
@@ -94,6 +99,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     world: env.WORLD,
     mapFile: env.MAP_FILE,
     personasDir: env.PERSONAS_DIR,
+    corsOrigins: env.CORS_ORIGINS === undefined ? undefined : splitList(env.CORS_ORIGINS),
     seed: env.SEED,
     startTime: env.START_TIME,
     rate: env.CLOCK_RATE,
@@ -138,8 +144,29 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
   return parsed.data;
 }
 
-const ENV_NAMES: Record<string, string> = {
-  port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR',
+function splitList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** A URL fit for a log line: a user name, password or query value in it (where keys hide) replaced by ***. */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1***@').replace(/\?.*$/, '?***');
+  }
+  if (parsed.username || parsed.password) {
+    parsed.username = '***';
+    parsed.password = '';
+  }
+  for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '***');
+  return parsed.toString().replace(/%2A/g, '*');
+}
+
+/** Each setting's environment variable (README.md's table lists them all; a test checks it). */
+export const ENV_NAMES: Record<string, string> = {
+  port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR', corsOrigins: 'CORS_ORIGINS',
   seed: 'SEED', startTime: 'START_TIME', rate: 'CLOCK_RATE', tickHz: 'TICK_HZ', clockPolicy: 'CLOCK_POLICY',
   operatorToken: 'OPERATOR_TOKEN', idlePauseMinutes: 'IDLE_PAUSE_MINUTES', snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
   backupCron: 'BACKUP_CRON', idleCheckCron: 'IDLE_CHECK_CRON', backupKeep: 'BACKUP_KEEP', housekeepingCron: 'HOUSEKEEPING_CRON', pruneAfterDays: 'PRUNE_AFTER_DAYS',

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupDir, backupWorld, startJobs } from '../../server/src/jobs/jobs';
 import { ManualClock } from '../../server/src/core/wallClock';
 import { openWorldDb } from '../../server/src/store/WorldDb';
-import { loadConfig, ConfigError } from '../../server/src/config';
+import { loadConfig, ConfigError, ENV_NAMES } from '../../server/src/config';
 import { startTestTown } from '../helpers';
 
 describe('scheduled jobs', () => {
@@ -88,5 +88,7 @@ describe('settings', () => {
     const readme = fs.readFileSync('README.md', 'utf8');
     for (const name of ['PORT', 'DATA_DIR', 'WORLD', 'MAP_FILE', 'PERSONAS_DIR', 'SEED', 'START_TIME', 'CLOCK_RATE', 'TICK_HZ', 'CLOCK_POLICY', 'OPERATOR_TOKEN', 'IDLE_PAUSE_MINUTES', 'IDLE_CHECK_CRON', 'SNAPSHOT_EVERY_GAME_MINUTES', 'BACKUP_CRON', 'BACKUP_KEEP', 'HOUSEKEEPING_CRON', 'PRUNE_AFTER_DAYS', 'LOG_LEVEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'LLM_MODEL', 'LLM_RESPONSE_FORMAT', 'LLM_CONCURRENCY', 'LLM_RPM', 'LLM_TPM', 'LLM_TIMEOUT_MS', 'LLM_MAX_RETRIES', 'LLM_BUDGET_TOKENS', 'LLM_BUDGET_USD', 'LLM_PRICES', 'EMBEDDING_MODEL', 'EMBEDDING_DIMENSION'])
       expect(readme, name).toContain(`\`${name}\``);
+    // Every variable config.ts reads has a row in the table.
+    for (const name of Object.values(ENV_NAMES)) expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
   });
 });

@@ -1,5 +1,5 @@
 // HTTP API: read-only views for anyone; writes need the operator token (Authorization: Bearer <token>).
-import express, { type Request, type Response, type NextFunction } from 'express';
+import express from 'express';
 import path from 'node:path';
 import type { Town } from '../town/Town';
 import { inspectAgent } from '../town/inspect';
@@ -50,9 +50,6 @@ export function mountApi(app: express.Express, town: Town, options: ApiOptions):
     res.json(town.db.summariseCalls());
   });
 
-  api.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    res.status(400).json({ error: error instanceof Error ? error.message : String(error) });
-  });
+  // Errors go on to the app's handler (api/errors.ts): client mistakes say what was wrong, the rest say nothing.
   app.use('/api', api);
 }

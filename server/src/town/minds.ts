@@ -1,6 +1,6 @@
 // Picks the mind and the embedder from the settings: the LLM when an endpoint is configured, the
 // offline mind otherwise. The choice is logged and shown in /healthz and the UI.
-import type { Config } from '../config';
+import { redactUrl, type Config } from '../config';
 import type { Logger } from './logger';
 import type { Embedder } from '../llm/types';
 import type { WorldDb } from '../store/WorldDb';
@@ -54,7 +54,7 @@ export function buildMinds(config: Config, logger: Logger): Minds {
   }
   const host = safeHost(llm.baseURL);
   const label = `llm: ${llm.model} @ ${host}`;
-  logger.info(`running on the LLM mind: ${llm.model} at ${llm.baseURL} (${llm.responseFormat}, concurrency ${llm.concurrency})`);
+  logger.info(`running on the LLM mind: ${llm.model} at ${redactUrl(llm.baseURL)} (${llm.responseFormat}, concurrency ${llm.concurrency})`);
   return {
     embedder,
     label,
