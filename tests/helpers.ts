@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import YAML from 'yaml';
 import { startTown, type RunningTown, type StartOptions } from '../server/src/app';
 import type { ConfigInput } from '../server/src/config';
 
@@ -36,4 +37,15 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** A persona folder with only some of the shipped personas (relationships to the others dropped). */
+export function subsetPersonas(ids: string[]): string {
+  const dir = tempDir('smalltown-personas-');
+  for (const id of ids) {
+    const doc = YAML.parse(fs.readFileSync(path.join('personas', `${id}.yaml`), 'utf8')) as { relationships?: Record<string, unknown> };
+    if (doc.relationships) doc.relationships = Object.fromEntries(Object.entries(doc.relationships).filter(([other]) => ids.includes(other)));
+    fs.writeFileSync(path.join(dir, `${id}.yaml`), YAML.stringify(doc));
+  }
+  return dir;
 }

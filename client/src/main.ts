@@ -8,6 +8,7 @@ import { Hud } from './ui/hud';
 import { Inspector } from './ui/inspector';
 import { FeedPanel } from './ui/feed';
 import { buildHelp } from './ui/help';
+import { isTownsPage, mountTownsLink, showTownsPage, withWorld } from './ui/towns';
 
 declare global {
   interface Window {
@@ -30,9 +31,11 @@ async function start(): Promise<void> {
   let connection: TownConnection;
   let mapUrl = '/maps/town.tmj';
   try {
-    const info = (await (await fetch('/api/town')).json()) as { mapUrl: string };
+    const res = await fetch(withWorld('/api/town'));
+    const info = (await res.json()) as { name: string; mapUrl: string; error?: string };
+    if (!res.ok) throw new Error(`${info.error ?? res.statusText} (see /towns)`);
     mapUrl = info.mapUrl;
-    connection = await connectToTown();
+    connection = await connectToTown(info.name);
   } catch (error) {
     status.textContent = `Could not join the town: ${error instanceof Error ? error.message : String(error)}`;
     return;
@@ -42,6 +45,7 @@ async function start(): Promise<void> {
     status.textContent = `${e.type}: ${e.message}`;
   });
   status.textContent = '';
+  mountTownsLink();
   const hud = new Hud(connection);
   const inspector = new Inspector(connection, document.getElementById('panel')!);
   hud.onShowAgent = (id) => inspector.show(id);
@@ -85,4 +89,5 @@ async function start(): Promise<void> {
   });
 }
 
-void start();
+if (isTownsPage()) showTownsPage();
+else void start();

@@ -1,33 +1,36 @@
-// The composition root: builds every part from a Config and serves the town over HTTP and WebSocket
+// The composition root: builds every part from a Config and serves the towns over HTTP and WebSocket
 // on one port. `index.ts` runs it for `npm start`; tests start it in-process with `startTown`.
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import express from 'express';
-import { Server, matchMaker } from '@colyseus/core';
+import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config, type ConfigInput } from './config';
-import { Town } from './town/Town';
+import type { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
-import { TownRoom, towns } from './rooms/TownRoom';
+import { TownRoom } from './rooms/TownRoom';
 import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
 import { replayRouter } from './api/replay';
-import type { ReplayContext } from './replay/open';
 import { buildMinds } from './town/minds';
-import { mountApi } from './api/routes';
-import { startJobs, type Jobs } from './jobs/jobs';
-import { errorHandler, hidePathsInMatchmakingErrors, notFound } from './api/errors';
+import { townsRouter } from './api/towns';
+import { serveMapFiles } from './api/mapFiles';
+import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
 import { formatGameTime } from './protocol/time';
 import type { WallClock } from './core/wallClock';
+import { TownHost } from './host/TownHost';
 
 export interface RunningTown {
   url: string;
   port: number;
   config: Config;
+  /** The default world's town (the first of WORLDS). */
   town: Town;
+  /** Every world this process hosts. */
+  host: TownHost;
   operatorToken: string;
   close(): Promise<void>;
 }
@@ -51,16 +54,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const madeToken = config.operatorToken === undefined;
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
   const minds = buildMinds(config, logger);
-  const town = await Town.open({ ...config, operatorToken }, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock: options.wallClock });
-  towns.set(config.world, town);
-  const replayContext: ReplayContext = {
-    dataDir: config.dataDir,
-    live: { world: config.world, file: town.db.file, mapFile: config.mapFile, simWorld: town.world, mind: town.mind.label },
-    embedder: town.embedder,
-    retrieval: { weights: town.runtime.settings.retrievalWeights, decayPerGameHour: town.runtime.settings.decayPerGameHour },
-    wallClock: town.wallClock,
-  };
-  replayContexts.set(config.world, replayContext);
+  const host = new TownHost(config, { logger, minds, operatorToken, wallClock: options.wallClock });
   applyCorsPolicy(config.corsOrigins);
   hidePathsInMatchmakingErrors();
 
@@ -69,9 +63,12 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   app.disable('x-powered-by');
   app.use(securityHeaders({ dev: config.dev }));
   app.get('/healthz', (_req, res) => {
+    const town = host.get(host.defaultWorld)?.town;
+    if (!town) return res.status(503).json({ ok: false, world: host.defaultWorld, error: 'starting' });
     res.json({
       ok: true,
       world: config.world,
+      worlds: host.names(),
       agents: town.sim.agents().length,
       gameTime: formatGameTime(town.clock.gameMs),
       gameMs: town.clock.gameMs,
@@ -82,9 +79,24 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       eventSeq: town.db.events.lastSeq(),
     });
   });
-  mountApi(app, town, { operatorToken, mapFile: config.mapFile });
-  app.use('/api', replayRouter(replayContext));
+  app.use('/api', townsRouter(host, { operatorToken }));
+  // One town's views, picked by ?world= (default: the first world).
+  app.use('/api', (req, res, next) => {
+    const hosted = host.get(typeof req.query.world === 'string' ? req.query.world : host.defaultWorld);
+    if (hosted) hosted.api(req, res, next);
+    else next();
+  });
+  // Replay's listing of the world files and their timelines, over the default world's context.
+  let replayApi: express.Router | null = null;
+  app.use('/api', (req, res, next) => {
+    const context = replayContexts.get(host.defaultWorld);
+    if (!context) return next();
+    replayApi ??= replayRouter(context);
+    replayApi(req, res, next);
+  });
+  app.use('/api', (req, _res, next) => next(typeof req.query.world === 'string' ? new HttpError(404, `no town '${req.query.world}' is running`) : undefined));
   app.use('/maps', express.static(path.dirname(path.resolve(config.mapFile)), { fallthrough: false }));
+  app.get('/towns/:world/map/*file', serveMapFiles((world) => host.get(world)?.mapFiles ?? null));
 
   let vite: ViteDevServer | null = null;
   if (config.dev) {
@@ -94,6 +106,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     app.use(vite.middlewares);
   } else if (fs.existsSync(path.join(CLIENT_DIR, 'index.html'))) {
     app.use(express.static(CLIENT_DIR));
+    // The start page is the same page (client/src/ui/towns.ts draws it).
+    app.get('/towns', (_req, res) => res.sendFile(path.join(CLIENT_DIR, 'index.html')));
   } else {
     app.get('/', (_req, res) => {
       res.status(503).type('text/plain').send('The client is not built. Run `npm start` (which builds it) or `npm run build:client`.');
@@ -102,33 +116,44 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  const gameServer = new Server({ transport: new WebSocketTransport({ server }), greet: false, gracefullyShutdown: false, logger: quietColyseusLogger(logger) });
-  gameServer.define('town', TownRoom, { world: config.world });
-  gameServer.define('replay', ReplayRoom, { live: config.world });
+  // The transport leaves Vite's hot-reload socket alone.
+  const transport = new WebSocketTransport({ noServer: true });
+  transport.attachToServer(server, { filter: (req) => !isViteHmr(req) });
+  const gameServer = new Server({ transport, greet: false, gracefullyShutdown: false, logger: quietColyseusLogger(logger) });
+  gameServer.define('town', TownRoom).filterBy(['world']);
+  gameServer.define('replay', ReplayRoom);
   await gameServer.listen(config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  await matchMaker.createRoom('town', { world: config.world });
-
-  const jobs: Jobs = startJobs(config, town, logger);
   const url = `http://localhost:${port}`;
-  logger.info(`Smalltown '${config.world}' on ${url} — ${town.sim.agents().length} agents, ${town.mind.label} mind, embedder ${minds.embedder.model}, ${town.resumed ? 'resumed' : 'new world'}`);
-  // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
-  if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
-  else logger.info('operator token: the one set in OPERATOR_TOKEN');
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      jobs.stop();
+      host.stopJobs();
       await gameServer.gracefullyShutdown(false).catch(() => undefined);
       await vite?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await town.close();
-      towns.delete(config.world);
-      replayContexts.delete(config.world);
+      await host.closeAll();
     })());
-  return { url, port, config, town, operatorToken, close };
+  try {
+    for (const world of config.worlds) await host.startWorld(world);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const town = host.get(host.defaultWorld)!.town;
+  const worlds = config.worlds.map((w) => `'${w.name}'`).join(', ');
+  logger.info(`Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}`);
+  // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
+  if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
+  else logger.info('operator token: the one set in OPERATOR_TOKEN');
+  return { url, port, config, town, host, operatorToken, close };
+}
+
+/** Vite's hot-reload socket, on the same server in dev mode. */
+function isViteHmr(req: IncomingMessage): boolean {
+  return (req.headers['sec-websocket-protocol'] ?? '').includes('vite-hmr');
 }
 
 /** Colyseus logs every join and leave; route it through our logger at debug level. */

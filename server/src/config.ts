@@ -10,6 +10,13 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** A world's name: its file is DATA_DIR/<name>.sqlite, its room is filtered by it. */
+export const WorldName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, - and _ only (at most 64)');
+
+/** One world a server hosts: its name, map and persona folder (MAP_FILE and PERSONAS_DIR where left out). */
+export const WorldEntry = z.object({ name: WorldName, mapFile: z.string().min(1).optional(), personasDir: z.string().min(1).optional() });
+export type WorldSpec = { name: string; mapFile: string; personasDir: string };
+
 /** An origin as browsers send it: scheme://host[:port], nothing after. */
 const Origin = z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'expected an origin like https://example.org (scheme, host and port only)');
 
@@ -17,9 +24,11 @@ export const ConfigSchema = z.object({
   port: int(0, 65535).default(2567),
   host: z.string().default('0.0.0.0'),
   dataDir: z.string().default('data'),
-  world: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only').default('smalltown'),
+  world: WorldName.default('smalltown'),
   mapFile: z.string().default('maps/town.tmj'),
   personasDir: z.string().default('personas'),
+  /** The worlds this server hosts at start-up, the first being the default one; unset: just WORLD. */
+  worlds: z.array(WorldEntry).min(1, 'at least one world').optional(),
   /** Other origins whose pages may call this server's HTTP routes; empty: same origin only. */
   corsOrigins: z.array(z.union([z.literal('*'), Origin])).default([]),
   seed: int(0, 2 ** 31 - 1).default(1),
@@ -70,8 +79,9 @@ export const ConfigSchema = z.object({
   }),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
+/** The settings, with `worlds` always filled in and its first entry mirrored in world, mapFile and personasDir. */
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'worlds'> & { worlds: WorldSpec[] };
 
 export class ConfigError extends Error {}
 
@@ -92,6 +102,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
       throw new ConfigError('LLM_PRICES: not valid JSON (expected {"model": {"inputPerMTok": 0.15, "outputPerMTok": 0.6}})');
     }
   }
+  const worlds = env.WORLDS !== undefined ? parseWorlds(env.WORLDS) : undefined;
+  if (worlds && env.WORLD) throw new ConfigError('WORLDS: set either WORLD (one world) or WORLDS (several), not both');
   const raw = {
     port: env.PORT,
     host: env.HOST,
@@ -99,6 +111,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     world: env.WORLD,
     mapFile: env.MAP_FILE,
     personasDir: env.PERSONAS_DIR,
+    worlds,
     corsOrigins: env.CORS_ORIGINS === undefined ? undefined : splitList(env.CORS_ORIGINS),
     seed: env.SEED,
     startTime: env.START_TIME,
@@ -141,11 +154,37 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     const lines = parsed.error.issues.map((i) => `${envName(i.path)}: ${i.message}`);
     throw new ConfigError(`bad settings:\n  ${lines.join('\n  ')}`);
   }
-  return parsed.data;
+  return withWorlds(parsed.data);
+}
+
+/** WORLDS=name[:map[:personas]],…; an entry that leaves out its map or personas takes MAP_FILE and PERSONAS_DIR. */
+function parseWorlds(text: string): Array<{ name: string; mapFile?: string; personasDir?: string }> {
+  const seen = new Set<string>();
+  return splitList(text).map((entry) => {
+    const [name, mapFile, personasDir, ...rest] = entry.split(':');
+    if (rest.length > 0) throw new ConfigError(`WORLDS: '${entry}' has more than name:map:personas`);
+    if (seen.has(name!)) throw new ConfigError(`WORLDS: the world '${name}' appears twice`);
+    seen.add(name!);
+    return { name: name!, mapFile: mapFile || undefined, personasDir: personasDir || undefined };
+  });
 }
 
 function splitList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** One list of worlds whatever was set: WORLDS, or WORLD with MAP_FILE and PERSONAS_DIR. The first is the default world. */
+function withWorlds(c: z.infer<typeof ConfigSchema>): Config {
+  const worlds = (c.worlds ?? [{ name: c.world }]).map((w) => ({ name: w.name, mapFile: w.mapFile ?? c.mapFile, personasDir: w.personasDir ?? c.personasDir }));
+  const names = new Set(worlds.map((w) => w.name));
+  if (names.size !== worlds.length) throw new ConfigError('WORLDS: a world appears twice');
+  const first = worlds[0]!;
+  return { ...c, worlds, world: first.name, mapFile: first.mapFile, personasDir: first.personasDir };
+}
+
+/** The settings of one hosted world: the server's, with that world's name, map and personas. */
+export function worldConfig(config: Config, world: WorldSpec): Config {
+  return { ...config, world: world.name, mapFile: world.mapFile, personasDir: world.personasDir };
 }
 
 /** A URL fit for a log line: a user name, password or query value in it (where keys hide) replaced by ***. */
@@ -166,7 +205,8 @@ export function redactUrl(url: string): string {
 
 /** Each setting's environment variable (README.md's table lists them all; a test checks it). */
 export const ENV_NAMES: Record<string, string> = {
-  port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR', corsOrigins: 'CORS_ORIGINS',
+  port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR',
+  worlds: 'WORLDS', corsOrigins: 'CORS_ORIGINS',
   seed: 'SEED', startTime: 'START_TIME', rate: 'CLOCK_RATE', tickHz: 'TICK_HZ', clockPolicy: 'CLOCK_POLICY',
   operatorToken: 'OPERATOR_TOKEN', idlePauseMinutes: 'IDLE_PAUSE_MINUTES', snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
   backupCron: 'BACKUP_CRON', idleCheckCron: 'IDLE_CHECK_CRON', backupKeep: 'BACKUP_KEEP', housekeepingCron: 'HOUSEKEEPING_CRON', pruneAfterDays: 'PRUNE_AFTER_DAYS',

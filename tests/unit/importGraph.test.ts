@@ -23,8 +23,9 @@ const LAYERS: Array<[string, number]> = [
   ['server/src/rooms', 7],
   ['server/src/api', 7],
   ['server/src/jobs', 7],
-  ['server/src/app.ts', 8],
-  ['server/src/index.ts', 9],
+  ['server/src/host', 8],
+  ['server/src/app.ts', 9],
+  ['server/src/index.ts', 10],
 ];
 
 type Graph = Map<string, string[]>;

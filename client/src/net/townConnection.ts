@@ -21,10 +21,11 @@ export function readToken(): string | null {
   return fromUrl ?? sessionStorage.getItem('smalltown-token');
 }
 
-export async function connectToTown(): Promise<TownConnection> {
+/** Joins the running town of that world (`town` rooms are found by world, on whichever process holds it). */
+export async function connectToTown(world: string): Promise<TownConnection> {
   const client = new Client(`${location.protocol}//${location.host}`);
   const token = readToken();
-  const room = await client.joinOrCreate<TownState>('town', token ? { token } : {}, TownState);
+  const room = await client.join<TownState>('town', token ? { world, token } : { world }, TownState);
   let role: Role = 'spectator';
   room.onMessage('welcome', (m: WelcomeMessage) => (role = m.role));
   // Lines and feed items also arrive as messages; panels subscribe with `on`. Until one does, keep quiet.

@@ -3,6 +3,7 @@
 import type { FeedItem, UtteranceEvent } from '@protocol/messages';
 import type { TownConnection } from '../net/townConnection';
 import { formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
+import { withWorld } from './towns';
 
 const KEEP = 120;
 
@@ -25,7 +26,7 @@ export class FeedPanel {
     root.append(linesHead, this.lines, feedHead, this.feed);
     connection.on('utterance', (m) => this.addLine(m as UtteranceEvent));
     connection.on('feed', (m) => (m as FeedItem[]).forEach((i) => this.addItem(i)));
-    void fetch('/api/feed?limit=40')
+    void fetch(withWorld('/api/feed?limit=40'))
       .then((r) => r.json() as Promise<{ items: FeedItem[] }>)
       .then((r) => r.items.forEach((i) => this.addItem(i)))
       .catch(() => undefined);

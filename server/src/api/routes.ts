@@ -8,16 +8,20 @@ import { describeEvent } from '../protocol/feedText';
 export interface ApiOptions {
   operatorToken: string;
   mapFile: string;
+  /** Where the map is served for this world by name (`/towns/<world>/map/…`), asked for with `?world=`. */
+  worldMapUrl: string;
 }
 
-export function mountApi(app: express.Express, town: Town, options: ApiOptions): void {
+/** One town's views; the app picks the town by `?world=` (default: the first world). Errors go to the app's handler. */
+export function apiRouter(town: Town, options: ApiOptions): express.Router {
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));
 
-  api.get('/town', (_req, res) => {
+  api.get('/town', (req, res) => {
     res.json({
+      name: town.config.world,
       world: town.map.places.world,
-      mapUrl: `/maps/${path.basename(options.mapFile)}`,
+      mapUrl: req.query.world === undefined ? `/maps/${path.basename(options.mapFile)}` : options.worldMapUrl,
       mind: town.mind.label,
       agents: town.sim.agents().map((a) => ({ id: a.spec.id, name: a.spec.name })),
       places: town.map.places,
@@ -50,6 +54,5 @@ export function mountApi(app: express.Express, town: Town, options: ApiOptions):
     res.json(town.db.summariseCalls());
   });
 
-  // Errors go on to the app's handler (api/errors.ts): client mistakes say what was wrong, the rest say nothing.
-  app.use('/api', api);
+  return api;
 }

@@ -14,12 +14,12 @@ import { openReplay, type ReplayContext } from '../replay/open';
 import { syncAgentState } from './stateSync';
 import { MessageGuard, refuse } from './guard';
 
-/** Set by the app: where world files are, and the live town. */
+/** Set by the app: where world files are, and the live towns, by name (the first is the default). */
 export const replayContexts = new Map<string, ReplayContext>();
 
 export interface ReplayOptions {
-  /** The live world's name (the app's key into replayContexts). */
-  live: string;
+  /** The live world's name (the app's key into replayContexts); omitted: the server's default world. */
+  live?: string;
   /** A world id from /api/worlds; omitted for the live world. */
   world?: string;
   /** Where to start: game ms, or "YYYY-MM-DDTHH:MM". */
@@ -37,8 +37,9 @@ export class ReplayRoom extends Room<{ state: TownState }> {
   override maxClients = 1;
 
   override async onCreate(options: ReplayOptions): Promise<void> {
-    const context = replayContexts.get(options.live);
-    if (!context) throw new Error(`no town '${options.live}' is running`);
+    const live = options.live ?? replayContexts.keys().next().value;
+    const context = live === undefined ? undefined : replayContexts.get(live);
+    if (!context) throw new Error(`no town '${live}' is running`);
     this.context = context;
     // Errors here (a broken, foreign or missing file) reach the viewer as the reason the room failed.
     const opened = openReplay(context, options.world ?? null);

@@ -13,6 +13,7 @@ import type { AgentId } from '../protocol/ids';
 import type { Town } from '../town/Town';
 import { describeEvent } from '../protocol/feedText';
 import { inspectAgent } from '../town/inspect';
+import type { TownListingMetadata } from '../protocol/towns';
 
 /** Towns by world name, registered by the app before the room is defined. */
 export const towns = new Map<string, Town>();
@@ -37,6 +38,7 @@ export class TownRoom extends Room<{ state: TownState }> {
     this.setState(state);
     for (const agent of town.sim.agents()) this.syncAgent(agent.spec.id);
     this.syncClock();
+    this.publishListing(options.world);
     this.setPatchRate(100);
     this.unsubscribe = town.log.onEvents((events) => this.onTownEvents(events));
     this.guard = new MessageGuard(town.wallClock);
@@ -104,7 +106,14 @@ export class TownRoom extends Room<{ state: TownState }> {
     for (const id of result.removed) this.state.agents.delete(id);
     for (const id of result.changed) this.syncAgent(id);
     for (const id of result.added) this.syncAgent(id);
+    if (result.added.length > 0 || result.removed.length > 0) this.publishListing(this.town.config.world);
     this.syncClock();
+  }
+
+  /** What /api/towns shows of this town, in the matchmaking listing (shared between processes with Redis). */
+  private publishListing(world: string): void {
+    const metadata: TownListingMetadata = { world, agents: this.town.sim.agents().length, mind: this.town.mind.label };
+    void this.setMetadata(metadata);
   }
 
   private syncClock(): void {
