@@ -8,7 +8,7 @@ import express from 'express';
 import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { ViteDevServer } from 'vite';
-import { loadConfig, type Config, type ConfigInput } from './config';
+import { loadConfig, redactUrl, type Config, type ConfigInput } from './config';
 import type { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom } from './rooms/TownRoom';
@@ -22,6 +22,8 @@ import { applyCorsPolicy, securityHeaders } from './api/security';
 import { formatGameTime } from './protocol/time';
 import type { WallClock } from './core/wallClock';
 import { TownHost } from './host/TownHost';
+import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
+import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
 export interface RunningTown {
   url: string;
@@ -54,6 +56,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const madeToken = config.operatorToken === undefined;
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
   const minds = buildMinds(config, logger);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  const addresses = redis ? new ProcessAddresses(redis.presence) : null;
   const host = new TownHost(config, { logger, minds, operatorToken, wallClock: options.wallClock });
   applyCorsPolicy(config.corsOrigins);
   hidePathsInMatchmakingErrors();
@@ -62,6 +66,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const server = http.createServer(app);
   app.disable('x-powered-by');
   app.use(securityHeaders({ dev: config.dev }));
+  if (addresses) app.use(relayHttp(addresses, (world) => host.has(world)));
   app.get('/healthz', (_req, res) => {
     const town = host.get(host.defaultWorld)?.town;
     if (!town) return res.status(503).json({ ok: false, world: host.defaultWorld, error: 'starting' });
@@ -116,10 +121,22 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  // The transport leaves Vite's hot-reload socket alone.
+  // The transport leaves alone what is not its own: Vite's hot-reload socket, and rooms another process holds.
   const transport = new WebSocketTransport({ noServer: true });
-  transport.attachToServer(server, { filter: (req) => !isViteHmr(req) });
-  const gameServer = new Server({ transport, greet: false, gracefullyShutdown: false, logger: quietColyseusLogger(logger) });
+  transport.attachToServer(server, { filter: (req) => !isViteHmr(req) && !(addresses && foreignProcessOf(req)) });
+  if (addresses) {
+    server.on('upgrade', (req, socket, head) => {
+      const processId = isViteHmr(req) ? null : foreignProcessOf(req);
+      if (processId) void relayUpgrade(addresses, processId, req, socket, head);
+    });
+  }
+  const gameServer = new Server({
+    transport,
+    greet: false,
+    gracefullyShutdown: false,
+    logger: quietColyseusLogger(logger),
+    ...(redis ? { presence: redis.presence, driver: redis.driver, selectProcessIdToCreateRoom: selectProcessForRoom } : {}),
+  });
   gameServer.define('town', TownRoom).filterBy(['world']);
   gameServer.define('replay', ReplayRoom);
   await gameServer.listen(config.port, config.host);
@@ -131,12 +148,14 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const close = () =>
     (closing ??= (async () => {
       host.stopJobs();
+      await addresses?.unregister().catch(() => undefined);
       await gameServer.gracefullyShutdown(false).catch(() => undefined);
       await vite?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await host.closeAll();
     })());
   try {
+    await addresses?.register(config.advertiseAddress ?? `${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`);
     for (const world of config.worlds) await host.startWorld(world);
   } catch (error) {
     await close();
@@ -144,7 +163,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   }
   const town = host.get(host.defaultWorld)!.town;
   const worlds = config.worlds.map((w) => `'${w.name}'`).join(', ');
-  logger.info(`Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}`);
+  const shared = redis ? `, sharing matchmaking through ${redactUrl(config.redisUrl!)}` : '';
+  logger.info(`Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}${shared}`);
   // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
   if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
   else logger.info('operator token: the one set in OPERATOR_TOKEN');

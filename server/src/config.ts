@@ -29,6 +29,10 @@ export const ConfigSchema = z.object({
   personasDir: z.string().default('personas'),
   /** The worlds this server hosts at start-up, the first being the default one; unset: just WORLD. */
   worlds: z.array(WorldEntry).min(1, 'at least one world').optional(),
+  /** Share matchmaking and presence with other processes through this Redis (unset: this process alone). */
+  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'expected redis://host:port (or rediss:// for TLS)').optional(),
+  /** host:port where the other processes reach this one (with REDIS_URL); default 127.0.0.1:<port>. */
+  advertiseAddress: z.string().regex(/^[^\s/:]+:\d{1,5}$/, 'expected host:port').optional(),
   /** Other origins whose pages may call this server's HTTP routes; empty: same origin only. */
   corsOrigins: z.array(z.union([z.literal('*'), Origin])).default([]),
   seed: int(0, 2 ** 31 - 1).default(1),
@@ -112,6 +116,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     mapFile: env.MAP_FILE,
     personasDir: env.PERSONAS_DIR,
     worlds,
+    redisUrl: env.REDIS_URL?.trim() || undefined,
+    advertiseAddress: env.ADVERTISE_ADDRESS?.trim() || undefined,
     corsOrigins: env.CORS_ORIGINS === undefined ? undefined : splitList(env.CORS_ORIGINS),
     seed: env.SEED,
     startTime: env.START_TIME,
@@ -178,6 +184,9 @@ function withWorlds(c: z.infer<typeof ConfigSchema>): Config {
   const worlds = (c.worlds ?? [{ name: c.world }]).map((w) => ({ name: w.name, mapFile: w.mapFile ?? c.mapFile, personasDir: w.personasDir ?? c.personasDir }));
   const names = new Set(worlds.map((w) => w.name));
   if (names.size !== worlds.length) throw new ConfigError('WORLDS: a world appears twice');
+  if (c.redisUrl && !c.operatorToken) {
+    throw new ConfigError('OPERATOR_TOKEN: with REDIS_URL, set the same OPERATOR_TOKEN in every process (each would otherwise make its own)');
+  }
   const first = worlds[0]!;
   return { ...c, worlds, world: first.name, mapFile: first.mapFile, personasDir: first.personasDir };
 }
@@ -206,7 +215,7 @@ export function redactUrl(url: string): string {
 /** Each setting's environment variable (README.md's table lists them all; a test checks it). */
 export const ENV_NAMES: Record<string, string> = {
   port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR',
-  worlds: 'WORLDS', corsOrigins: 'CORS_ORIGINS',
+  worlds: 'WORLDS', redisUrl: 'REDIS_URL', advertiseAddress: 'ADVERTISE_ADDRESS', corsOrigins: 'CORS_ORIGINS',
   seed: 'SEED', startTime: 'START_TIME', rate: 'CLOCK_RATE', tickHz: 'TICK_HZ', clockPolicy: 'CLOCK_POLICY',
   operatorToken: 'OPERATOR_TOKEN', idlePauseMinutes: 'IDLE_PAUSE_MINUTES', snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
   backupCron: 'BACKUP_CRON', idleCheckCron: 'IDLE_CHECK_CRON', backupKeep: 'BACKUP_KEEP', housekeepingCron: 'HOUSEKEEPING_CRON', pruneAfterDays: 'PRUNE_AFTER_DAYS',

@@ -28,6 +28,9 @@ describe('the settings for several worlds', () => {
     expect(() => loadConfig({ WORLDS: 'a,a' })).toThrow(/WORLDS: the world 'a' appears twice/);
     expect(() => loadConfig({ WORLDS: 'a:b:c:d' })).toThrow(/WORLDS: 'a:b:c:d' has more than name:map:personas/);
     expect(() => loadConfig({ WORLDS: 'a', WORLD: 'b' })).toThrow(/either WORLD .* or WORLDS/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/OPERATOR_TOKEN: with REDIS_URL, set the same OPERATOR_TOKEN/);
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379', OPERATOR_TOKEN: 't' })).toThrow(/REDIS_URL: expected redis:\/\/host:port/);
+    expect(() => loadConfig({ ADVERTISE_ADDRESS: 'http://x' })).toThrow(/ADVERTISE_ADDRESS: expected host:port/);
     expect(() => loadConfig({ CORS_ORIGINS: 'https://ok.example, https://bad.example/path' })).toThrow(/CORS_ORIGINS \(1\): expected an origin/);
     expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080' }).corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
   });
