@@ -6,7 +6,7 @@ import type { Memory } from '../store/types';
 import type { GameObjectNode, TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
 import { resolvePlaceRef } from '../world/places';
-import { parseClock } from '../world/clockText';
+import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
 import { Rng } from '../sim/rng';
 import { formatClock } from '../protocol/time';
 import type { DayPlan, HourBlock, Observation, PlannedAction } from '../sim/types';
@@ -218,11 +218,12 @@ export class OfflineMind implements Mind {
 /** The routine of the persona, made concrete for one day: a place picked per block and 5-15 minute actions. */
 export function planFromRoutine(persona: Persona, map: TownMap, seed: number, day: number, memories: Memory[] = []): DayPlan {
   const rng = Rng.fromKey(seed, persona.id, 'plan', day);
-  const sleep = parseClock(persona.sleepAt);
+  // Minutes of the waking day: a bedtime (or a block) after midnight is 1440 + its time.
+  const { wakeMinute: wake, sleepMinute: sleep } = wakingDay(persona.wakeAt, persona.sleepAt);
   const blocks: Array<HourBlock & { emoji: string; ref: string; tasks: string[] | undefined }> = [];
   persona.routine.forEach((entry, i) => {
-    const start = parseClock(entry.at);
-    const end = i + 1 < persona.routine.length ? parseClock(persona.routine[i + 1].at) : sleep;
+    const start = minuteOfWakingDay(parseClock(entry.at), wake);
+    const end = i + 1 < persona.routine.length ? minuteOfWakingDay(parseClock(persona.routine[i + 1].at), wake) : sleep;
     const ref = Array.isArray(entry.place) ? rng.pick(entry.place) : entry.place;
     blocks.push({ startMinute: start, durationMinutes: end - start, activity: entry.activity, emoji: entry.emoji, ref, tasks: entry.tasks });
   });

@@ -8,6 +8,7 @@ import { positionOnPath, arrivalGameMs, compressPath, pathLength } from '../prot
 import type { EventInput } from '../store/types';
 import { Rng } from './rng';
 import { dayIndex, minuteOfDay, GAME_MS_PER_MINUTE } from '../protocol/time';
+import { MINUTES_PER_DAY, minuteOfWakingDay, wakingDayAt } from '../world/clockText';
 import * as C from './constants';
 import type {
   AgentSimState,
@@ -232,12 +233,12 @@ export class Simulation {
 
   private updateAgent(agent: AgentSimState, now: number): void {
     const spec = agent.spec;
-    const day = dayIndex(now);
-    const minute = minuteOfDay(now);
-    const awake = isAwake(minute, spec.wakeMinute, spec.sleepMinute);
+    // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
+    const { day, minute } = wakingDayAt(dayIndex(now), minuteOfDay(now), spec.wakeMinute, spec.sleepMinute);
+    const awake = isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute);
 
     // Ask for today's plan a little before waking (or at once, for a world that starts mid-morning).
-    const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < spec.sleepMinute ? day : null;
+    const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
     if (planDay !== null && (agent.plan?.day ?? -1) < planDay && agent.planRequestedDay !== planDay && !agent.busy) {
       agent.planRequestedDay = planDay;
       agent.busy = true;
