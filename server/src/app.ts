@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './town/logger';
 import { TownRoom, towns } from './rooms/TownRoom';
 import { buildMinds } from './agent/minds';
 import { mountApi } from './api/routes';
+import { mountMapAssets } from './api/mapAssets';
 import { startJobs, type Jobs } from './jobs/jobs';
 import { formatGameTime } from './protocol/time';
 
@@ -57,7 +58,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     });
   });
   mountApi(app, town, { operatorToken, mapFile: config.mapFile });
-  app.use('/maps', express.static(path.dirname(path.resolve(config.mapFile)), { fallthrough: false }));
+  mountMapAssets(app, config.mapFile, (message) => logger.warn(message));
 
   let vite: ViteDevServer | null = null;
   if (config.dev) {
