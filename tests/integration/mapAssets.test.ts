@@ -78,12 +78,18 @@ describe('the assets a map references', () => {
     fs.mkdirSync(path.join(dir, 'tilesets'));
     fs.copyFileSync('tests/fixtures/adopted/tilesets/meadow.png', path.join(dir, 'tilesets', 'meadow.png'));
     const map = JSON.parse(fs.readFileSync(MAP, 'utf8')) as { tilesets: Array<Record<string, unknown>> };
-    map.tilesets.push({ ...map.tilesets[0], firstgid: 5, name: 'again', image: '../tilesets/meadow.png' }, { ...map.tilesets[0], firstgid: 9, name: 'lost', image: 'gone/lost image.png' });
+    map.tilesets.push(
+      { ...map.tilesets[0], firstgid: 5, name: 'again', image: '../tilesets/meadow.png' },
+      { ...map.tilesets[0], firstgid: 9, name: 'lost', image: 'gone/lost image.png' },
+      { ...map.tilesets[0], firstgid: 13, name: 'sly', image: '../../../package.json' },
+    );
     fs.writeFileSync(path.join(dir, 'maps', 'm.tmj'), JSON.stringify(map));
     const { served, json } = describeMapAssets(path.join(dir, 'maps', 'm.tmj'));
     // One URL per file, however many tilesets name it; names are URL-encoded.
     expect(served.assets.map((a) => a.url)).toEqual(['assets/0/meadow.png', 'assets/1/lost%20image.png']);
     expect(served.missing.map((a) => a.reference)).toEqual(['gone/lost image.png']);
-    expect((JSON.parse(json) as typeof map).tilesets.map((t) => t.image)).toEqual(['assets/0/meadow.png', 'assets/0/meadow.png', 'assets/1/lost%20image.png']);
+    // A map cannot expose a file that is not an image by naming it as a tileset.
+    expect(served.refused).toEqual(['../../../package.json']);
+    expect((JSON.parse(json) as typeof map).tilesets.map((t) => t.image)).toEqual(['assets/0/meadow.png', 'assets/0/meadow.png', 'assets/1/lost%20image.png', '']);
   });
 });

@@ -21,16 +21,27 @@ export interface ServedMap {
   assets: MapAsset[];
   /** The images the map names that are not on disk (served as 404; the client draws without them). */
   missing: MapAsset[];
+  /** What the map names as a tileset image that is not an image file: never served. */
+  refused: string[];
 }
+
+/** Only image files are served, whatever a map names: a map cannot expose other files by naming them. */
+const IMAGE_FILE = /\.(png|jpe?g|gif|webp|bmp)$/i;
 
 /** The map's tileset images and the JSON the browser gets, with their paths rewritten. */
 export function describeMapAssets(mapFile: string): { served: ServedMap; json: string } {
   const map = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { tilesets?: Array<{ image?: string }> };
   const dir = path.dirname(path.resolve(mapFile));
   const assets: MapAsset[] = [];
+  const refused: string[] = [];
   const byFile = new Map<string, MapAsset>();
   for (const ts of map.tilesets ?? []) {
     if (typeof ts.image !== 'string' || !ts.image) continue;
+    if (!IMAGE_FILE.test(ts.image)) {
+      refused.push(ts.image);
+      ts.image = '';
+      continue;
+    }
     const file = path.resolve(dir, ts.image);
     let asset = byFile.get(file);
     if (!asset) {
@@ -41,13 +52,14 @@ export function describeMapAssets(mapFile: string): { served: ServedMap; json: s
     ts.image = asset.url;
   }
   const missing = assets.filter((a) => !fs.existsSync(a.file));
-  return { served: { mapUrl: `/maps/${encodeURIComponent(path.basename(mapFile))}`, assets, missing }, json: JSON.stringify(map) };
+  return { served: { mapUrl: `/maps/${encodeURIComponent(path.basename(mapFile))}`, assets, missing, refused }, json: JSON.stringify(map) };
 }
 
 /** Mounts GET /maps/* on `app` for `mapFile` (read once, as the town loaded it); says which images are missing. */
 export function mountMapAssets(app: express.Express, mapFile: string, warn: (message: string) => void = () => undefined): ServedMap {
   const { served, json } = describeMapAssets(mapFile);
   for (const a of served.missing) warn(`${mapFile}: tileset image '${a.reference}' is not at ${a.file}; the browser draws the map without it`);
+  for (const r of served.refused) warn(`${mapFile}: tileset image '${r}' is not an image file (.png, .jpg, .gif, .webp, .bmp); not served`);
   const mapName = path.basename(mapFile);
   app.use('/maps', (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
