@@ -86,6 +86,24 @@ describe('importing the reference\'s town', () => {
       expect(report).toContain(line);
   });
 
+  it('still converts a checkout whose images, or whole art, are missing, and says so', () => {
+    const copy = path.join(tempDir(), 'checkout');
+    fs.cpSync(CHECKOUT, copy, { recursive: true });
+    const visuals = path.join(copy, 'environment/frontend_server/static_dirs/assets/the_ville/visuals');
+    fs.rmSync(path.join(visuals, 'map_assets/hamlet'), { recursive: true });
+    const noImages = importSmallville({ checkout: copy, outDir: path.join(copy, 'out1') });
+    expect(noImages.report).toContain('tileset image map_assets/hamlet/tiles.png: not in the checkout (the map draws without it)');
+    expect(loadTownMap(noImages.mapFile).arenas).toHaveLength(4);
+    fs.rmSync(visuals, { recursive: true });
+    const noArt = importSmallville({ checkout: copy, outDir: path.join(copy, 'out2') });
+    expect(noArt.report).toContain('the visual map (visuals/the_ville*.json): not found, so the town has no art; it still runs');
+    expect(loadPersonaFolder(noArt.personasDir, loadTownMap(noArt.mapFile)).personas).toHaveLength(2);
+  });
+
+  it('says plainly when the folder is not a checkout of the reference', () => {
+    expect(() => importSmallville({ checkout: tempDir(), outDir: path.join(tempDir(), 'x') })).toThrow(/the maze folder is missing: .*is this a checkout of joonspk-research\/generative_agents\?/);
+  });
+
   describe('a town on the import', () => {
     let town: Awaited<ReturnType<typeof startTestTown>>;
     beforeAll(async () => {
