@@ -17,6 +17,7 @@ import { replayRouter } from './api/replay';
 import type { ReplayContext } from './replay/open';
 import { buildMinds } from './town/minds';
 import { mountApi } from './api/routes';
+import { mountMapAssets } from './api/mapAssets';
 import { startJobs, type Jobs } from './jobs/jobs';
 import { formatGameTime } from './protocol/time';
 import type { WallClock } from './core/wallClock';
@@ -76,7 +77,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   });
   mountApi(app, town, { operatorToken, mapFile: config.mapFile });
   app.use('/api', replayRouter(replayContext));
-  app.use('/maps', express.static(path.dirname(path.resolve(config.mapFile)), { fallthrough: false }));
+  mountMapAssets(app, config.mapFile, (message) => logger.warn(message));
 
   let vite: ViteDevServer | null = null;
   if (config.dev) {
