@@ -16,7 +16,8 @@ import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
 import { replayRouter } from './api/replay';
 import { buildMinds } from './town/minds';
 import { townsRouter } from './api/towns';
-import { serveMapFiles } from './api/mapFiles';
+import { serveWorldMaps } from './api/mapFiles';
+import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
 import { formatGameTime } from './protocol/time';
@@ -100,8 +101,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     replayApi(req, res, next);
   });
   app.use('/api', (req, _res, next) => next(typeof req.query.world === 'string' ? new HttpError(404, `no town '${req.query.world}' is running`) : undefined));
-  app.use('/maps', express.static(path.dirname(path.resolve(config.mapFile)), { fallthrough: false }));
-  app.get('/towns/:world/map/*file', serveMapFiles((world) => host.get(world)?.mapFiles ?? null));
+  mountMapAssets(app, config.mapFile, (message) => logger.warn(message));
+  app.get('/towns/:world/map/*file', serveWorldMaps((world) => host.get(world)?.map ?? null));
 
   let vite: ViteDevServer | null = null;
   if (config.dev) {

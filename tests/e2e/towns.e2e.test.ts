@@ -60,7 +60,7 @@ describe('several towns in the browser', () => {
     await expect.poll(() => page.evaluate(() => window.__smalltown!.agents().length)).toBe(3);
     // Its map comes from its own address, its feed is its own, and the page links back to the start page.
     expect(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('/map/')))).toEqual(
-      expect.arrayContaining(['/towns/north/map/town.tmj', '/towns/north/map/tilesets/town.png']),
+      expect.arrayContaining(['/towns/north/map/town.tmj', '/towns/north/map/assets/0/town.png']),
     );
     await expect.poll(() => page.locator('#towns-link').textContent()).toBe('2 towns');
     await page.waitForTimeout(500);

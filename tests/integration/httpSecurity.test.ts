@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/src/town/logger';
 import { redactUrl } from '../../server/src/config';
+import { describeHttpError, HttpError } from '../../server/src/api/errors';
 import { startTestTown } from '../helpers';
 
 interface Answer {
@@ -46,16 +47,28 @@ describe('HTTP errors, headers and CORS', () => {
 
   it('answers a refused static path, an unknown page and an unknown API route without internals', async () => {
     const forbidden = await request(server.url, '/maps/../package.json');
-    expect([forbidden.status, forbidden.headers['content-type'], forbidden.body]).toEqual([403, 'text/plain; charset=utf-8', 'Forbidden\n']);
+    expect([forbidden.status, forbidden.headers['content-type'], forbidden.body]).toEqual([400, 'text/plain; charset=utf-8', 'bad path']);
     const encoded = await request(server.url, '/maps/%2e%2e/%2e%2e/etc/passwd');
-    expect([403, 404]).toContain(encoded.status);
+    expect([400, 403, 404]).toContain(encoded.status);
     const missingFile = await request(server.url, '/maps/nope.png');
-    expect([missingFile.status, missingFile.body]).toEqual([404, 'Not Found\n']);
+    expect([missingFile.status, missingFile.body]).toEqual([404, 'not found']);
+    // Static serving's own refusals (here: a dotfile under the client folder) answer the same way.
+    const dotfile = await request(server.url, '/.env');
+    expect([dotfile.status, dotfile.headers['content-type']]).toEqual([404, 'text/plain; charset=utf-8']);
     const page = await request(server.url, '/no/such/page');
     expect([page.status, page.headers['content-type'], page.body]).toEqual([404, 'text/plain; charset=utf-8', 'nothing at GET /no/such/page\n']);
     const route = await request(server.url, '/api/no-such-route');
     expect([route.status, route.headers['content-type'], JSON.parse(route.body)]).toEqual([404, 'application/json; charset=utf-8', { error: 'nothing at GET /api/no-such-route' }]);
-    for (const answer of [forbidden, encoded, missingFile, page, route]) expectNoInternals(answer);
+    for (const answer of [forbidden, encoded, missingFile, dotfile, page, route]) expectNoInternals(answer);
+  });
+
+  it('turns what Express\u2019s parts throw into a status and a message fit for a client', () => {
+    // serve-static and body-parser throw http-errors: 4xx with `expose`, whose message may be shown.
+    expect(describeHttpError(Object.assign(new Error('Forbidden'), { status: 403, expose: true }))).toEqual({ status: 403, message: 'Forbidden' });
+    expect(describeHttpError(Object.assign(new Error('ENOENT /srv/app/dist/x'), { status: 404, expose: false }))).toEqual({ status: 404, message: 'Not Found' });
+    expect(describeHttpError(new HttpError(400, 'map: /srv/maps/x.tmj is not a map'))).toEqual({ status: 400, message: 'map: x.tmj is not a map' });
+    expect(describeHttpError(new Error('SQLITE_CORRUPT at /srv/data/w.sqlite'))).toEqual({ status: 500, message: 'Internal Server Error' });
+    expect(describeHttpError('a string')).toEqual({ status: 500, message: 'Internal Server Error' });
   });
 
   it('answers a malformed JSON body with what is wrong, and an error thrown in a route with its status only', async () => {

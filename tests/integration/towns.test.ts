@@ -88,7 +88,7 @@ describe('several towns on one server', () => {
     const map = await fetch(`${server.url}/towns/north/map/town.tmj`);
     expect(map.status).toBe(200);
     expect(((await map.json()) as { tilesets: unknown[] }).tilesets.length).toBeGreaterThan(0);
-    const image = await fetch(`${server.url}/towns/north/map/tilesets/town.png`);
+    const image = await fetch(`${server.url}/towns/north/map/assets/0/town.png`);
     expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
     // Only the map and the images it names: not the rest of the folder.
     expect((await fetch(`${server.url}/towns/north/map/README.md`)).status).toBe(404);
@@ -102,6 +102,10 @@ describe('several towns on one server', () => {
     const replay = await new Client(server.url).create<TownState>('replay', { live: 'north' }, TownState);
     await waitFor('the replay to show the north town', () => replay.state.mode === 'replay' && replay.state.agents.size === 3);
     await replay.leave();
+    // As the page asks for ?world=north&t=…: the world's file, which is a live town here.
+    const byFile = await new Client(server.url).create<TownState>('replay', { world: 'north', t: '2026-02-13T06:00' }, TownState);
+    await waitFor('the replay of north\u2019s file', () => byFile.state.agents.size === 3 && byFile.state.replayWorld === 'north');
+    await byFile.leave();
     const fallback = await new Client(server.url).create<TownState>('replay', {}, TownState);
     await waitFor('a replay without `live` to show the default town', () => fallback.state.agents.size === 10);
     await fallback.leave();

@@ -15,7 +15,7 @@ import { towns } from '../rooms/TownRoom';
 import { replayContexts } from '../rooms/ReplayRoom';
 import { apiRouter } from '../api/routes';
 import { HttpError } from '../api/errors';
-import { mapFilesOf } from '../api/mapFiles';
+import { worldMapOf, type WorldMap } from '../api/mapFiles';
 import type { TownDirectory } from '../api/towns';
 import { startJobs, type Jobs } from '../jobs/jobs';
 import { townUrl, type StartTownRequest, type TownList, type TownListingMetadata } from '../protocol/towns';
@@ -28,7 +28,7 @@ export interface HostedTown {
   /** Its read-only views (/api/town, /api/feed, …), picked by `?world=`. */
   api: express.Router;
   /** Its map and tileset images, served at /towns/<world>/map/. */
-  mapFiles: Map<string, string>;
+  map: WorldMap;
   jobs: Jobs;
   roomId: string;
 }
@@ -113,11 +113,11 @@ export class TownHost implements TownDirectory {
       replayContexts.delete(name);
       throw error;
     }
-    const mapFiles = mapFilesOf(spec.mapFile);
+    const map = worldMapOf(spec.mapFile);
     const worldMapUrl = `/towns/${name}/map/${path.basename(spec.mapFile)}`;
     const api = apiRouter(town, { operatorToken: this.parts.operatorToken, mapFile: spec.mapFile, worldMapUrl });
     const jobs = startJobs(config, town, this.parts.logger);
-    const hosted: HostedTown = { spec, config, town, api, mapFiles, jobs, roomId: room.roomId };
+    const hosted: HostedTown = { spec, config, town, api, map, jobs, roomId: room.roomId };
     this.hosted.set(name, hosted);
     const agents = town.sim.agents().length;
     this.parts.logger.info(`world '${name}': ${agents} agents on ${spec.mapFile}, ${town.mind.label} mind, ${town.resumed ? 'resumed' : 'new world'}`);

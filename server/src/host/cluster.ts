@@ -48,8 +48,10 @@ export async function townRoomOf(world: string): Promise<(IRoomCache & { metadat
  * holder has the world's file and its map).
  */
 export async function selectProcessForRoom(roomName: string, options: Record<string, unknown>): Promise<string> {
-  if (roomName === 'replay' && typeof options.live === 'string') {
-    const holder = await townRoomOf(options.live);
+  // A replay names its live world, or only the world file, which may be a live town elsewhere (?world=<name>&t=…).
+  const live = typeof options.live === 'string' ? options.live : typeof options.world === 'string' ? options.world : null;
+  if (roomName === 'replay' && live !== null) {
+    const holder = await townRoomOf(live);
     if (holder) return holder.processId;
   }
   return matchMaker.processId;

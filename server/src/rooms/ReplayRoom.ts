@@ -18,7 +18,7 @@ import { MessageGuard, refuse } from './guard';
 export const replayContexts = new Map<string, ReplayContext>();
 
 export interface ReplayOptions {
-  /** The live world's name (the app's key into replayContexts); omitted: the server's default world. */
+  /** The live world's name (the app's key into replayContexts); omitted: `world` when it is live here, else the default world. */
   live?: string;
   /** A world id from /api/worlds; omitted for the live world. */
   world?: string;
@@ -37,7 +37,9 @@ export class ReplayRoom extends Room<{ state: TownState }> {
   override maxClients = 1;
 
   override async onCreate(options: ReplayOptions): Promise<void> {
-    const live = options.live ?? replayContexts.keys().next().value;
+    // A world file that is itself a live town here replays over that town's context (its map, its mind).
+    const own = typeof options.world === 'string' && replayContexts.has(options.world) ? options.world : undefined;
+    const live = options.live ?? own ?? replayContexts.keys().next().value;
     const context = live === undefined ? undefined : replayContexts.get(live);
     if (!context) throw new Error(`no town '${live}' is running`);
     this.context = context;

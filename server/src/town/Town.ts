@@ -112,7 +112,7 @@ export class Town implements Composed {
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
   static async open(config: Config, parts: TownParts): Promise<Town> {
     const map = loadTownMap(config.mapFile);
-    const personaList = loadPersonas(config.personasDir, map);
+    const personaList = loadPersonas(config.personasDir, map, (w) => parts.logger.warn(w.message));
     const personas = new Map(personaList.map((p) => [p.id as string, p]));
     const wallClock = parts.wallClock ?? systemClock;
     fs.mkdirSync(config.dataDir, { recursive: true });
@@ -159,7 +159,7 @@ export class Town implements Composed {
         onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
       });
       const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds });
-      const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds });
+      const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
       const town = new Town({
         config, map, world, personas, db, sim, clock, runtime, mind: bundle.mind, stack: bundle.stack,

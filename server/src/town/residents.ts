@@ -1,12 +1,12 @@
 // Turns personas into what the sim needs to know of them.
-import type { Persona } from '../world/persona';
+import { DEFAULT_BED, DEFAULT_BEDROOM, type Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import { parseClock } from '../world/clockText';
 import type { ResidentSpec } from '../sim/types';
 import type { EventInput, PersonaRecord } from '../protocol/events';
 
 export function bedAddressOf(persona: Persona): string {
-  return `${persona.home}: bedroom: ${persona.bed ?? 'bed'}`;
+  return `${persona.home}: ${persona.bedroom ?? DEFAULT_BEDROOM}: ${persona.bed ?? DEFAULT_BED}`;
 }
 
 export function toResident(persona: Persona, map: TownMap): ResidentSpec {
