@@ -21,7 +21,8 @@ describe('several towns in the browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestTown({ operatorToken: TOKEN, worlds: [{ name: 'main' }, { name: 'north', personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']) }] });
+    const north = { name: 'north', personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']) };
+    server = await startTestTown({ operatorToken: TOKEN, worlds: [{ name: 'main' }, north] });
     browser = await launchBrowser();
     fs.mkdirSync('test-results', { recursive: true });
   }, 90_000);

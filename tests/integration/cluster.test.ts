@@ -105,7 +105,8 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
 
   beforeAll(async () => {
     const redisPort = await freePort();
-    redis = await startChild(REDIS_SERVER!, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, /Ready to accept connections/);
+    const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    redis = await startChild(REDIS_SERVER!, redisArgs, {}, /Ready to accept connections/);
     // Each process its own world, folder and cast (beta has three people), started side by side.
     [alpha, beta] = await Promise.all([
       startServer(redisPort, { WORLDS: 'alpha', DATA_DIR: tempDir() }),
@@ -159,14 +160,20 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
   });
 
   it('starts and stops towns through either process, and refuses a name another process holds', async () => {
-    expect(await api(beta!.url, 'POST', '/api/towns', { name: 'alpha' })).toEqual({ status: 409, body: { error: "the world 'alpha' is already running on another process" } });
+    expect(await api(beta!.url, 'POST', '/api/towns', { name: 'alpha' })).toEqual({
+      status: 409,
+      body: { error: "the world 'alpha' is already running on another process" },
+    });
     expect((await api(alpha!.url, 'POST', '/api/towns', { name: 'gamma', personas: subsetPersonas(['arthur', 'omar']) })).status).toBe(201);
     expect(await towns(beta!.url)).toEqual([['beta', 3, true], ['alpha', 10, false], ['gamma', 2, false]]);
     const inGamma = await join(beta!.url, { world: 'gamma' });
     await waitFor('gamma, reached through beta\u2019s port', () => inGamma.state.agents.size === 2);
     // Asked of beta's process, answered by alpha's, which holds gamma.
     expect(await api(beta!.url, 'DELETE', '/api/towns/gamma')).toEqual({ status: 200, body: { stopped: 'gamma' } });
-    expect(await api(alpha!.url, 'DELETE', '/api/towns/beta')).toEqual({ status: 409, body: { error: "'beta' is this server's default world: it stops with the server" } });
+    expect(await api(alpha!.url, 'DELETE', '/api/towns/beta')).toEqual({
+      status: 409,
+      body: { error: "'beta' is this server's default world: it stops with the server" },
+    });
     await waitFor('gamma to leave the listing', async () => (await towns(alpha!.url)).length === 2);
   });
 

@@ -55,7 +55,8 @@ describe('several towns on one server', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestTown({ operatorToken: TOKEN, worlds: [{ name: 'main' }, { name: 'north', personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']) }] });
+    const north = { name: 'north', personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']) };
+    server = await startTestTown({ operatorToken: TOKEN, worlds: [{ name: 'main' }, north] });
   });
   afterAll(async () => {
     // leave() of a room the server already closed would wait forever.
@@ -112,23 +113,28 @@ describe('several towns on one server', () => {
   });
 
   it('refuses to start or stop a town without the operator token, and names what is wrong with a request', async () => {
-    expect(await api('POST', '/api/towns', { body: { name: 'x' } })).toEqual({ status: 401, body: { error: 'operator only: send Authorization: Bearer <operator token>' } });
+    const noToken = await api('POST', '/api/towns', { body: { name: 'x' } });
+    expect(noToken).toEqual({ status: 401, body: { error: 'operator only: send Authorization: Bearer <operator token>' } });
     expect(await api('POST', '/api/towns', { token: 'not-it', body: { name: 'x' } })).toEqual({ status: 403, body: { error: 'wrong operator token' } });
     expect((await api('DELETE', '/api/towns/north')).status).toBe(401);
-    expect(await api('POST', '/api/towns', { token: TOKEN, body: { name: 'no spaces' } })).toEqual({ status: 400, body: { error: 'name: letters, digits, - and _ only (at most 64)' } });
+    const badName = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'no spaces' } });
+    expect(badName).toEqual({ status: 400, body: { error: 'name: letters, digits, - and _ only (at most 64)' } });
     expect((await api('POST', '/api/towns', { token: TOKEN, body: { name: 'x', size: 3 } })).body.error).toMatch(/size/);
     expect((await api('POST', '/api/towns', { token: TOKEN, body: {} })).body.error).toMatch(/^name: /);
     const badMap = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'x', map: 'maps/missing.tmj' } });
     expect([badMap.status, badMap.body.error]).toEqual([400, expect.stringMatching(/missing\.tmj/)]);
     expect(server.host.has('x')).toBe(false);
-    expect(await api('POST', '/api/towns', { token: TOKEN, body: { name: 'north' } })).toEqual({ status: 409, body: { error: "the world 'north' is already running here" } });
-    expect(await api('DELETE', '/api/towns/main', { token: TOKEN })).toEqual({ status: 409, body: { error: "'main' is this server's default world: it stops with the server" } });
+    const twice = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'north' } });
+    expect(twice).toEqual({ status: 409, body: { error: "the world 'north' is already running here" } });
+    const stopDefault = await api('DELETE', '/api/towns/main', { token: TOKEN });
+    expect(stopDefault).toEqual({ status: 409, body: { error: "'main' is this server's default world: it stops with the server" } });
     expect(await api('DELETE', '/api/towns/nowhere', { token: TOKEN })).toEqual({ status: 404, body: { error: "no world 'nowhere' is running" } });
   });
 
   it('starts a town for the operator, and stops it: its viewers are told, its file stays, and it resumes when started again', async () => {
     const personas = subsetPersonas(['arthur', 'omar']);
-    expect(await api('POST', '/api/towns', { token: TOKEN, body: { name: 'south', personas } })).toEqual({ status: 201, body: { name: 'south', url: '/?world=south' } });
+    const started = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'south', personas } });
+    expect(started).toEqual({ status: 201, body: { name: 'south', url: '/?world=south' } });
     expect((await list()).towns.map((t) => [t.name, t.agents])).toEqual([['main', 10], ['north', 3], ['south', 2]]);
     const south = await join({ world: 'south' });
     await waitFor('the south town', () => south.state.agents.size === 2);

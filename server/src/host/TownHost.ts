@@ -84,7 +84,8 @@ export class TownHost implements TownDirectory {
       const config: Config = { ...worldConfig(this.config, spec), operatorToken: this.parts.operatorToken };
       let town: Town;
       try {
-        town = await Town.open(config, { embedder: this.parts.minds.embedder, createMind: this.parts.minds.createMind, logger: this.parts.logger, wallClock: this.parts.wallClock });
+        const { minds, logger, wallClock } = this.parts;
+        town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock });
       } catch (error) {
         // A bad map or persona folder is the operator's to fix: the message names the file and field.
         if (how.operatorRequest) throw new HttpError(400, error instanceof Error ? error.message : String(error));

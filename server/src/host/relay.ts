@@ -62,7 +62,8 @@ export function relayHttp(addresses: ProcessAddresses, holdsLocally: (world: str
       const room = await townRoomOf(world);
       const target = room && room.processId !== matchMaker.processId ? await addresses.addressOf(room.processId) : null;
       if (!target) return next();
-      const upstream = http.request({ host: target.host, port: target.port, method: req.method, path: req.originalUrl, headers: { ...req.headers, [RELAYED]: '1' } });
+      const headers = { ...req.headers, [RELAYED]: '1' };
+      const upstream = http.request({ host: target.host, port: target.port, method: req.method, path: req.originalUrl, headers });
       upstream.on('response', (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
