@@ -14,6 +14,8 @@ import { createLogger, type Logger } from './town/logger';
 import { TownRoom, towns } from './rooms/TownRoom';
 import { buildMinds } from './town/minds';
 import { mountApi } from './api/routes';
+import { mountAnalysisApi } from './api/analysis';
+import { mountExportApi } from './api/exports';
 import { startJobs, type Jobs } from './jobs/jobs';
 import { formatGameTime } from './protocol/time';
 import type { WallClock } from './core/wallClock';
@@ -64,6 +66,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     });
   });
   mountApi(app, town, { operatorToken, mapFile: config.mapFile });
+  mountAnalysisApi(app, town, config);
+  mountExportApi(app, config);
   app.use('/maps', express.static(path.dirname(path.resolve(config.mapFile)), { fallthrough: false }));
 
   let vite: ViteDevServer | null = null;

@@ -79,6 +79,10 @@ export interface EventData {
   'run.resumed': { mind: string; agents: number; folded?: number };
   'llm.fallback': { purpose: string; reason: string };
   'budget.paused': { message: string };
+  /** Who a resident is when it joins the world (its persona file's people), so a world file alone says who knew whom. */
+  'agent.persona': { name: string; home: string; workplace: string | null; relationships: Record<string, string> };
+  /** A headless run's scenario (scenarios/*.yaml): what analysis tracks in this world. */
+  'scenario.started': { name: string; file: string; scenario: unknown };
 }
 
 export type EventKind = keyof EventData;
@@ -101,6 +105,8 @@ export const EVENT_KINDS = [
   'run.resumed',
   'llm.fallback',
   'budget.paused',
+  'agent.persona',
+  'scenario.started',
 ] as const satisfies readonly EventKind[];
 
 /** An event before it is logged: one variant per kind, its payload typed by the kind. */

@@ -135,6 +135,8 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'run.resumed':
     case 'llm.fallback':
     case 'budget.paused':
+    case 'agent.persona':
+    case 'scenario.started':
       return;
     default: {
       const never: never = e;
