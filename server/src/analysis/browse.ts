@@ -7,6 +7,7 @@ import type { TownMap } from '../world/types';
 import { loadTownMap } from '../world/map';
 import { openWorldForReading } from '../history/worlds';
 import { GAME_MS_PER_DAY } from '../protocol/time';
+import type { ConversationView, DayEntry } from '../protocol/analysis';
 import { readWorldFacts, type WorldFacts } from './facts';
 
 const maps = new Map<string, TownMap>();
@@ -50,21 +51,6 @@ export interface ConversationQuery {
   /** Words in the summary or any line (case-insensitive). */
   text?: string;
   limit?: number;
-}
-
-export interface ConversationView {
-  id: number;
-  startGameMs: number;
-  endGameMs: number | null;
-  a: string;
-  b: string;
-  nameA: string;
-  nameB: string;
-  arena: string;
-  summary: string | null;
-  lines: Array<{ speaker: string; name: string; text: string; gameMs: number }>;
-  /** What each participant took away, by agent id (chat memories "(heard from …)"). */
-  learned: Record<string, string[]>;
 }
 
 /** Conversations matching the filters, newest last, at most `limit` (default 200). */
@@ -114,17 +100,6 @@ export function findConversations(db: WorldDb, q: ConversationQuery, facts: Worl
   }
   const limit = q.limit ?? 200;
   return { total: views.length, conversations: views.slice(-limit) };
-}
-
-export interface DayEntry {
-  startGameMs: number;
-  endGameMs: number;
-  description: string;
-  emoji: string;
-  address: string;
-  /** The sector of the address ("Hobbs Cafe"). */
-  place: string;
-  asleep: boolean;
 }
 
 /** One agent's actions from `fromGameMs` to `toGameMs` (agent.action events), each lasting until the next. */

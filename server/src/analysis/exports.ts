@@ -11,6 +11,7 @@ import type { EventKind } from '../protocol/events';
 import { formatIsoMinute } from '../protocol/time';
 import { readWorldFacts, pairKey, type WorldFacts } from './facts';
 import type { Report } from './report';
+import type { GraphView } from '../protocol/analysis';
 
 export const EXPORT_KINDS = ['events', 'conversations', 'memories', 'series', 'graphml', 'edges'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -136,18 +137,11 @@ export function exportSeries(report: Report, out: Writable): Promise<void> {
   return csv(rows(), ['t', 'game_ms', 'density', 'conversations', ...topics.map((t) => `aware_${t}`)], out);
 }
 
-export interface GraphEdge {
-  a: string;
-  b: string;
-  conversations: number;
-  /** Whether either persona named the other at the start. */
-  acquainted: boolean;
-  firstGameMs: number | null;
-  lastGameMs: number | null;
-}
+/** An edge: `acquainted` when either persona named the other at the start; weight = conversations. */
+export type GraphEdge = GraphView['edges'][number];
 
 /** The relationship graph: agents, and an edge for every pair that knew each other at the start or talked. */
-export function relationshipGraph(facts: WorldFacts, o: ExportOptions = {}): { nodes: Array<{ id: string; name: string; conversations: number }>; edges: GraphEdge[] } {
+export function relationshipGraph(facts: WorldFacts, o: ExportOptions = {}): GraphView {
   const edges = new Map<string, GraphEdge>();
   const edge = (a: string, b: string) => {
     const key = pairKey(a, b);

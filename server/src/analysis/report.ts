@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { WorldDb } from '../store/WorldDb';
 import type { TownMap } from '../world/types';
 import type { Embedder } from '../llm/types';
+import type { AnalysisReport } from '../protocol/analysis';
 import { formatIsoMinute, GAME_MS_PER_DAY, parseIsoMinute } from '../protocol/time';
 import { readWorldFacts, type WorldFacts } from './facts';
 import {
@@ -47,7 +48,7 @@ export function attendanceOf(scenario: Scenario | null): AttendanceSpec[] {
   return (scenario?.attendance ?? []).map((a) => ({ place: a.place, fromGameMs: parseIsoMinute(a.from)!, toGameMs: parseIsoMinute(a.to)!, topic: a.topic, minMinutes: a.minMinutes }));
 }
 
-export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder, options: ReportOptions) {
+export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder, options: ReportOptions): Promise<AnalysisReport> {
   const facts = readWorldFacts(db);
   const scenario = options.scenario ?? recordedScenario(facts);
   const w: Window = {
@@ -137,7 +138,7 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
   };
 }
 
-export type Report = Awaited<ReturnType<typeof buildReport>>;
+export type Report = AnalysisReport;
 
 /** The report as Markdown, for people. */
 export function reportMarkdown(r: Report): string {

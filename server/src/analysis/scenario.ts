@@ -11,10 +11,11 @@ import { parseIsoMinute } from '../protocol/time';
 import type { TownMap } from '../world/types';
 
 const text = z.string().trim().min(1, 'must not be empty');
+const ISO_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const isoMinute = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'expected a game time YYYY-MM-DDTHH:MM')
-  .refine((s) => parseIsoMinute(s) !== null, 'not a valid date and time')
+  .regex(ISO_MINUTE, 'expected a game time YYYY-MM-DDTHH:MM')
+  .refine((s) => !ISO_MINUTE.test(s) || parseIsoMinute(s) !== null, 'not a valid date and time')
   .describe('A game time, YYYY-MM-DDTHH:MM (UTC, like START_TIME).');
 const personaId = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a persona id: the file name without .yaml');
 
