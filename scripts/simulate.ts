@@ -32,6 +32,7 @@ function progressReporter(label: string) {
   const tty = process.stdout.isTTY === true;
   let bar: cliProgress.SingleBar | null = null;
   let lastLine = 0;
+  let note = '';
   const payload = (p: RunProgress) => ({
     time: formatIsoMinute(p.gameMs).replace('T', ' '),
     conversations: p.conversations,
@@ -39,6 +40,7 @@ function progressReporter(label: string) {
     calls: p.llmCalls,
     tokens: p.tokens,
     dollars: p.costUsd.toFixed(4),
+    note,
   });
   const pct = (p: RunProgress) => Math.round((100 * (p.gameMs - p.startGameMs)) / Math.max(1, p.endGameMs - p.startGameMs));
   return {
@@ -49,7 +51,7 @@ function progressReporter(label: string) {
         if (!bar) {
           bar = new cliProgress.SingleBar(
             {
-              format: `${label} {bar} {percentage}% | {time} | ETA {eta_formatted} | {conversations} conversations, {memories} memories | LLM {calls} calls, {tokens} tokens, \${dollars}`,
+              format: `${label} {bar} {percentage}% | {time} | ETA {eta_formatted} | {conversations} conversations, {memories} memories | LLM {calls} calls, {tokens} tokens, \${dollars}{note}`,
               hideCursor: true,
               etaBuffer: 50,
             },
@@ -62,6 +64,13 @@ function progressReporter(label: string) {
         const q = payload(p);
         console.log(`${label} ${pct(p)}% game time ${q.time}: ${q.conversations} conversations, ${q.memories} memories, LLM ${q.calls} calls, ${q.tokens} tokens, $${q.dollars}`);
       }
+    },
+    /** A word after the bar (on a terminal), or a line of its own. */
+    say(text: string) {
+      if (bar) {
+        note = ` — ${text}`;
+        bar.update({ note });
+      } else console.error(text);
     },
     stop() {
       bar?.stop();
@@ -86,20 +95,26 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
 
   let stopping = false;
-  process.on('SIGINT', () => {
+  let current: ReturnType<typeof progressReporter> | null = null;
+  const stop = () => {
     if (stopping) {
+      current?.stop();
       console.error('\nstopping now; the world resumes from its last logged event');
       process.exit(130);
     }
     stopping = true;
-    console.error('\nstopping after this chunk and saving the world (Ctrl-C again to quit at once)…');
-  });
+    current?.say('stopping after this chunk and saving the world (Ctrl-C again to quit at once)…');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 
   const reports: Report[] = [];
   const worlds: string[] = [];
   for (const seed of seeds) {
     const world = worldNameFor(scenario, values.world, seeds.length > 1 ? seed : values.seed === undefined ? undefined : seed);
     const bar = progressReporter(world);
+    current = bar;
+    let last: RunProgress | null = null;
     const outcome = await runScenario({
       scenario,
       scenarioFile: values.scenario,
@@ -108,12 +123,17 @@ async function main(): Promise<void> {
       seed: seeds.length > 1 || values.seed !== undefined ? seed : undefined,
       days,
       logger,
-      onProgress: (p) => bar.update(p),
+      onProgress: (p) => {
+        last = p;
+        bar.update(p);
+      },
       shouldStop: () => stopping,
     }).finally(() => bar.stop());
     const file = path.join(outcome.config.dataDir, `${outcome.world}.sqlite`);
     if (!outcome.finished) {
-      console.log(`stopped; ${file} is saved. Run the same command to go on.`);
+      const p = last as RunProgress | null;
+      const at = p ? ` at game time ${formatIsoMinute(p.gameMs).replace('T', ' ')} (${Math.round((100 * (p.gameMs - p.startGameMs)) / (p.endGameMs - p.startGameMs))}%)` : '';
+      console.log(`stopped${at}; ${file} is saved. Run the same command to go on.`);
       process.exit(130);
     }
     worlds.push(world);

@@ -20,6 +20,8 @@ declare global {
       charts(): string[];
       /** Page coordinates of a chart's data point, for a real click. */
       pointPosition(name: string, dataset: number, index: number): { x: number; y: number } | null;
+      /** Page coordinates of the middle of a graph's edge, for a real click. */
+      edgePosition(name: string, index: number): { x: number; y: number } | null;
       lastLink(): string | null;
     };
   }
@@ -50,6 +52,14 @@ const hooks: NonNullable<Window['__analysis']> = {
     if (!chart || !point) return null;
     const box = chart.canvas.getBoundingClientRect();
     return { x: box.left + point.x, y: box.top + point.y };
+  },
+  edgePosition(name, index) {
+    const cy = graphByName(name);
+    const edge = cy?.edges()[index];
+    if (!cy || !edge) return null;
+    const box = cy.container()!.getBoundingClientRect();
+    const mid = edge.renderedMidpoint();
+    return { x: box.left + mid.x, y: box.top + mid.y };
   },
   lastLink: lastReplayLink,
 };

@@ -205,6 +205,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
         await applyIntervention(town, p.iv, p.index);
         logger.debug(`intervention ${p.index} (${p.iv.kind}) at ${formatIsoMinute(town.gameMs)}`);
       }
+      // Offline, a chunk never waits on I/O: yield to the event loop, so a Ctrl-C (a signal) is heard.
+      await new Promise((resolve) => setImmediate(resolve));
       if (o.shouldStop?.()) break;
       const until = Math.min(span.endGameMs, town.gameMs + CHUNK_GAME_MS, pending[0]?.gameMs ?? Infinity);
       await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
