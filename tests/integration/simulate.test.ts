@@ -4,7 +4,7 @@
 // the command line (plain progress lines off a terminal; a malformed scenario refused by name).
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../server/src/analysis/scenario';
 import { runScenario, type RunOutcome, type RunProgress } from '../../server/src/analysis/runScenario';
@@ -101,29 +101,17 @@ describe('a scenario run stopped part-way', () => {
   }, 120_000);
 });
 
-describe('a scenario on the LLM mind (the in-process stub)', () => {
+describe('the Valentine scenario on the LLM mind (the in-process stub), shortened', () => {
   let stub: OpenAIStub;
   let outcome: RunOutcome;
 
   beforeAll(async () => {
     stub = installTownResponders(await new OpenAIStub().start());
-    const scenario = parseScenario(
-      `
-name: stubbed
-personas: personas
-start: 2026-02-13T07:00
-days: 0.08
-interventions:
-  - { at: 2026-02-13T07:00, kind: whisper, agent: isabella, text: "Isabella Rivera is throwing a Valentine's Day party at Hobbs Cafe on February 14 at 5pm." }
-topics:
-  - { name: party, phrase: "Isabella's Valentine's Day party at Hobbs Cafe", words: [valentine, party] }
-`,
-      'stubbed.yaml',
-    );
     outcome = await runScenario({
-      scenario,
-      scenarioFile: 'stubbed.yaml',
-      env: { DATA_DIR: tempDir(), OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'test', LLM_MODEL: 'stub-model', LLM_TIMEOUT_MS: '5000' },
+      scenario: loadScenario(VALENTINES),
+      scenarioFile: VALENTINES,
+      env: { DATA_DIR: tempDir(), OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'test', LLM_MODEL: 'stub-model', LLM_TIMEOUT_MS: '5000', LLM_CONCURRENCY: '32' },
+      days: 0.1,
       logger,
     });
   }, 120_000);
@@ -137,19 +125,21 @@ topics:
     const r = outcome.report!;
     expect(r.mind).toContain('llm: stub-model');
     expect(r.llm.calls).toBeGreaterThan(0);
-    expect(r.llm.calls).toBeLessThanOrEqual(stub.stats.requests);
-    expect(r.llm.calls_per_agent_day).toBeCloseTo(r.llm.calls / (10 * 0.08), 1);
+    expect(r.llm.calls - r.llm.cached).toBeLessThanOrEqual(stub.stats.requests);
+    expect(r.agents).toHaveLength(25);
+    expect(r.llm.calls_per_agent_day).toBeCloseTo(r.llm.calls / (25 * 0.1), 1);
     expect(r.llm.per_purpose.map((p) => p.purpose)).toContain('plan');
   });
 
-  it('interviews every agent about the topic at the end, and reports both counts', () => {
-    const [party] = outcome.report!.topics;
-    expect(party.interviewed).toBe(10);
+  it('interviews every agent about every topic at the end, and reports both counts', () => {
+    const [party, candidacy] = outcome.report!.topics;
+    expect(party.interviewed).toBe(25);
+    expect(candidacy.interviewed).toBe(25);
     // The stub's interview answer mentions "the party" but not Valentine's: no one counts by interview.
     expect(party.aware_interview).toBe(0);
     expect(party.interview![0].answer).toContain('looking forward to the party');
     expect(party.aware_start).toBe(1);
-    expect(stub.stats.bySchema.interview_reply).toBe(10);
+    expect(stub.stats.bySchema.interview_reply).toBe(50);
   });
 });
 
@@ -165,6 +155,28 @@ describe('npm run simulate', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`${bad}: days: Invalid input: expected number, received string`);
   }, 30_000);
+
+  it('stops cleanly on Ctrl-C (SIGINT), saying where it stopped, and the world ends with a snapshot', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'long.yaml');
+    fs.writeFileSync(file, 'name: long\npersonas: personas\nstart: 2026-02-13T06:00\ndays: 5\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/simulate.ts', '--scenario', file], { env: { ...process.env, DATA_DIR: dir } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('long 0% game time')) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(130);
+    expect(out).toMatch(/^stopped at game time 2026-02-1\d \d\d:\d\d \(\d+%\); .*long\.sqlite is saved\. Run the same command to go on\.$/m);
+    const db = openWorldDb(path.join(dir, 'long.sqlite'), null, { readonly: true });
+    try {
+      const snapshot = db.db.prepare('SELECT max(seq) FROM snapshots').pluck().get();
+      expect(snapshot).toBe(db.events.lastSeq());
+    } finally {
+      db.close();
+    }
+  }, 60_000);
 
   it('prints plain progress lines when stdout is not a terminal, then where the report is', () => {
     const dir = tempDir();
