@@ -12,10 +12,14 @@ import { loadConfig, type Config, type ConfigInput } from './config';
 import { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom, towns } from './rooms/TownRoom';
+import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
+import { replayRouter } from './api/replay';
+import type { ReplayContext } from './replay/open';
 import { buildMinds } from './town/minds';
 import { mountApi } from './api/routes';
 import { mountAnalysisApi } from './api/analysis';
 import { mountExportApi } from './api/exports';
+import { mountMapAssets } from './api/mapAssets';
 import { startJobs, type Jobs } from './jobs/jobs';
 import { formatGameTime } from './protocol/time';
 import type { WallClock } from './core/wallClock';
@@ -47,6 +51,14 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const minds = buildMinds(config, logger);
   const town = await Town.open({ ...config, operatorToken }, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock: options.wallClock });
   towns.set(config.world, town);
+  const replayContext: ReplayContext = {
+    dataDir: config.dataDir,
+    live: { world: config.world, file: town.db.file, mapFile: config.mapFile, simWorld: town.world, mind: town.mind.label },
+    embedder: town.embedder,
+    retrieval: { weights: town.runtime.settings.retrievalWeights, decayPerGameHour: town.runtime.settings.decayPerGameHour },
+    wallClock: town.wallClock,
+  };
+  replayContexts.set(config.world, replayContext);
 
   const app = express();
   const server = http.createServer(app);
@@ -66,9 +78,10 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     });
   });
   mountApi(app, town, { operatorToken, mapFile: config.mapFile });
+  app.use('/api', replayRouter(replayContext));
+  mountMapAssets(app, config.mapFile, (message) => logger.warn(message));
   mountAnalysisApi(app, town, config);
   mountExportApi(app, config);
-  app.use('/maps', express.static(path.dirname(path.resolve(config.mapFile)), { fallthrough: false }));
 
   let vite: ViteDevServer | null = null;
   if (config.dev) {
@@ -86,6 +99,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
 
   const gameServer = new Server({ transport: new WebSocketTransport({ server }), greet: false, gracefullyShutdown: false, logger: quietColyseusLogger(logger) });
   gameServer.define('town', TownRoom, { world: config.world });
+  gameServer.define('replay', ReplayRoom, { live: config.world });
   await gameServer.listen(config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -105,6 +119,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await town.close();
       towns.delete(config.world);
+      replayContexts.delete(config.world);
     })());
   return { url, port, config, town, operatorToken, close };
 }

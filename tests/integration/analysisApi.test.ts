@@ -21,7 +21,7 @@ describe('the analysis API', () => {
   });
 
   it('lists the world files, the live one named', async () => {
-    const list = (await (await get('/api/analysis/worlds')).json()) as WorldListing;
+    const list = (await (await get('/api/worlds')).json()) as WorldListing;
     expect(list.live).toBe('live');
     expect(list.worlds.map((w) => w.id).sort()).toEqual(['handmade', 'live']);
   });

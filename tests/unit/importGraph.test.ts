@@ -19,6 +19,7 @@ const LAYERS: Array<[string, number]> = [
   ['server/src/history', 4],
   ['server/src/town', 5],
   ['server/src/analysis', 6],
+  ['server/src/replay', 6],
   ['server/src/rooms', 7],
   ['server/src/api', 7],
   ['server/src/jobs', 7],

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTownMap, parseTownMap, MapError } from '../../server/src/world/map';
+import { loadTownMap, parseTownMap, rasterisePolygon, MapError, MapErrors } from '../../server/src/world/map';
 import { tempDir } from '../helpers';
 
 const TOWN = 'maps/town.tmj';
@@ -37,17 +37,28 @@ function hutWithPlainCollision(): ReturnType<typeof raw> {
   return m;
 }
 
-function expectMapError(json: unknown, layerName: string | null, text: RegExp): void {
+/** The problems a broken map is refused with: each a MapError naming the file and layer. */
+function mapErrors(json: unknown): MapError[] {
   try {
     parseTownMap(json, 'broken.tmj');
   } catch (error) {
-    expect(error).toBeInstanceOf(MapError);
-    expect((error as MapError).file).toBe('broken.tmj');
-    expect((error as MapError).layer).toBe(layerName);
-    expect((error as Error).message).toMatch(text);
-    return;
+    expect(error).toBeInstanceOf(MapErrors);
+    const errors = (error as MapErrors).errors;
+    for (const e of errors) {
+      expect(e).toBeInstanceOf(MapError);
+      expect(e.file).toBe('broken.tmj');
+      expect((error as Error).message).toContain(e.message);
+    }
+    return errors;
   }
   throw new Error('the broken map loaded');
+}
+
+/** The map is refused with exactly one problem, in `layerName`, matching `text`. */
+function expectMapError(json: unknown, layerName: string | null, text: RegExp): void {
+  const errors = mapErrors(json);
+  expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(text)]);
+  expect(errors[0].layer).toBe(layerName);
 }
 
 describe('the shipped town', () => {
@@ -117,7 +128,12 @@ describe('a map that breaks the conventions', () => {
     // Wall the cafe in: block the ring of tiles around it (doors included).
     for (let i = x - 1; i <= x + w; i++) for (const j of [y - 1, y + h]) c.data[j * 100 + i] = 42;
     for (let j = y - 1; j <= y + h; j++) for (const i of [x - 1, x + w]) c.data[j * 100 + i] = 42;
-    expectMapError(m, 'places', /'Hobbs Cafe: (cafe|kitchen)' cannot be reached/);
+    // Both arenas behind the wall, once each; not again for each of their objects.
+    const errors = mapErrors(m);
+    expect(errors.map((e) => [e.layer, e.message.replace(/^.*?layer 'places': /, '')])).toEqual([
+      ['places', "'Hobbs Cafe: cafe' cannot be reached on foot from spawn 'spawn 1': open a door in the collision layer"],
+      ['places', "'Hobbs Cafe: kitchen' cannot be reached on foot from spawn 'spawn 1': open a door in the collision layer"],
+    ]);
   });
 
   it('refuses isometric maps and files that are not JSON', () => {
@@ -195,5 +211,102 @@ describe('any conventional map', () => {
     const m = JSON.parse(fs.readFileSync(HUT, 'utf8')) as ReturnType<typeof raw>;
     delete m.properties;
     expect(parseTownMap(m, 'hut.tmj').places.world).toBe('the town');
+  });
+});
+
+/** A 6x4 map of 16 px tiles: walls around a 4x2 room "Hut: room" with a bed, and a spawn inside. */
+type LooseLayer = Record<string, unknown> & { name: string; objects?: Array<Record<string, unknown>>; data?: number[] };
+
+function tinyMap() {
+  return {
+    orientation: 'orthogonal', width: 6, height: 4, tilewidth: 16, tileheight: 16,
+    tilesets: [] as Array<Record<string, unknown>>,
+    layers: [
+      { name: 'collision', type: 'tilelayer', width: 6, height: 4, data: [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1] },
+      { name: 'places', type: 'objectgroup', objects: [{ id: 1, name: 'Hut: room', x: 16, y: 16, width: 64, height: 32 }] as Array<Record<string, unknown>> },
+      { name: 'objects', type: 'objectgroup', objects: [{ id: 2, name: 'bed', x: 16, y: 16, width: 16, height: 16 }] as Array<Record<string, unknown>> },
+      { name: 'spawns', type: 'objectgroup', objects: [{ id: 3, name: 'door', x: 40, y: 40, point: true }] },
+    ] as LooseLayer[],
+  };
+}
+
+describe('maps made elsewhere', () => {
+  it('reports every problem at once, not one per start', () => {
+    const m = tinyMap();
+    m.layers = m.layers.filter((l) => l.name === 'objects');
+    m.layers.push({ name: 'Collisions', type: 'tilelayer', width: 6, height: 4, data: new Array(24).fill(0) });
+    const errors = mapErrors(m);
+    expect(errors.map((e) => e.layer)).toEqual(['collision', 'places', 'spawns']);
+    expect(errors[0].message).toMatch(/missing: a map needs a tile layer named 'collision'.*'collides'.*there is a layer 'Collisions': rename it to 'collision'\?/);
+    expect(errors[1].message).toMatch(/layer 'places': missing/);
+  });
+
+  it('lists several broken objects in one refusal', () => {
+    const m = tinyMap();
+    m.layers[2].objects = [
+      { id: 2, name: 'bed', x: 16, y: 16, width: 16, height: 16, rotation: 45 },
+      { id: 4, name: 'rug', x: 32, y: 16, width: 16, height: 16, ellipse: true },
+      { id: 5, name: '', x: 48, y: 16, width: 16, height: 16 },
+    ];
+    expect(mapErrors(m).map((e) => e.message.replace(/^.*?layer 'objects': /, ''))).toEqual([
+      "object 'bed' (id 2) is rotated; only unrotated rectangles are supported",
+      "object 'rug' (id 4) must be a rectangle",
+      'object id 5 has no name (name it "bed", "counter", ...)',
+    ]);
+  });
+
+  it('does not blame the objects of a misnamed place as well', () => {
+    const m = tinyMap();
+    m.layers[1].objects![0].name = 'Hut';
+    expectMapError(m, 'places', /rectangle 'Hut' \(id 1\) must be named "Sector: arena"/);
+  });
+
+  it('takes collision from tiles whose tileset marks them collides: true, with no collision layer', () => {
+    const m = tinyMap();
+    const walls = m.layers[0].data as number[];
+    m.layers[0] = { name: 'Walls and floor', type: 'tilelayer', width: 6, height: 4, data: walls.map((v) => (v ? 2 : 1)) };
+    m.tilesets = [{ firstgid: 1, name: 'hut', image: 'hut.png', tiles: [{ id: 1, properties: [{ name: 'collides', type: 'bool', value: true }] }] }];
+    const map = parseTownMap(m, 'tiny.tmj');
+    expect([...map.collision]).toEqual(walls);
+    // Flipped tiles keep their flags in the gid's top bits, and still collide.
+    (m.layers[0].data as number[])[0] = 2 + 0x80000000;
+    expect(parseTownMap(m, 'tiny.tmj').collision[0]).toBe(1);
+    // Phaser's older spelling, `collide`, works too; and the tiles add to a collision layer.
+    m.tilesets = [{ firstgid: 1, name: 'hut', image: 'hut.png', tiles: [{ id: 1, properties: [{ name: 'collide', type: 'bool', value: true }] }] }];
+    m.layers.unshift({ name: 'collision', type: 'tilelayer', width: 6, height: 4, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0] });
+    const both = parseTownMap(m, 'tiny.tmj');
+    expect(both.collision[16]).toBe(1);
+    expect(both.collision[0]).toBe(1);
+  });
+
+  it('takes a place drawn as a polygon: the tiles whose centres lie inside it', () => {
+    const m = tinyMap();
+    // A triangle over the room: (16,16) (80,16) (16,48) in pixels, as Tiled writes it (points relative to x, y).
+    m.layers[1].objects = [{ id: 1, name: 'Hut: room', x: 16, y: 16, width: 0, height: 0, polygon: [{ x: 0, y: 0 }, { x: 64, y: 0 }, { x: 0, y: 32 }] }];
+    const map = parseTownMap(m, 'tiny.tmj');
+    const room = map.arenasByAddress.get('Hut: room')!;
+    const tiles = [...map.arenaIndexByTile].map((v, i) => (v === 0 ? i : -1)).filter((i) => i >= 0);
+    // Row 1: centres at x 24, 40, 56 lie left of the diagonal (x < 80 - 2(y-16)); row 2 (y 40): only x 24.
+    expect(tiles).toEqual([7, 8, 9, 13]);
+    expect(room.rects).toEqual([{ x: 1, y: 1, w: 3, h: 1 }, { x: 1, y: 2, w: 1, h: 1 }]);
+    expect(map.objectsByAddress.has('Hut: room: bed')).toBe(true);
+  });
+
+  it('rasterises polygons by tile centres, even-odd, clipped to the map', () => {
+    // A square from -8 to 40 px covers the tiles whose centres (8, 24) lie inside; 40 is on its edge, outside.
+    expect(rasterisePolygon([{ x: -8, y: -8 }, { x: 40, y: -8 }, { x: 40, y: 40 }, { x: -8, y: 40 }], 16, 10, 10)).toEqual([
+      { x: 0, y: 0, w: 2, h: 1 },
+      { x: 0, y: 1, w: 2, h: 1 },
+    ]);
+    // A "U" (concave): the notch between its arms is left out.
+    const u = [{ x: 0, y: 0 }, { x: 16, y: 0 }, { x: 16, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 0 }, { x: 48, y: 0 }, { x: 48, y: 48 }, { x: 0, y: 48 }];
+    expect(rasterisePolygon(u, 16, 10, 10)).toEqual([
+      { x: 0, y: 0, w: 1, h: 1 },
+      { x: 2, y: 0, w: 1, h: 1 },
+      { x: 0, y: 1, w: 1, h: 1 },
+      { x: 2, y: 1, w: 1, h: 1 },
+      { x: 0, y: 2, w: 3, h: 1 },
+    ]);
+    expect(rasterisePolygon([{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 0, y: 10 }], 16, 10, 10)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// The analysis page's only contact with the server: read-only JSON from /api/analysis and download
+// The analysis page's only contact with the server: read-only JSON from /api/analysis (and the world list from /api/worlds) and download
 // links to /api/export. The world and window chosen on the page travel in every request.
 import type { AnalysisReport, ConversationView, DayEntry, GraphView, WorldListing } from '@protocol/analysis';
 
@@ -27,7 +27,7 @@ async function get<T>(url: string): Promise<T> {
 }
 
 export const api = {
-  worlds: () => get<WorldListing>('/api/analysis/worlds'),
+  worlds: () => get<WorldListing>('/api/worlds'),
   report: (sel: Selection) => get<AnalysisReport>(`/api/analysis/report${query(sel)}`),
   graph: (sel: Selection) => get<GraphView>(`/api/analysis/graph${query(sel)}`),
   conversations: (sel: Selection, filter: Record<string, string | undefined>) =>

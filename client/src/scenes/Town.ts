@@ -1,10 +1,12 @@
 import Phaser from 'phaser';
 import type { TownConnection } from '../net/townConnection';
 import { AgentView } from '../view/AgentView';
+import { drawnLayers } from '../view/mapLayers';
 import { MAP_KEY } from './Preloader';
 import type { Hud } from '../ui/hud';
 
-const VISIBLE_LAYERS = ['ground', 'walls', 'furniture'];
+// Layers marked to go above the agents are drawn over them (and over their labels).
+const ABOVE_AGENTS_DEPTH = 1000;
 const MIN_ZOOM = 0.25;
 const MAX_ZOOM = 3;
 
@@ -26,9 +28,9 @@ export class Town extends Phaser.Scene {
     this.hud = this.registry.get('hud') as Hud;
     const map = this.make.tilemap({ key: MAP_KEY });
     this.tilePx = map.tileWidth;
-    const data = this.cache.tilemap.get(MAP_KEY).data as { tilesets: Array<{ name: string }> };
+    const data = this.cache.tilemap.get(MAP_KEY).data as Parameters<typeof drawnLayers>[0] & { tilesets: Array<{ name: string }> };
     const tilesets = data.tilesets.map((ts) => map.addTilesetImage(ts.name, `tileset-${ts.name}`)).filter((t): t is Phaser.Tilemaps.Tileset => t !== null);
-    for (const name of VISIBLE_LAYERS) if (map.getLayerIndex(name) !== null) map.createLayer(name, tilesets, 0, 0);
+    for (const layer of drawnLayers(data)) map.createLayer(layer.name, tilesets, 0, 0)?.setDepth(layer.above ? ABOVE_AGENTS_DEPTH : 0);
 
     const camera = this.cameras.main;
     camera.setBounds(0, 0, map.widthInPixels, map.heightInPixels);

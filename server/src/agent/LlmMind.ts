@@ -6,7 +6,7 @@ import type { ChatMessage, ChatModel, JsonSchema, Purpose } from '../llm/types';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
-import { parseClock } from '../world/clockText';
+import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
 import { findActionIndex } from '../protocol/plan';
 import { formatClock } from '../protocol/time';
 import type { Observation } from '../sim/types';
@@ -92,9 +92,10 @@ export class LlmMind implements Mind {
     if (blocks.length === 0) return { ...base, broadStrokes: plan.broadStrokes };
     const objectsByPlace = Object.fromEntries(blocks.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
     const actionsReply = await this.ask('decompose', p.id, P.actionsPrompt(p, blocks, objectsByPlace), P.ActionsReply, 2500, 'decompose_actions');
-    const hourBlocks = toHourBlocks(blocks, parseClock(p.sleepAt));
+    const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
+    const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
     if (!actionsReply) return { ...base, broadStrokes: plan.broadStrokes, hourBlocks };
-    const actions = normaliseActions(actionsReply.actions, ctx.map, parseClock(p.wakeAt), parseClock(p.sleepAt), base.actions);
+    const actions = normaliseActions(actionsReply.actions, ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
     return { day, broadStrokes: plan.broadStrokes, hourBlocks, actions };
   }
 
@@ -180,8 +181,8 @@ export function resolveAddress(place: string, map: TownMap): string | null {
   return null;
 }
 
-function toHourBlocks(blocks: Array<{ start: string; activity: string }>, sleepMinute: number) {
-  const sorted = blocks.map((b) => ({ startMinute: parseClock(b.start.padStart(5, '0')), activity: b.activity })).sort((x, y) => x.startMinute - y.startMinute);
+function toHourBlocks(blocks: Array<{ start: string; activity: string }>, wakeMinute: number, sleepMinute: number) {
+  const sorted = blocks.map((b) => ({ startMinute: minuteOfWakingDay(parseClock(b.start.padStart(5, '0')), wakeMinute), activity: b.activity })).sort((x, y) => x.startMinute - y.startMinute);
   return sorted.map((b, i) => ({ ...b, durationMinutes: Math.max(0, (sorted[i + 1]?.startMinute ?? sleepMinute) - b.startMinute) }));
 }
 
@@ -198,7 +199,7 @@ export function normaliseActions(
 ): PlannedAction[] {
   const valid = raw
     .filter((a) => isClock(a.start))
-    .map((a) => ({ startMinute: parseClock(a.start.padStart(5, '0')), durationMinutes: a.minutes, description: a.description.trim(), emoji: a.emoji, address: resolveAddress(a.place, map) }))
+    .map((a) => ({ startMinute: minuteOfWakingDay(parseClock(a.start.padStart(5, '0')), wakeMinute), durationMinutes: a.minutes, description: a.description.trim(), emoji: a.emoji, address: resolveAddress(a.place, map) }))
     .filter((a): a is PlannedAction => a.address !== null && a.startMinute >= wakeMinute && a.startMinute < sleepMinute)
     .sort((a, b) => a.startMinute - b.startMinute);
   const out: PlannedAction[] = [];

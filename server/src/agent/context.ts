@@ -6,13 +6,16 @@ import type { Embedder } from '../llm/types';
 import type { ConversationRecord, MemoryStore, RetrievalWeights } from '../store/types';
 import type { EventInput } from '../protocol/events';
 import { findActionIndex, type DayPlan } from '../protocol/plan';
-import { GAME_MS_PER_HOUR, minuteOfDay } from '../protocol/time';
+import { GAME_MS_PER_HOUR } from '../protocol/time';
+import { planMomentAt } from '../world/clockText';
 import type { OperationRequest } from '../sim/types';
 import type { Mind, MindAgent, MindContext } from './mind';
 
 /** What the runtime reads of the sim: an agent's current action, plan and conversation. */
 export interface SimView {
-  agent(id: string): { current: { description: string; address: string }; plan: DayPlan | null; conversationId: number | null } | undefined;
+  agent(id: string):
+    | { spec: { wakeMinute: number; sleepMinute: number }; current: { description: string; address: string }; plan: DayPlan | null; conversationId: number | null }
+    | undefined;
 }
 
 /** Where the runtime keeps what is not a memory. Implemented over the world's SQLite file. */
@@ -87,7 +90,7 @@ export class CognitionContext {
   mindContext(agentId: string, gameMs: number): MindContext {
     const view = this.deps.sim.agent(agentId);
     // During a conversation the sim shows "talking with …"; the mind wants what the agent was doing.
-    const planned = view?.plan ? view.plan.actions[findActionIndex(view.plan.actions, minuteOfDay(gameMs))] : undefined;
+    const planned = view?.plan ? view.plan.actions[findActionIndex(view.plan.actions, planMomentAt(gameMs, view.spec.wakeMinute, view.spec.sleepMinute).minute)] : undefined;
     const talking = view?.conversationId !== null && view?.conversationId !== undefined;
     const agent: MindAgent = {
       persona: this.persona(agentId),

@@ -6,7 +6,7 @@ import type { Memory } from '../store/types';
 import type { GameObjectNode, TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
 import { resolvePlaceRef } from '../world/places';
-import { parseClock } from '../world/clockText';
+import { minuteOfWakingDay, parseClock, planMomentAt, wakingDay } from '../world/clockText';
 import { Rng } from '../sim/rng';
 import { formatClock } from '../protocol/time';
 import type { Observation } from '../sim/types';
@@ -89,7 +89,7 @@ export class OfflineMind implements Mind {
   async react(ctx: MindContext, observations: Observation[]): Promise<Reaction | null> {
     const persona = ctx.agent.persona;
     const plan = ctx.agent.plan;
-    const minute = minuteOf(ctx.gameMs);
+    const minute = planMinuteOf(ctx);
     for (const obs of observations) {
       if (obs.subject !== 'the town') continue;
       const closed = /^(.+?) is closed\b/i.exec(obs.description);
@@ -219,11 +219,12 @@ export class OfflineMind implements Mind {
 /** The routine of the persona, made concrete for one day: a place picked per block and 5-15 minute actions. */
 export function planFromRoutine(persona: Persona, map: TownMap, seed: number, day: number, memories: Memory[] = []): DayPlan {
   const rng = Rng.fromKey(seed, persona.id, 'plan', day);
-  const sleep = parseClock(persona.sleepAt);
+  // Minutes of the waking day: a bedtime (or a block) after midnight is 1440 + its time.
+  const { wakeMinute: wake, sleepMinute: sleep } = wakingDay(persona.wakeAt, persona.sleepAt);
   const blocks: Array<HourBlock & { emoji: string; ref: string; tasks: string[] | undefined }> = [];
   persona.routine.forEach((entry, i) => {
-    const start = parseClock(entry.at);
-    const end = i + 1 < persona.routine.length ? parseClock(persona.routine[i + 1].at) : sleep;
+    const start = minuteOfWakingDay(parseClock(entry.at), wake);
+    const end = i + 1 < persona.routine.length ? minuteOfWakingDay(parseClock(persona.routine[i + 1].at), wake) : sleep;
     const ref = Array.isArray(entry.place) ? rng.pick(entry.place) : entry.place;
     blocks.push({ startMinute: start, durationMinutes: end - start, activity: entry.activity, emoji: entry.emoji, ref, tasks: entry.tasks });
   });
@@ -331,6 +332,12 @@ function minuteOf(gameMs: number): number {
   return Math.floor((gameMs % 86_400_000) / 60_000);
 }
 
+/** The minute of the agent's plan in force now: past 1440 between midnight and a bedtime after it. */
+function planMinuteOf(ctx: MindContext): number {
+  const p = ctx.agent.persona;
+  return planMomentAt(ctx.gameMs, parseClock(p.wakeAt), parseClock(p.sleepAt)).minute;
+}
+
 function greetingFor(minute: number): string {
   if (minute < 12 * 60) return 'Good morning';
   if (minute < 18 * 60) return 'Good afternoon';
@@ -338,7 +345,7 @@ function greetingFor(minute: number): string {
 }
 
 function nextActionOf(ctx: MindContext): PlannedAction | null {
-  const minute = minuteOf(ctx.gameMs);
+  const minute = planMinuteOf(ctx);
   const current = ctx.agent.currentAction;
   return ctx.agent.plan?.actions.find((a) => a.startMinute > minute && a.description !== current && !/sleep/i.test(a.description)) ?? null;
 }

@@ -39,7 +39,7 @@ export interface WorldFacts {
   mind: string | null;
   agents: AgentFact[];
   byName: Map<string, AgentId>;
-  /** Persona relationships per agent, from `agent.persona` events; null when the world has none. */
+  /** Persona relationships per agent, from `persona.set` events; null when the world records none (older worlds). */
   relationships: Map<string, string[]> | null;
   conversations: ConversationFact[];
   reflections: Array<{ gameMs: number; agentId: string }>;
@@ -53,7 +53,7 @@ const KINDS = [
   'run.resumed',
   'agent.added',
   'agent.removed',
-  'agent.persona',
+  'persona.set',
   'conversation.start',
   'conversation.end',
   'reflection.made',
@@ -102,9 +102,10 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
         if (a) a.removedGameMs = e.gameMs;
         break;
       }
-      case 'agent.persona':
+      case 'persona.set':
+        if (!e.agentId || !e.data.relationships) break;
         facts.relationships ??= new Map();
-        if (e.agentId) facts.relationships.set(e.agentId, Object.keys(e.data.relationships));
+        facts.relationships.set(e.agentId, Object.keys(e.data.relationships));
         break;
       case 'conversation.start': {
         const c: ConversationFact = { id: e.data.conversationId, seq: e.seq, a: e.data.a, b: e.data.b, arena: e.data.arena, startGameMs: e.gameMs, endGameMs: null, lines: 0 };

@@ -1,4 +1,4 @@
-// HTTP for the analysis page (/analysis): the world files, a world's report over a window, the
+// HTTP for the analysis page (/analysis; the world files come from /api/worlds): a world's report over a window, the
 // relationship graph, the conversation browser and one agent's day. Read-only, open to spectators;
 // every world (the live one too) is read through its own read-only connection.
 import path from 'node:path';
@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Config } from '../config';
 import type { Town } from '../town/Town';
-import { listWorldFiles } from '../history/worlds';
 import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { parseIsoMinute, GAME_MS_PER_DAY } from '../protocol/time';
 import { buildReport, type Report } from '../analysis/report';
@@ -56,10 +55,6 @@ export function mountAnalysisApi(app: express.Express, town: Town, config: Confi
     const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
     if (!config.dev && fs.existsSync(path.join(CLIENT_DIR, 'analysis.html'))) res.sendFile(path.join(CLIENT_DIR, 'analysis.html'));
     else res.redirect(`/analysis.html${query}`);
-  });
-
-  api.get('/worlds', (_req, res) => {
-    res.json({ live: config.world, worlds: listWorldFiles(config.dataDir).map(({ file: _file, ...info }) => info) });
   });
 
   api.get('/report', (req, res, next) => {

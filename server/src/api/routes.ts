@@ -3,7 +3,7 @@ import express, { type Request, type Response, type NextFunction } from 'express
 import path from 'node:path';
 import type { Town } from '../town/Town';
 import { inspectAgent } from '../town/inspect';
-import { describeEvent } from '../town/feed';
+import { describeEvent } from '../protocol/feedText';
 
 export interface ApiOptions {
   operatorToken: string;
@@ -40,7 +40,7 @@ export function mountApi(app: express.Express, town: Town, options: ApiOptions):
     const last = town.db.events.lastSeq();
     const items = town.db.events
       .read(Math.max(0, last - 5000), last, 5000)
-      .map((e) => ({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text: describeEvent(e, town) }))
+      .map((e) => ({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text: describeEvent(e, (id) => town.personas.get(id)?.name ?? id) }))
       .filter((i) => i.text !== null)
       .slice(-limit);
     res.json({ items });

@@ -111,6 +111,7 @@ export interface DayEntry {
   asleep: boolean;
 }
 
+/** The part of /api/worlds (api/replay.ts, history/worlds.ts) the analysis page reads. */
 export interface WorldListing {
   live: string;
   worlds: Array<{ id: string; kind: 'world' | 'backup'; span: { firstGameMs: number; lastGameMs: number } | null; agents: number; mind: string | null; error?: string }>;

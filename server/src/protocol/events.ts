@@ -38,6 +38,20 @@ export interface Movement {
   tilesPerGameMinute: number;
 }
 
+/** What a persona file says of a resident, as recorded when it arrives or is edited (replay shows it as of then). */
+export interface PersonaRecord {
+  name: string;
+  age: number;
+  innate: string[];
+  learned: string;
+  currently: string;
+  lifestyle: string;
+  home: string;
+  workplace: string | null;
+  /** Whom the persona file says they know (persona id → what they think), so a world file alone says who knew whom; absent in older worlds. */
+  relationships?: Record<string, string>;
+}
+
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
 
 export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent';
@@ -58,6 +72,8 @@ export interface EventData {
     | { day: number; broadStrokes: string[]; hourBlocks: HourBlock[]; actions: PlannedAction[] }
     | { day: number; reason: string; fromMinute: number; actions: PlannedAction[] };
   'world.event': { description: string; arena: string | null; durationGameMs: number };
+  /** The persona of a resident, when it arrives or its file changes. */
+  'persona.set': PersonaRecord;
   'memory.created': { id: number; kind: string; description: string; importance: number; evidence: number[]; by: string };
   'reflection.made': { question: string; insights: Array<{ id: number; text: string; evidence: number[] }>; by: string };
   'operator.action': {
@@ -79,8 +95,6 @@ export interface EventData {
   'run.resumed': { mind: string; agents: number; folded?: number };
   'llm.fallback': { purpose: string; reason: string };
   'budget.paused': { message: string };
-  /** Who a resident is when it joins the world (its persona file's people), so a world file alone says who knew whom. */
-  'agent.persona': { name: string; home: string; workplace: string | null; relationships: Record<string, string> };
   /** A headless run's scenario (scenarios/*.yaml): what analysis tracks in this world. */
   'scenario.started': { name: string; file: string; scenario: unknown };
 }
@@ -98,6 +112,7 @@ export const EVENT_KINDS = [
   'conversation.end',
   'plan.made',
   'world.event',
+  'persona.set',
   'memory.created',
   'reflection.made',
   'operator.action',
@@ -105,7 +120,6 @@ export const EVENT_KINDS = [
   'run.resumed',
   'llm.fallback',
   'budget.paused',
-  'agent.persona',
   'scenario.started',
 ] as const satisfies readonly EventKind[];
 

@@ -49,6 +49,15 @@ export const TownState = schema(
     mind: t.string().default('offline'),
     world: t.string().default(''),
     mapWidth: t.uint16().default(0),
+    /** 'live': the running town; 'replay': one viewer's replay of a recorded moment (read-only). */
+    mode: t.string().default('live'),
+    /** Replay only: the world file replayed ('' for the live world), its recorded span, and the play rate (0: paused). */
+    replayWorld: t.string().default(''),
+    spanStartGameMs: t.float64().default(0),
+    spanEndGameMs: t.float64().default(0),
+    replayRate: t.float32().default(0),
+    /** Replay only: why this world replays with less detail ('' when it has all of it). */
+    detail: t.string().default(''),
     agents: t.map(AgentState),
   },
   'TownState',

@@ -5,9 +5,9 @@ import { ArraySchema, Encoder } from '@colyseus/schema';
 // The first full state of a large town (1,000 agents) is about 150 KB: above the encoder's default buffer.
 Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 512 * 1024);
 import { AgentState, type TownState } from '../protocol/state';
-import type { Simulation } from '../sim/Simulation';
+import type { SimReadView } from '../sim/state';
 
-export function syncAgentState(state: TownState, sim: Simulation, id: string): void {
+export function syncAgentState(state: TownState, sim: SimReadView, id: string): void {
   const agent = sim.agent(id);
   if (!agent) {
     state.agents.delete(id);

@@ -6,7 +6,7 @@
 import type { TownMap } from '../world/types';
 import { Rng } from './rng';
 import type { AgentSimState, ConversationState, Input, ResidentSpec, SimState, StepResult } from './types';
-import { createSimWorld, emptyResult, emptyState, indexState, upgradeState, type SimIndex, type SimWorld, type Step } from './state';
+import { createSimWorld, emptyResult, emptyState, indexState, upgradeState, type SimIndex, type SimReadView, type SimWorld, type Step } from './state';
 import { applyInput } from './inputs';
 import { followSchedule } from './schedule';
 import { advanceConversations } from './conversations';
@@ -20,7 +20,7 @@ export interface SimulationOptions {
 /** A read-only view of an agent, for rooms, the inspector and tests. */
 export type AgentView = Readonly<AgentSimState>;
 
-export class Simulation {
+export class Simulation implements SimReadView {
   readonly world: SimWorld;
   private state: SimState;
   private index: SimIndex;

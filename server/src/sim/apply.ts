@@ -128,6 +128,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
       state.worldEvents.push({ description: e.data.description, arena: e.data.arena, untilGameMs: e.gameMs + e.data.durationGameMs });
       return;
     case 'agent.warning':
+    case 'persona.set':
     case 'memory.created':
     case 'reflection.made':
     case 'operator.action':
@@ -135,7 +136,6 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'run.resumed':
     case 'llm.fallback':
     case 'budget.paused':
-    case 'agent.persona':
     case 'scenario.started':
       return;
     default: {

@@ -2,6 +2,7 @@
 // the plan has for this minute (walking to its place).
 import { dayIndex, minuteOfDay } from '../protocol/time';
 import { findActionIndex, isAwake } from '../protocol/plan';
+import { MINUTES_PER_DAY, minuteOfWakingDay, wakingDayAt } from '../world/clockText';
 import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Step } from './state';
@@ -19,8 +20,9 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
   if (agent.conversationId !== null) return;
 
   const spec = agent.spec;
-  const minute = minuteOfDay(step.now);
-  if (!isAwake(minute, spec.wakeMinute, spec.sleepMinute)) {
+  // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
+  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+  if (!isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute)) {
     if (!agent.asleep) {
       agent.actionIndex = -1;
       setAction(step, agent, SLEEPING.description, SLEEPING.emoji, spec.bedAddress, true);
@@ -32,7 +34,6 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
     agent.actionIndex = -2;
     step.out.changed.add(spec.id);
   }
-  const day = dayIndex(step.now);
   const plan = agent.plan && agent.plan.day === day ? agent.plan : null;
   const index = plan ? findActionIndex(plan.actions, minute) : -1;
   if (index === agent.actionIndex) return;
@@ -48,9 +49,8 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
 /** Asks for today's plan a little before waking (or at once, for a world that starts mid-morning). */
 function requestPlan(step: Step, agent: AgentSimState): void {
   const spec = agent.spec;
-  const day = dayIndex(step.now);
-  const minute = minuteOfDay(step.now);
-  const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < spec.sleepMinute ? day : null;
+  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+  const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
   if (planDay === null || (agent.plan?.day ?? -1) >= planDay || agent.planRequestedDay === planDay || agent.busy) return;
   agent.planRequestedDay = planDay;
   agent.busy = true;

@@ -31,6 +31,24 @@ export function indexState(state: SimState): SimIndex {
   };
 }
 
+/** What rooms and the inspector read of a sim state: live (a Simulation) or replayed (a folded state). */
+export interface SimReadView {
+  readonly map: TownMap;
+  agents(): readonly Readonly<AgentSimState>[];
+  agent(id: string): Readonly<AgentSimState> | undefined;
+  conversation(id: number): Readonly<ConversationState> | undefined;
+}
+
+/** A read view over a state and its index (kept in step by whoever changes the state). */
+export function readView(map: TownMap, state: SimState, index: SimIndex): SimReadView {
+  return {
+    map,
+    agents: () => state.agents,
+    agent: (id) => index.agents.get(id),
+    conversation: (id) => index.conversations.get(id),
+  };
+}
+
 export function emptyState(seed: number, gameMs: number, rngState: number): SimState {
   return { version: 2, seed, gameMs, rngState, nextConversationId: 1, agents: [], conversations: [], worldEvents: [] };
 }

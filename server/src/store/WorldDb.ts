@@ -1,5 +1,6 @@
 // One world, one SQLite file: better-sqlite3 in WAL mode, numbered migrations, sqlite-vec loaded.
 // The file records the embedding model and dimension it was made with, and refuses any other.
+import { deflateSync, inflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { AgentId } from '../protocol/ids';
@@ -109,10 +110,11 @@ export class WorldDb {
       c.lines.forEach((l, i) => line.run(c.id, i + 1, l.speaker, l.text, Math.round(l.gameMs)));
     })();
   }
-  conversationsOf(agentId: AgentId, limit: number): Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }> {
+  /** The agent's latest conversations (started up to `untilGameMs`, when given), newest first. */
+  conversationsOf(agentId: AgentId, limit: number, untilGameMs = Number.MAX_SAFE_INTEGER): Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }> {
     return this.db
-      .prepare('SELECT id, agent_a AS a, agent_b AS b, start_ms AS startGameMs, summary FROM conversations WHERE agent_a = ? OR agent_b = ? ORDER BY start_ms DESC LIMIT ?')
-      .all(agentId, agentId, limit) as Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
+      .prepare('SELECT id, agent_a AS a, agent_b AS b, start_ms AS startGameMs, summary FROM conversations WHERE (agent_a = ? OR agent_b = ?) AND start_ms <= ? ORDER BY start_ms DESC LIMIT ?')
+      .all(agentId, agentId, untilGameMs, limit) as Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
   }
 
   touchRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): void {
@@ -134,9 +136,12 @@ export class WorldDb {
   }
 
   // ---- LLM calls -----------------------------------------------------------------------------------
-  summariseCalls(filter: { agentId?: string } = {}): CallSummary {
-    const where = filter.agentId ? 'WHERE agent_id = ?' : '';
-    const args = filter.agentId ? [filter.agentId] : [];
+  summariseCalls(filter: { agentId?: string; untilGameMs?: number } = {}): CallSummary {
+    const conditions: string[] = [];
+    const args: Array<string | number> = [];
+    if (filter.agentId) (conditions.push('agent_id = ?'), args.push(filter.agentId));
+    if (filter.untilGameMs !== undefined) (conditions.push('game_ms <= ?'), args.push(Math.floor(filter.untilGameMs)));
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const totals = this.db
       .prepare(
         `SELECT count(*) AS calls, coalesce(sum(cached),0) AS cached, coalesce(sum(outcome != 'ok'),0) AS failed,
@@ -208,7 +213,9 @@ class SqliteEventLog implements EventLog {
     if (query.untilGameMs !== undefined) (where.push('game_ms <= ?'), args.push(Math.floor(query.untilGameMs)));
     if (query.agentId !== undefined) (where.push('agent_id = ?'), args.push(query.agentId));
     if (query.kinds) (where.push(`kind IN (${query.kinds.map(() => '?').join(',') || "''"})`), args.push(...query.kinds));
-    const sql = `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`;
+    const order = query.descending ? 'DESC' : 'ASC';
+    const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
+    const sql = `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${order}${limit}`;
     for (const row of this.db.prepare(sql).iterate(...args) as IterableIterator<EventRow>) yield toLoggedEvent(row);
   }
   lastSeq(): number {
@@ -239,7 +246,9 @@ class SqliteSnapshotStore implements SnapshotStore {
     private readonly clock: WallClock,
   ) {}
   save(s: Snapshot): void {
-    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), JSON.stringify(s.state), this.clock.now());
+    // Deflated JSON: a town's state repeats itself (plans, perceptions), so it shrinks about tenfold.
+    const state = deflateSync(JSON.stringify(s.state));
+    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), state, this.clock.now());
   }
   latest(): Snapshot | undefined {
     return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots ORDER BY rowid DESC LIMIT 1').get());
@@ -253,8 +262,11 @@ class SqliteSnapshotStore implements SnapshotStore {
 }
 
 function toSnapshot(row: unknown): Snapshot | undefined {
-  const r = row as { seq: number; gameMs: number; state: string } | undefined;
-  return r ? { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(r.state) as unknown } : undefined;
+  const r = row as { seq: number; gameMs: number; state: string | Buffer } | undefined;
+  if (!r) return undefined;
+  // Worlds written before snapshots were deflated hold plain JSON text.
+  const json = typeof r.state === 'string' ? r.state : inflateSync(r.state).toString('utf8');
+  return { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(json) as unknown };
 }
 
 /** The format of the event log a world was written with: 2 since events carry what replay needs. */

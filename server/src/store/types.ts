@@ -110,6 +110,9 @@ export interface EventQuery {
   untilGameMs?: number;
   kinds?: readonly EventKind[];
   agentId?: string;
+  /** Newest first (with `limit`: the last ones). */
+  descending?: boolean;
+  limit?: number;
 }
 
 export interface Snapshot {

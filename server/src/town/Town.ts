@@ -23,7 +23,7 @@ import { stateAt } from '../history/stateAt';
 import { systemClock, type WallClock } from '../core/wallClock';
 import type { MindBundle, MindHooks } from './minds';
 import { recordsFor } from './records';
-import { toResident } from './residents';
+import { personaEvent, toResident } from './residents';
 import type { Logger } from './logger';
 import { ClockHolds } from './holds';
 import { TownLog } from './log';
@@ -112,7 +112,7 @@ export class Town implements Composed {
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
   static async open(config: Config, parts: TownParts): Promise<Town> {
     const map = loadTownMap(config.mapFile);
-    const personaList = loadPersonas(config.personasDir, map);
+    const personaList = loadPersonas(config.personasDir, map, (w) => parts.logger.warn(w.message));
     const personas = new Map(personaList.map((p) => [p.id as string, p]));
     const wallClock = parts.wallClock ?? systemClock;
     fs.mkdirSync(config.dataDir, { recursive: true });
@@ -159,7 +159,7 @@ export class Town implements Composed {
         onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
       });
       const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds });
-      const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds });
+      const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
       const town = new Town({
         config, map, world, personas, db, sim, clock, runtime, mind: bundle.mind, stack: bundle.stack,
@@ -181,7 +181,9 @@ export class Town implements Composed {
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
       for (const p of personaList) if (!present.has(p.id)) inputs.push({ kind: 'addAgent', resident: toResident(p, this.map) });
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
-      for (const p of personaList) if (!present.has(p.id)) await this.runtime.seed(p.id, now);
+      const joining = personaList.filter((p) => !present.has(p.id));
+      for (const p of joining) await this.runtime.seed(p.id, now);
+      this.log.queue(joining.map((p) => personaEvent(p, now)));
       this.loop.enqueue(...inputs);
       const { folded } = this.opening;
       this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents: personaList.length, folded } }]);
@@ -189,6 +191,7 @@ export class Town implements Composed {
       this.logger.info(`resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event #${lastSeq}, ${folded} folded in since the last snapshot)`);
     } else {
       for (const p of personaList) await this.runtime.seed(p.id, now);
+      this.log.queue(personaList.map((p) => personaEvent(p, now)));
       const data = { mind: this.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile };
       this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
       this.loop.saveSnapshot();

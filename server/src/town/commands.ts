@@ -1,19 +1,18 @@
 // What an operator can do to a running town. Each command is checked, applied through the loop or the
 // runtime, and logged as an `operator.action` event naming who did it.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AgentId } from '../protocol/ids';
 import type { EventData } from '../protocol/events';
 import { GAME_MS_PER_HOUR, GAME_MS_PER_MINUTE } from '../protocol/time';
 import type { TownMap } from '../world/types';
-import { parsePersona, PersonasError, validatePersonaAgainstMap, type Persona } from '../world/persona';
+import { loadPersonaFile, type Persona } from '../world/persona';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { ClockHolds } from './holds';
 import type { TownLog } from './log';
 import type { TownLoop } from './loop';
-import { toResident } from './residents';
+import { personaEvent, toResident } from './residents';
+import type { Logger } from './logger';
 
 /** How long an injected world event stays perceivable. */
 export const WORLD_EVENT_GAME_MS = 3 * GAME_MS_PER_HOUR;
@@ -28,6 +27,7 @@ export interface CommandParts {
   loop: TownLoop;
   log: TownLog;
   holds: ClockHolds;
+  logger: Logger;
 }
 
 export class OperatorCommands {
@@ -82,13 +82,11 @@ export class OperatorCommands {
   async addAgent(personaId: string, by: string): Promise<Persona> {
     const { sim, map, personas } = this.p;
     if (sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
-    const file = path.join(this.p.personasDir, `${personaId}.yaml`);
-    if (!fs.existsSync(file)) throw new Error(`no persona file ${file}`);
-    const persona = parsePersona(fs.readFileSync(file, 'utf8'), file);
-    const problems = validatePersonaAgainstMap(persona, map);
-    if (problems.length) throw new PersonasError(problems);
+    const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
+    for (const w of warnings) this.p.logger.warn(w.message);
     personas.set(persona.id, persona);
     await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
+    this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
     this.p.loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
     this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
     return persona;

@@ -4,7 +4,8 @@
 // every time. Only one of them runs at a time: while a lockstep run goes, `tick` does nothing.
 import type { Config } from '../config';
 import type { LoggedEvent } from '../protocol/events';
-import { dayIndex, minuteOfDay, GAME_MS_PER_MINUTE } from '../protocol/time';
+import { GAME_MS_PER_MINUTE } from '../protocol/time';
+import { planMomentAt } from '../world/clockText';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { Input, StepResult } from '../sim/types';
@@ -111,11 +112,13 @@ export class TownLoop {
   private updateWaitingHold(): void {
     const { config, clock, runtime, sim, holds } = this.p;
     if (config.clockPolicy !== 'wait') return;
-    const day = dayIndex(clock.gameMs);
-    const minute = minuteOfDay(clock.gameMs);
     const oldest = runtime.oldestInFlightGameMs();
     const lagging = oldest !== null && clock.gameMs - oldest > MAX_MIND_LAG_GAME_MINUTES * GAME_MS_PER_MINUTE;
-    holds.mindsWaiting(lagging || sim.agents().some((a) => a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep));
+    const waitingForPlan = sim.agents().some((a) => {
+      const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
+      return a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep;
+    });
+    holds.mindsWaiting(lagging || waitingForPlan);
   }
 
   saveSnapshot(): void {

@@ -53,7 +53,16 @@ function suggest(text: string, map: TownMap): string {
   return best && bestD <= Math.max(3, Math.floor(best.length / 3)) ? `; did you mean '${best}'?` : '';
 }
 
-function editDistance(a: string, b: string): number {
+/** `names` sorted by edit distance to `text` (ignoring case), nearest first; ties keep their order. */
+export function closestFirst(text: string, names: readonly string[]): string[] {
+  const t = text.toLowerCase();
+  return names
+    .map((name, i) => ({ name, i, d: editDistance(t, name.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.name);
+}
+
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0];

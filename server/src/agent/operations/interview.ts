@@ -27,7 +27,6 @@ export async function whisper(c: CognitionContext, memory: AgentMemory, agentId:
 /** Writes the persona's seed memories, once, when a world is new or the persona arrives. */
 export async function seed(c: CognitionContext, memory: AgentMemory, agentId: AgentId, gameMs: number): Promise<void> {
   const persona = c.persona(agentId);
-  c.deps.emit([{ gameMs, kind: 'agent.persona', agentId, data: { name: persona.name, home: persona.home, workplace: persona.workplace, relationships: persona.relationships } }]);
   const texts = [persona.currently, ...persona.seedMemories];
   const importance = await c.mind.rateImportance(c.mindContext(agentId, gameMs), texts);
   await memory.remember(agentId, texts.map((t, i) => ({ kind: 'observation' as const, description: t, importance: importance[i], gameMs })));

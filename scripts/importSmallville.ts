@@ -1,0 +1,166 @@
+// `npm run import:smallville -- <checkout of joonspk-research/generative_agents> [--out DIR] [--sim NAME] [--visual FILE]`
+//
+// Converts the reference's town, the Ville, and its residents from the user's own checkout into a map
+// and persona files this project runs: <out>/the_ville.tmj, <out>/personas/*.yaml, and
+// <out>/import-report.md saying what was converted, what was dropped and why. Nothing of the
+// reference is copied into this repository: the map names the checkout's tileset images by relative
+// path (tall ones are cut into <out>/tilesets/), and <out> defaults to data/the_ville (not committed).
+// Then: MAP_FILE=<out>/the_ville.tmj PERSONAS_DIR=<out>/personas npm start
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { loadTownMap } from '../server/src/world/map';
+import { loadPersonaFolder } from '../server/src/world/persona';
+import { convertMap } from './smallville/convertMap';
+import { convertResidents, type ConvertedResident } from './smallville/convertResidents';
+import { findVisualMap, ImportError, readMaze, readSim, readWhispers } from './smallville/reference';
+
+export interface ImportOptions {
+  checkout: string;
+  outDir: string;
+  sim?: string;
+  visual?: string;
+}
+
+export interface ImportResult {
+  mapFile: string;
+  personasDir: string;
+  reportFile: string;
+  report: string;
+  residents: ConvertedResident[];
+}
+
+export const DEFAULT_OUT = 'data/the_ville';
+
+/** Runs the whole import; throws ImportError (or the loaders' errors) with what is wrong. */
+export function importSmallville(options: ImportOptions): ImportResult {
+  const checkout = path.resolve(options.checkout);
+  const outDir = path.resolve(options.outDir);
+  if (!fs.existsSync(checkout)) throw new ImportError(`no such folder: ${checkout}`);
+  const maze = readMaze(checkout);
+  const visualFile = findVisualMap(checkout, options.visual);
+  const sim = readSim(checkout, options.sim);
+  const whispers = readWhispers(checkout, sim.residents.map((r) => r.scratch.name.trim()));
+
+  fs.mkdirSync(outDir, { recursive: true });
+  const map = convertMap(maze, { visualFile, outDir });
+  const { residents, skipped } = convertResidents(sim.residents, map, whispers.byName);
+
+  // Residents start where the reference starts them: a spawn named after each id.
+  const tmj = map.tmj as { layers: Array<{ name: string; objects?: Array<Record<string, unknown>> }>; nextobjectid: number; tilewidth: number };
+  const spawnLayer = tmj.layers.find((l) => l.name === 'spawns')!;
+  for (const r of residents)
+    if (r.start) spawnLayer.objects!.push({ id: tmj.nextobjectid++, name: r.id, type: '', x: r.start.x * tmj.tilewidth + tmj.tilewidth / 2, y: r.start.y * tmj.tilewidth + tmj.tilewidth / 2, width: 0, height: 0, rotation: 0, visible: true, point: true });
+
+  const mapFile = path.join(outDir, 'the_ville.tmj');
+  fs.writeFileSync(mapFile, `${JSON.stringify(tmj)}\n`);
+  const personasDir = path.join(outDir, 'personas');
+  fs.rmSync(personasDir, { recursive: true, force: true });
+  fs.mkdirSync(personasDir, { recursive: true });
+  const schema = path.relative(personasDir, path.resolve('personas/persona.schema.json')).split(path.sep).join('/');
+  for (const r of residents) {
+    const header = `# yaml-language-server: $schema=${schema}\n# Imported by npm run import:smallville from ${path.join(sim.name, 'personas', r.folder)}\n`;
+    // Times quoted, as people write them, so no YAML reader takes "06:00" for a number.
+    const body = YAML.stringify(r.persona, { lineWidth: 100 }).replace(/^(\s*(?:- )?(?:at|wakeAt|sleepAt): )(\d\d:\d\d)$/gm, '$1"$2"');
+    fs.writeFileSync(path.join(personasDir, `${r.id}.yaml`), header + body);
+  }
+
+  // What we wrote must load, as the server will load it.
+  const loadedMap = loadTownMap(mapFile);
+  const loaded = loadPersonaFolder(personasDir, loadedMap);
+
+  const rel = (p: string) => {
+    const r = path.relative(process.cwd(), p);
+    return r.startsWith('..') ? p : r || '.';
+  };
+  const lines = [
+    '# Import of the reference\'s town',
+    '',
+    `From \`${checkout}\` (simulation \`${sim.name}\`), by \`npm run import:smallville\`. Run it with:`,
+    '',
+    '```sh',
+    `MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`,
+    '```',
+    '',
+    '## The map',
+    '',
+    `\`${rel(mapFile)}\`: ${loadedMap.widthTiles}x${loadedMap.heightTiles} tiles, ${loadedMap.places.sectors.length} sectors, ${loadedMap.arenas.length} arenas, ${loadedMap.objectsByAddress.size} objects, ${loadedMap.spawns.length} spawns; it loads with the server's map loader.`,
+    '',
+    'Converted:',
+    '',
+    ...map.converted.map((l) => `- ${l}`),
+    `- ${residents.filter((r) => r.start).length} residents' starting tiles (environment/0.json) as spawns named after their ids`,
+    visualFile ? `- art: the checkout's tileset images, referenced from the map by relative path (${path.relative(outDir, path.dirname(visualFile)).split(path.sep).join('/')}/…)` : '- art: none',
+    '',
+    'Dropped:',
+    '',
+    ...(map.dropped.length ? map.dropped.map((l) => `- ${l}`) : ['- nothing']),
+    '',
+    '## The residents',
+    '',
+    `${residents.length} of ${sim.residents.length} residents of \`${sim.name}\` as persona files in \`${rel(personasDir)}\`; they load with the server's persona loader${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}.`,
+    whispers.file ? `Whispers (what each resident knows at the start) from \`${path.basename(whispers.file)}\`.` : 'No agent_history_init_*.csv: no whispers.',
+    '',
+    ...(skipped.length ? ['Not converted:', '', ...skipped.map((l) => `- ${l}`), ''] : []),
+    '| id | name | home, bed | awake | workplace | routine | memories | relationships |',
+    '|---|---|---|---|---|---|---|---|',
+    ...residents.map((r) => {
+      const p = r.persona;
+      return `| ${r.id} | ${p.name} | ${p.home}: ${p.bedroom}: ${p.bed} | ${p.wakeAt}-${p.sleepAt} | ${p.workplace ?? '-'} | ${p.routine.length} blocks | ${p.seedMemories.length} | ${Object.keys(p.relationships).length} |`;
+    }),
+    '',
+    'Derived and guessed, per resident:',
+    '',
+    ...residents.flatMap((r) => [`- **${r.persona.name}**: ${r.notes.length ? r.notes.join('; ') : 'everything from scratch.json as it is'}`]),
+    '',
+    'Dropped for every resident: the reference\'s cognition settings in scratch.json (vision_r, att_bandwidth, retention, recency/relevance/importance weights, reflection thresholds and counters) and its runtime state (current action, path, chat, schedules): this project has its own (server/src/sim/constants.ts), and every resident starts a fresh day. nodes.json embeddings and keyword strengths are not read: memories are embedded again by this project\'s embedder.',
+    ...(loaded.warnings.length ? ['', 'Warnings from the persona loader:', '', ...loaded.warnings.map((w) => `- ${w.message}`)] : []),
+    '',
+  ];
+  const report = lines.join('\n');
+  const reportFile = path.join(outDir, 'import-report.md');
+  fs.writeFileSync(reportFile, report);
+  return { mapFile, personasDir, reportFile, report, residents };
+}
+
+function parseArgs(argv: readonly string[]): ImportOptions {
+  const options: Partial<ImportOptions> = { outDir: DEFAULT_OUT };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new ImportError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--out') options.outDir = value();
+    else if (a === '--sim') options.sim = value();
+    else if (a === '--visual') options.visual = value();
+    else if (a === '-h' || a === '--help') throw new ImportError('usage');
+    else if (a.startsWith('-')) throw new ImportError(`unknown option ${a}`);
+    else if (!options.checkout) options.checkout = a;
+    else throw new ImportError(`one checkout only (got '${options.checkout}' and '${a}')`);
+  }
+  if (!options.checkout) throw new ImportError('usage');
+  return options as ImportOptions;
+}
+
+const USAGE = `usage: npm run import:smallville -- <checkout of joonspk-research/generative_agents> [--out DIR] [--sim NAME] [--visual FILE]
+  --out DIR      where to write the_ville.tmj, personas/ and import-report.md (default ${DEFAULT_OUT})
+  --sim NAME     the simulation under environment/frontend_server/storage/ to take residents from
+                 (default: the base_* one with the most residents, e.g. base_the_ville_n25)
+  --visual FILE  the reference's Tiled map under the_ville/visuals/ (default: the_ville_jan7.json)`;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const result = importSmallville(parseArgs(process.argv.slice(2)));
+    console.log(result.report);
+    console.log(`wrote ${result.reportFile}`);
+  } catch (error) {
+    if (error instanceof ImportError && error.message === 'usage') {
+      console.error(USAGE);
+      process.exit(2);
+    }
+    console.error(`import failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

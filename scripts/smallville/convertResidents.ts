@@ -1,0 +1,357 @@
+// The reference's residents (scratch.json, nodes.json, whispers) as persona files whose places exist
+// in the converted map.
+//
+// What maps one to one: name, age, innate (comma-separated), learned, currently, lifestyle. What is
+// derived: home/bedroom/bed from living_area ("the Ville:Isabella Rodriguez's apartment:main room" is
+// home "Isabella Rodriguez's apartment", bedroom "main room", bed "bed" there); wake and sleep times
+// from lifestyle; a routine from daily_plan_req (the places and times it names) around the day's
+// fixed points (getting up, breakfast, dinner, bed); seed memories from nodes.json and the whispers;
+// relationships from what the whispers and background say of other residents; a look from the name.
+// Each guess and each default is said in the report.
+import type { ConvertedArena, ConvertedMap } from './convertMap';
+import type { MemoryNode, ReferenceResident } from './reference';
+import { hhmm, idOf, keyWords, parseTimePhrase, sentencesOf, thirdPerson, timesIn } from './english';
+
+export const DEFAULT_WAKE = 7 * 60;
+export const DEFAULT_SLEEP = 23 * 60;
+export const DEFAULT_DINNER = 18 * 60;
+/** Seed memories kept from a long memory stream: the most poignant, in their order. */
+export const MAX_SEED_NODES = 40;
+
+export interface RoutineBlock {
+  at: string;
+  activity: string;
+  place: string;
+  emoji: string;
+}
+
+/** A persona file's content, in the field order of the shipped personas. */
+export interface ImportedPersona {
+  name: string;
+  age: number;
+  innate: string[];
+  learned: string;
+  currently: string;
+  lifestyle: string;
+  wakeAt: string;
+  sleepAt: string;
+  home: string;
+  bedroom: string;
+  bed: string;
+  workplace: string | null;
+  routine: RoutineBlock[];
+  relationships: Record<string, string>;
+  seedMemories: string[];
+  sprite: { skin: string; hair: string; shirt: string; pants: string };
+}
+
+export interface ConvertedResident {
+  id: string;
+  folder: string;
+  persona: ImportedPersona;
+  /** The reference's start tile, when the town can reach it: a spawn named after the id. */
+  start: { x: number; y: number } | null;
+  /** What was derived and what was guessed or dropped, for the report. */
+  notes: string[];
+}
+
+export interface ResidentsResult {
+  residents: ConvertedResident[];
+  /** Residents that could not be converted, and why. */
+  skipped: string[];
+}
+
+interface Place {
+  sector: string;
+  arena: ConvertedArena;
+}
+
+const SKIN = ['#ffdbac', '#f1c27d', '#e0ac69', '#c68642', '#8d5524', '#a1665e', '#d4a373'];
+const HAIR = ['#2c1b12', '#4a2f1b', '#1b1b1b', '#a55728', '#d6b370', '#8d4a2b', '#3b2f2f', '#6f4e37'];
+const SHIRT = ['#c0392b', '#2980b9', '#27ae60', '#8e44ad', '#d35400', '#16a085', '#f39c12', '#2c3e50', '#e84393', '#6c5ce7'];
+const PANTS = ['#2c3e50', '#34495e', '#4e342e', '#37474f', '#1b2631', '#5d4037', '#283593'];
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+
+/** A look from the name (and grey hair from 60): the same name always gets the same colours. */
+export function lookOf(name: string, age: number): ImportedPersona['sprite'] {
+  const h = hash(name);
+  const pick = <T>(list: readonly T[], shift: number): T => list[(h >>> shift) % list.length];
+  return { skin: pick(SKIN, 0), hair: age >= 60 ? '#b8b8b8' : pick(HAIR, 5), shirt: pick(SHIRT, 10), pants: pick(PANTS, 17) };
+}
+
+const includesWord = (text: string, word: string): boolean => new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
+
+/** Sectors named in `text`, in the order they appear: all of a sector's key words must be there. */
+function sectorsNamedIn(text: string, sectors: readonly string[]): Array<{ sector: string; index: number }> {
+  const words = keyWords(text);
+  const found: Array<{ sector: string; index: number }> = [];
+  for (const sector of sectors) {
+    const keys = keyWords(sector);
+    if (keys.length === 0 || !keys.every((k) => words.includes(k))) continue;
+    found.push({ sector, index: Math.min(...keys.map((k) => words.indexOf(k))) });
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+function scoreName(name: string, textWords: readonly string[]): number {
+  return keyWords(name).filter((w) => textWords.includes(w)).length;
+}
+
+const EMOJI: Array<[RegExp, string]> = [
+  [/cafe|coffee/i, '☕'],
+  [/pub|bar\b/i, '🍺'],
+  [/library/i, '📚'],
+  [/classroom|college|school/i, '🏫'],
+  [/park|garden/i, '🌳'],
+  [/store|market|pharmacy|shop|supply/i, '🛒'],
+];
+const emojiFor = (text: string, fallback: string): string => EMOJI.find(([re]) => re.test(text))?.[1] ?? fallback;
+
+/** A present-participle phrase for time spent at a place that is not work. */
+function outingActivity(sector: string, arena: string, minute: number): string {
+  const where = `${arena} ${sector}`;
+  if (/cafe/i.test(where)) return minute >= 11 * 60 && minute < 14 * 60 ? `having lunch at ${sector}` : `having a coffee at ${sector}`;
+  if (/pub|bar\b/i.test(where)) return `relaxing at ${sector}`;
+  if (/park/i.test(where)) return `taking a walk in ${sector}`;
+  if (/library/i.test(where)) return `reading at the library of ${sector}`;
+  if (/store|market|pharmacy|shop|supply/i.test(where)) return `shopping at ${sector}`;
+  return `spending time at ${sector}`;
+}
+
+export function convertResidents(list: readonly ReferenceResident[], map: ConvertedMap, whispers: ReadonlyMap<string, string[]>): ResidentsResult {
+  const skipped: string[] = [];
+  const residents: ConvertedResident[] = [];
+  const sectors = [...new Set(map.arenas.map((a) => a.sector))];
+  const arenasOf = (sector: string) => map.arenas.filter((a) => a.sector === sector);
+  // Homes are where someone lives: never a workplace or an outing.
+  const homeSectors = new Set(list.map((r) => (r.scratch.living_area ?? '').split(':').map((s) => s.trim())[1]).filter(Boolean));
+  const publicSectors = sectors.filter((s) => !homeSectors.has(s));
+  const names = list.map((r) => r.scratch.name.trim());
+  const ids = new Map<string, string>();
+  for (const name of names) {
+    let id = idOf(name);
+    for (let k = 2; [...ids.values()].includes(id); k++) id = `${idOf(name)}-${k}`;
+    ids.set(name, id);
+  }
+  const firstNameCount = new Map<string, number>();
+  for (const name of names) firstNameCount.set(name.split(' ')[0], (firstNameCount.get(name.split(' ')[0]) ?? 0) + 1);
+  const bedsTaken = new Map<string, number>();
+
+  for (const r of list) {
+    const s = r.scratch;
+    const name = s.name.trim();
+    const id = ids.get(name)!;
+    const notes: string[] = [];
+
+    // ---- home, bedroom and bed, from living_area "world:sector:arena" ----
+    const [, homeSector = '', homeArena = ''] = (s.living_area ?? '').split(':').map((x) => x.trim());
+    let bedroom = map.arenas.find((a) => a.sector === homeSector && a.name === homeArena);
+    if (!bedroom) {
+      bedroom = arenasOf(homeSector).find((a) => a.objects.some((o) => /\bbed\b/.test(o)));
+      if (bedroom) notes.push(`living_area '${s.living_area}' is not an arena of the map; sleeps in '${bedroom.address}', which has a bed`);
+    }
+    if (!bedroom) {
+      skipped.push(`${name}: living_area '${s.living_area ?? ''}' names no arena of the map with a bed, so there is nowhere to sleep`);
+      continue;
+    }
+    const beds = bedroom.objects.filter((o) => /^bed( \d+)?$/.test(o));
+    let bed: string;
+    if (beds.length) {
+      // Residents of one room take its beds in turn, and share once they run out.
+      const k = bedsTaken.get(bedroom.address) ?? 0;
+      bedsTaken.set(bedroom.address, k + 1);
+      bed = beds[k % beds.length];
+    } else {
+      bed = bedroom.objects.find((o) => /bed|sofa|couch/.test(o)) ?? bedroom.objects[0];
+      if (!bed) {
+        skipped.push(`${name}: '${bedroom.address}' has no objects at all, not even a bed`);
+        continue;
+      }
+      notes.push(`'${bedroom.address}' has no bed; sleeps on the '${bed}'`);
+    }
+
+    // ---- times of day from lifestyle: "goes to bed around 11pm, awakes up around 6am, eats dinner around 5pm" ----
+    const lifestyle = s.lifestyle ?? '';
+    const grab = (re: RegExp, bare: 'am' | 'pm' | 'bed'): number | null => {
+      const m = re.exec(lifestyle);
+      return m ? parseTimePhrase(m[1], bare) : null;
+    };
+    let wake = grab(/\b(?:wakes?|awakes?|gets? up|rises?)\b(?:\s+up)?[^,.;\d]*?((?:\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?)|midnight|noon)/i, 'am');
+    let sleep = grab(/\b(?:to bed|sleeps?|asleep)\b[^,.;\d]*?((?:\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?)|midnight|noon)/i, 'bed');
+    const dinnerParsed = grab(/\bdinner\b[^,.;\d]*?((?:\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?)|midnight|noon)/i, 'pm');
+    if (wake === null) notes.push(`no wake-up time in lifestyle: ${hhmm(DEFAULT_WAKE)}`);
+    if (sleep === null) notes.push(`no bedtime in lifestyle: ${hhmm(DEFAULT_SLEEP)}`);
+    wake ??= DEFAULT_WAKE;
+    sleep ??= DEFAULT_SLEEP;
+    if (sleep === wake) {
+      notes.push(`bedtime equals wake-up time in lifestyle; bedtime ${hhmm(wake + 16 * 60)}`);
+      sleep = (wake + 16 * 60) % 1440;
+    }
+    // Minutes of the waking day: after midnight counts on from 1440.
+    const day = (m: number) => (m < wake! ? m + 1440 : m);
+    const sleepEnd = day(sleep);
+    const dinner = dinnerParsed ?? DEFAULT_DINNER;
+
+    // ---- home's rooms ----
+    const home = arenasOf(bedroom.sector);
+    const own = (a: ConvertedArena) => includesWord(a.name, name) || includesWord(a.name, name.split(' ')[0]);
+    const someoneElses = (a: ConvertedArena) => names.some((n) => n !== name && (includesWord(a.name, n) || includesWord(a.name, n.split(' ')[0])));
+    const bath = home.find((a) => /bathroom/.test(a.name) && own(a)) ?? home.find((a) => /bathroom/.test(a.name) && !someoneElses(a)) ?? bedroom;
+    const kitchenObjects = ['cooking area', 'toaster', 'refrigerator', 'kitchen sink', 'common room table'];
+    const kitchen = home.find((a) => a.name === 'kitchen') ?? (bedroom.objects.some((o) => kitchenObjects.includes(o)) ? bedroom : undefined) ?? home.find((a) => a.objects.some((o) => kitchenObjects.includes(o))) ?? bedroom;
+    const living = home.find((a) => a.name === 'common room') ?? home.find((a) => a.name === 'main room') ?? bedroom;
+    const homeRef = (a: ConvertedArena, prefer: readonly string[] = []): string => {
+      const o = prefer.find((p) => a.objects.includes(p));
+      return `home: ${a.name}${o ? `: ${o}` : ''}`;
+    };
+
+    // ---- the day from daily_plan_req: a workplace, its hours, and other places ----
+    const req = (s.daily_plan_req ?? '').trim();
+    const reqWords = keyWords(req);
+    const named = sectorsNamedIn(req, publicSectors);
+    const working = /\b(open|opens|stand|stands|work|works|working|teach|teaches|class|classes|shift|runs|run|study|studies|studying|writing|spends his days|spends her days)\b/i.test(req);
+    let work: { place: Place; objectName: string | null; activity: string; start: number; end: number } | null = null;
+    const times = timesIn(req);
+    if (working && named.length) {
+      const sector = named[0].sector;
+      const arenas = arenasOf(sector);
+      const teach = /\bteach/i.test(req);
+      const cls = /\bclass/i.test(req);
+      // An arena the text names wins; classes and teaching lean to a classroom.
+      const arenaScore = (a: ConvertedArena) => 2 * scoreName(a.name, reqWords) + ((teach || cls) && /classroom/.test(a.name) ? 1 : 0);
+      const arena = [...arenas].sort((a, b) => arenaScore(b) - arenaScore(a))[0];
+      const staff = /\b(open|opens|stand|stands|counter|runs|run|shop keep|keeper)\b/i.test(req);
+      const scored = arena.objects
+        .filter((o) => !/ \d+$/.test(o))
+        .map((o) => ({ o, score: scoreName(o, reqWords) + (staff && /^behind/.test(o) ? 2 : 0) + (teach && /podium/.test(o) ? 2 : 0) + (cls && !teach && /student seating/.test(o) ? 2 : 0) + (/\b(stud|writ)/i.test(req) && /library table|desk/.test(o) ? 1 : 0) }))
+        .sort((a, b) => b.score - a.score);
+      const objectName = scored[0] && scored[0].score > 0 ? scored[0].o : null;
+      const start = times[0]?.minute ?? Math.round((wake + 90) / 30) * 30;
+      const after = times.find((t) => day(t.minute) > day(start));
+      let end = after ? after.minute : start + (cls || teach ? 4 * 60 : 8 * 60);
+      if (day(end) > sleepEnd - 60) end = sleepEnd - 60;
+      const activity = teach ? `teaching at ${sector}` : cls ? `taking classes at ${sector}` : /\bstud/i.test(req) ? `studying at ${sector}` : /\bwrit/i.test(req) ? `writing at ${sector}` : `working at ${sector}`;
+      work = { place: { sector, arena }, objectName, activity, start: day(start), end: day(end) };
+      notes.push(
+        `workplace '${arena.address}'${objectName ? ` at the '${objectName}'` : ''}, ${hhmm(start)}-${hhmm(end)}, from daily_plan_req${times.length ? '' : ' (no times in it: from 90 minutes after waking)'}${after ? '' : ' (no end time in it: a default length)'}`,
+      );
+    } else if (req) notes.push(`daily_plan_req names no workplace of the map${named.length ? '' : ' and no place'}: "${req}"`);
+    else notes.push('no daily_plan_req');
+
+    // Other places named in daily_plan_req, then in learned and currently: outings.
+    const elsewhere = [...named, ...sectorsNamedIn(`${s.learned ?? ''} ${s.currently ?? ''}`, publicSectors)]
+      .map((n) => n.sector)
+      .filter((sec, i, all) => all.indexOf(sec) === i && sec !== work?.place.sector)
+      .slice(0, 2);
+
+    // ---- the routine: fixed points, work, outings; each block lasts until the next ----
+    const blocks: Array<RoutineBlock & { minute: number; keep?: boolean }> = [];
+    const add = (minute: number, activity: string, place: string, emoji: string, keep = false) => blocks.push({ minute: Math.round(minute / 5) * 5, at: '', activity, place, emoji, keep });
+    add(wake, 'waking up and getting ready', homeRef(bath, ['shower', 'bathroom sink']), '🚿', true);
+    add(wake + 30, 'having breakfast', homeRef(kitchen, kitchenObjects), '🍳');
+    const desk = ['easel', 'piano', 'guitar', 'computer desk', 'computer', 'desk', 'game console', 'harp'].find((o) => bedroom.objects.includes(o) || living.objects.includes(o));
+    const atHome = desk === 'easel' ? 'painting at home' : desk === 'piano' ? 'practising the piano' : desk === 'guitar' ? 'playing the guitar' : desk === 'harp' ? 'playing the harp' : desk === 'game console' ? 'playing games at home' : desk ? 'working at home' : 'spending time at home';
+    const deskEmoji = ({ easel: '🎨', piano: '🎹', guitar: '🎸', harp: '🎵', 'game console': '🎮' } as Record<string, string>)[desk ?? ''] ?? (desk ? '💻' : '🏠');
+    const deskRef = desk ? homeRef(bedroom.objects.includes(desk) ? bedroom : living, [desk]) : homeRef(living);
+    const outingAt = (sector: string, minute: number) => {
+      const arena = arenasOf(sector).sort((a, b) => scoreName(b.name, reqWords) - scoreName(a.name, reqWords))[0];
+      add(minute, outingActivity(sector, arena.name, minute), `${sector}: ${arena.name}`, emojiFor(`${sector} ${arena.name}`, '📍'));
+    };
+    if (work) {
+      add(wake + 60, atHome, deskRef, deskEmoji);
+      add(work.start, work.activity, work.objectName ? `work: ${work.objectName}` : 'work', emojiFor(`${work.place.sector} ${work.place.arena.name} ${work.activity}`, '💼'), true);
+      if (elsewhere.length) outingAt(elsewhere[0], work.end);
+      else add(work.end, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf']), '🛋️');
+    } else {
+      add(wake + 60, atHome, deskRef, deskEmoji);
+      const outings = elsewhere.length ? elsewhere : ['cafe', 'park'].map((kind) => publicSectors.find((sec) => new RegExp(kind, 'i').test(sec))).filter((x): x is string => Boolean(x));
+      if (!elsewhere.length && outings.length) notes.push(`no place to go named: lunch and a walk in town (${outings.join(', ')}) so the day is not all at home`);
+      if (outings[0]) outingAt(outings[0], Math.max(wake + 180, 12 * 60));
+      if (outings[1]) outingAt(outings[1], Math.max(wake + 300, 15 * 60));
+      if (outings.length) add(Math.max(wake + 360, 16 * 60 + 30), atHome, deskRef, deskEmoji);
+    }
+    add(dinner, 'having dinner', homeRef(kitchen, ['common room table', 'cooking area', 'refrigerator']), '🍽️');
+    add(dinner + 60, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf', 'closet']), '🛋️');
+    add(sleep - 30, 'getting ready for bed', `home: ${bedroom.name}: ${bed}`, '🛏️');
+
+    // In waking-day order; nothing inside work hours but work; nothing before waking or after bedtime.
+    for (const b of blocks) b.minute = day(b.minute % 1440);
+    const inWork = (m: number) => work !== null && m > work.start && m < work.end;
+    const kept = blocks
+      .filter((b) => b.keep || (!inWork(b.minute) && b.minute > wake && b.minute < sleepEnd - 5))
+      .sort((a, b) => a.minute - b.minute || Number(b.keep) - Number(a.keep));
+    const routine: RoutineBlock[] = [];
+    let last = -1;
+    for (const b of kept) {
+      if (b.minute <= last) continue;
+      if (b.minute >= sleepEnd) continue;
+      routine.push({ at: hhmm(b.minute), activity: b.activity, place: b.place, emoji: b.emoji });
+      last = b.minute;
+    }
+    if (dinnerParsed === null) notes.push(`no dinner time in lifestyle: ${hhmm(DEFAULT_DINNER)}, if not at work then`);
+
+    // ---- memories and relationships ----
+    const told = (whispers.get(name) ?? []).map((w) => thirdPerson(w, name));
+    const fromNodes = seedFromNodes(r.nodes);
+    if (r.nodes.length) notes.push(`${fromNodes.length} of ${r.nodes.length} memories from nodes.json as seed memories${fromNodes.length < r.nodes.length ? ' (idle and object-state events dropped; the most poignant kept)' : ''}`);
+    if (told.length) notes.push(`${told.length} whispers (agent_history_init) as seed memories, rewritten in the third person`);
+    const seedMemories = [...fromNodes, ...told];
+    if (seedMemories.length === 0) {
+      seedMemories.push(...sentencesOf(s.learned ?? '').slice(0, 2));
+      notes.push('no memory stream or whispers: seed memories from learned');
+    }
+    if (seedMemories.length === 0) seedMemories.push(`${name} lives in ${bedroom.sector}.`);
+    const about = [...told, ...fromNodes, ...sentencesOf(s.learned ?? ''), ...sentencesOf(s.currently ?? '')];
+    const relationships: Record<string, string> = {};
+    for (const other of names) {
+      if (other === name) continue;
+      const first = other.split(' ')[0];
+      const said = about.filter((t) => includesWord(t, other) || (firstNameCount.get(first) === 1 && includesWord(t, first)));
+      if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).map((t) => t.replace(/[.\s]*$/, '.')).join(' ');
+    }
+
+    const age = Number.isFinite(Number(s.age)) && Number(s.age) >= 1 ? Math.min(120, Math.round(Number(s.age))) : 30;
+    if (age !== Number(s.age)) notes.push(`age '${String(s.age)}' is not a whole number of years: ${age}`);
+    const innate = (s.innate ?? '').split(/[,;]/).map((t) => t.trim()).filter(Boolean).slice(0, 8);
+    const text = (v: string | undefined, fallback: string) => (v && v.trim() ? v.trim() : fallback);
+    const persona: ImportedPersona = {
+      name,
+      age,
+      innate: innate.length ? innate : ['kind'],
+      learned: text(s.learned, `${name} lives in ${bedroom.sector}.`),
+      currently: text(s.currently, `${name} is going about an ordinary day.`),
+      lifestyle: text(s.lifestyle, `${name} wakes at ${hhmm(wake)} and goes to bed at ${hhmm(sleep)}.`),
+      wakeAt: hhmm(wake),
+      sleepAt: hhmm(sleep),
+      home: bedroom.sector,
+      bedroom: bedroom.name,
+      bed,
+      workplace: work ? work.place.arena.address : null,
+      routine,
+      relationships,
+      seedMemories,
+      sprite: lookOf(name, age),
+    };
+    const start = r.start && map.reachable(r.start.x, r.start.y) ? r.start : null;
+    if (r.start && !start) notes.push(`the reference's start tile ${r.start.x},${r.start.y} cannot be walked to: starts at the bed`);
+    residents.push({ id, folder: r.folder, persona, start, notes });
+  }
+  return { residents, skipped };
+}
+
+/** Seed memories from a memory stream: events, thoughts and chats, not idle or object-state events. */
+function seedFromNodes(nodes: readonly MemoryNode[]): string[] {
+  const useful = nodes
+    .map((n, i) => ({ n, i }))
+    .filter(({ n }) => typeof n.description === 'string' && n.description.trim() && !/\b(is idle|being used|is sleeping)\s*$/i.test(n.description.trim()));
+  const top = [...useful].sort((a, b) => (b.n.poignancy ?? 0) - (a.n.poignancy ?? 0) || a.i - b.i).slice(0, MAX_SEED_NODES);
+  return top
+    .sort((a, b) => a.i - b.i)
+    .map(({ n }) => n.description!.trim().replace(/\s+/g, ' '))
+    .filter((d, i, all) => all.indexOf(d) === i);
+}

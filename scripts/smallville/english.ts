@@ -1,0 +1,134 @@
+// Small text helpers for reading the reference's residents: times of day in prose ("around 11pm",
+// "midnight", "17:30pm"), and its second-person whispers ("You have known Rajiv for a year") in the
+// third person, as a memory of the resident's own ("Latoya Williams has known Rajiv for a year").
+
+/** Minutes since midnight of a time in prose, or null. `bare` says how to read an hour with no am/pm. */
+export function parseTimePhrase(text: string, bare: 'am' | 'pm' | 'bed' = 'am'): number | null {
+  const t = text.toLowerCase();
+  if (/\bmidnight\b/.test(t)) return 0;
+  if (/\bnoon\b|\bmidday\b/.test(t)) return 12 * 60;
+  const m = /\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?/.exec(t);
+  if (!m) return null;
+  let hour = Number(m[1]);
+  const minute = m[2] ? Number(m[2]) : 0;
+  if (hour > 24 || minute > 59) return null;
+  const suffix = m[3]?.replace(/\./g, '');
+  if (hour > 12) {
+    // "17:30pm": a 24-hour time with a stray suffix.
+  } else if (suffix === 'pm') hour = hour === 12 ? 12 : hour + 12;
+  else if (suffix === 'am') hour = hour === 12 ? 0 : hour;
+  else if (bare === 'pm' && hour < 12) hour += 12;
+  else if (bare === 'bed' && hour >= 5 && hour < 12) hour += 12;
+  return (hour % 24) * 60 + minute;
+}
+
+/** Every time of day mentioned in `text`, in order, with where it is. */
+export function timesIn(text: string): Array<{ minute: number; index: number; phrase: string }> {
+  const out: Array<{ minute: number; index: number; phrase: string }> = [];
+  const re = /\b(midnight|noon|\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?))/gi;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const minute = parseTimePhrase(m[1]);
+    if (minute !== null) out.push({ minute, index: m.index, phrase: m[1] });
+  }
+  return out;
+}
+
+export function hhmm(minute: number): string {
+  const m = ((Math.round(minute) % 1440) + 1440) % 1440;
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+const ADVERBS = new Set(['sometimes', 'often', 'always', 'never', 'usually', 'also', 'really', 'just', 'secretly', 'still', 'recently', 'already', 'actually', 'generally', 'mostly', 'occasionally', 'rarely', 'frequently', 'even', 'only', 'truly', 'absolutely']);
+const UNCHANGED = new Set(['can', 'could', 'will', 'would', 'should', 'may', 'might', 'must', 'did', 'had', 'was', 'used', "didn't", "can't", "won't", "couldn't", "wouldn't", 'cannot']);
+const IRREGULAR: Record<string, string> = { are: 'is', am: 'is', were: 'was', have: 'has', do: 'does', "don't": "doesn't", go: 'goes', "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't" };
+const SUBJECT_BEFORE = new Set(['and', 'but', 'that', 'because', 'when', 'if', 'so', 'as', 'while', 'although', 'though', 'since', 'where', 'how', 'what', 'why', 'until', 'or']);
+
+function thirdPersonVerb(word: string): string {
+  const w = word.toLowerCase();
+  if (IRREGULAR[w]) return matchCase(IRREGULAR[w], word);
+  if (UNCHANGED.has(w)) return word;
+  if (/[^aeiou]y$/.test(w)) return `${word.slice(0, -1)}ies`;
+  if (/(s|sh|ch|x|z|o)$/.test(w)) return `${word}es`;
+  return `${word}s`;
+}
+
+function matchCase(word: string, like: string): string {
+  return like[0] === like[0].toUpperCase() ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+/**
+ * A second-person statement about a resident in the third person: the first "you" as the full name,
+ * later ones as the first name, with the verb after a subject "you" agreeing ("you like" → "likes").
+ * Rule-based, for the reference's short whispers; the reference itself rewrote them with an LLM.
+ */
+export function thirdPerson(text: string, fullName: string): string {
+  const first = fullName.split(' ')[0];
+  let named = false;
+  const subject = (): string => (named ? first : ((named = true), fullName));
+  const tokens = text.trim().match(/[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+/g) ?? [];
+  const words = (i: number, step: number): number => {
+    for (let j = i + step; j >= 0 && j < tokens.length; j += step) if (/^[A-Za-z]/.test(tokens[j])) return j;
+    return -1;
+  };
+  const out = [...tokens];
+  for (let i = 0; i < tokens.length; i++) {
+    const lower = tokens[i].toLowerCase();
+    if (lower === "you're") out[i] = `${subject()} is`;
+    else if (lower === "you've") out[i] = `${subject()} has`;
+    else if (lower === "you'll") out[i] = `${subject()} will`;
+    else if (lower === "you'd") out[i] = `${subject()} would`;
+    else if (lower === 'your' || lower === 'yours') out[i] = `${named ? first : subject()}'s`;
+    else if (lower === 'yourself') out[i] = named ? first : subject();
+    else if (lower === 'you') {
+      const prev = words(i, -1);
+      const next = words(i, 1);
+      const nextWord = next >= 0 ? tokens[next].toLowerCase() : '';
+      if (nextWord === 'two' || nextWord === 'both') {
+        // "you two are close" → "the two of them are close"
+        out[i] = 'the';
+        out[next] = nextWord === 'two' ? 'two of them' : 'two of them';
+        continue;
+      }
+      const isSubject =
+        prev === -1 || /[.;,!?]\s*$/.test(tokens.slice(prev + 1, i).join('')) || SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) || IRREGULAR[nextWord] !== undefined || UNCHANGED.has(nextWord) || ADVERBS.has(nextWord);
+      if (!isSubject) {
+        out[i] = named ? first : subject();
+        continue;
+      }
+      out[i] = subject();
+      // Make the verb agree: skip adverbs ("you sometimes talk" → "sometimes talks").
+      let v = next;
+      while (v >= 0 && ADVERBS.has(tokens[v].toLowerCase())) v = words(v, 1);
+      if (v >= 0 && !/^(to|the|a|an|and|of)$/i.test(tokens[v])) out[v] = thirdPersonVerb(tokens[v]);
+    }
+  }
+  const s = out.join('');
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+/** "Isabella Rodriguez" → "isabella-rodriguez": a persona id (file name). */
+export function idOf(name: string): string {
+  const id = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return /^[a-z]/.test(id) ? id : `p-${id || 'resident'}`;
+}
+
+/** Sentences of a paragraph. */
+export function sentencesOf(text: string): string[] {
+  return (text.match(/[^.!?]+[.!?]*/g) ?? []).map((s) => s.trim()).filter((s) => s.length > 1);
+}
+
+/** Lowercase words without stop words, plurals folded ("Willows" ~ "willow", "classes" ~ "class"). */
+export function keyWords(text: string): string[] {
+  const STOP = new Set(['the', 'and', 'of', 'a', 'an', 'at', 'in', 'for', 'to', 's']);
+  return text
+    .toLowerCase()
+    .replace(/'s\b/g, '')
+    .split(/[^a-z]+/)
+    .filter((w) => w && !STOP.has(w))
+    .map((w) => (w.length > 4 && w.endsWith('es') && /(ss|sh|ch|x)es$/.test(w) ? w.slice(0, -2) : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+}

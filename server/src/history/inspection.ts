@@ -1,0 +1,69 @@
+// The inspector's view of one agent, built the same way for the live town and for a replayed moment:
+// the callers gather what the agent held then, this shapes it.
+import type { AgentInspection, InspectedMemory, InspectedRelationship } from '../protocol/inspection';
+import type { PersonaRecord } from '../protocol/events';
+import { findActionIndex } from '../protocol/plan';
+import { planMomentAt } from '../world/clockText';
+import type { AgentSimState } from '../sim/types';
+import type { Memory, ScoredMemory } from '../store/types';
+import type { CallSummary } from '../store/WorldDb';
+
+export interface InspectionInput {
+  agent: Readonly<AgentSimState>;
+  /** What the persona file said (as recorded then, in replay); null when unknown. */
+  persona: PersonaRecord | null;
+  atGameMs: number;
+  /** Memories scored for the agent's focus (its current action). */
+  scored: ScoredMemory[];
+  recent: Memory[];
+  /** Thoughts with evidence (reflections) and what they rest on. */
+  reflections: Memory[];
+  evidenceOf(id: number): Memory | undefined;
+  relationships: InspectedRelationship[];
+  conversations: AgentInspection['conversations'];
+  llm: Pick<CallSummary, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
+}
+
+export function buildInspection(input: InspectionInput): AgentInspection {
+  const { agent, persona, atGameMs } = input;
+  const scoreById = new Map(input.scored.map((s) => [s.memory.id, s]));
+  const toView = (m: Memory): InspectedMemory => {
+    const s = scoreById.get(m.id);
+    return {
+      id: m.id,
+      kind: m.kind,
+      description: m.description,
+      createdGameMs: m.createdGameMs,
+      importance: m.importance,
+      evidenceIds: m.evidenceIds,
+      scores: s ? { recency: s.recency, importance: s.importance, relevance: s.relevance, total: s.score } : null,
+    };
+  };
+  const plan = agent.plan;
+  const { calls, promptTokens, completionTokens, costUsd } = input.llm;
+  return {
+    id: agent.spec.id,
+    name: persona?.name ?? agent.spec.name,
+    age: persona?.age ?? 0,
+    innate: persona?.innate ?? [],
+    learned: persona?.learned ?? '',
+    currently: persona?.currently ?? '',
+    lifestyle: persona?.lifestyle ?? '',
+    home: persona?.home ?? '',
+    workplace: persona?.workplace ?? null,
+    atGameMs,
+    action: { description: agent.current.description, emoji: agent.current.emoji, place: agent.current.address, since: agent.current.startGameMs },
+    asleep: agent.asleep,
+    plan: plan ? { day: plan.day, broadStrokes: plan.broadStrokes, actions: plan.actions, currentIndex: findActionIndex(plan.actions, planMomentAt(atGameMs, agent.spec.wakeMinute, agent.spec.sleepMinute).minute) } : null,
+    focus: agent.current.description,
+    relevant: input.scored.map((s) => toView(s.memory)),
+    recent: input.recent.map(toView),
+    reflections: input.reflections.map((m) => ({
+      ...toView(m),
+      evidence: m.evidenceIds.map((e) => input.evidenceOf(e)).filter((e) => e !== undefined).map((e) => ({ id: e.id, description: e.description })),
+    })),
+    relationships: input.relationships,
+    conversations: input.conversations,
+    llm: { calls, promptTokens, completionTokens, costUsd },
+  };
+}

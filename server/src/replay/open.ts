@@ -1,0 +1,76 @@
+// Opening a world for replay: the live world's file (a second, read-only connection) or any world
+// file in DATA_DIR, with the map it was recorded on. Every reason it cannot be replayed (no such
+// file, corrupt, another schema or embedder, its map gone) is an error naming the file.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TownMap } from '../world/types';
+import { loadTownMap } from '../world/map';
+import { createSimWorld, type SimWorld } from '../sim/state';
+import type { Embedder } from '../llm/types';
+import type { RetrievalWeights } from '../store/types';
+import { openWorldDb, type WorldDb } from '../store/WorldDb';
+import { worldFileOf } from '../history/worlds';
+import type { WallClock } from '../core/wallClock';
+import { ReplaySession } from './ReplaySession';
+
+export interface ReplayContext {
+  dataDir: string;
+  /** The live world: its name, file, map and mind. */
+  live: { world: string; file: string; mapFile: string; simWorld: SimWorld; mind: string };
+  embedder: Embedder;
+  retrieval: { weights: RetrievalWeights; decayPerGameHour: number };
+  wallClock: WallClock;
+}
+
+export interface OpenedReplay {
+  session: ReplaySession;
+  db: WorldDb;
+  map: TownMap;
+  mind: string;
+  /** Why it replays with less detail, or ''. */
+  detail: string;
+  close(): void;
+}
+
+export const REDUCED_DETAIL =
+  'recorded before replay logged everything it needs: positions and actions are shown, but agents added later may be missing';
+
+export function openReplay(context: ReplayContext, worldId: string | null): OpenedReplay {
+  const file = worldId === null ? context.live.file : worldFileOf(context.dataDir, worldId);
+  if (!fs.existsSync(file)) throw new Error(`${file}: no such world file`);
+  const embedding = { model: context.embedder.model, dimension: context.embedder.dimension };
+  const db = openWorldDb(file, embedding, { readonly: true, clock: context.wallClock });
+  try {
+    const run = lastRun(db);
+    const simWorld = worldOf(context, file, run?.map ?? null);
+    const session = new ReplaySession({ db, world: simWorld, embedder: context.embedder, retrieval: context.retrieval });
+    return {
+      session,
+      db,
+      map: simWorld.map,
+      mind: run?.mind ?? context.live.mind,
+      detail: db.eventFormat < 2 ? REDUCED_DETAIL : '',
+      close: () => db.close(),
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function lastRun(db: WorldDb): { map: string | null; mind: string | null } | null {
+  let map: string | null = null;
+  let mind: string | null = null;
+  for (const e of db.events.scan({ kinds: ['run.started', 'run.resumed'] })) {
+    if (e.kind === 'run.started') map = e.data.map;
+    if (e.kind === 'run.started' || e.kind === 'run.resumed') mind = e.data.mind;
+  }
+  return mind === null && map === null ? null : { map, mind };
+}
+
+/** The map a world was recorded on: the live one when it is the same file, else loaded from its path. */
+function worldOf(context: ReplayContext, file: string, mapFile: string | null): SimWorld {
+  if (mapFile === null || path.resolve(mapFile) === path.resolve(context.live.mapFile)) return context.live.simWorld;
+  if (!fs.existsSync(mapFile)) throw new Error(`${file}: it was recorded on the map ${mapFile}, which is not there`);
+  return createSimWorld(loadTownMap(mapFile));
+}

@@ -1,0 +1,133 @@
+// `npm run import:smallville` on a small hand-made checkout in the reference's formats
+// (tests/fixtures/smallville: a hamlet of five blocks and two residents): the result loads with the
+// server's map and persona loaders, and a town starts on it and its residents get plans.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSmallville, type ImportResult } from '../../scripts/importSmallville';
+import { loadTownMap } from '../../server/src/world/map';
+import { loadPersonaFolder } from '../../server/src/world/persona';
+import { startTestTown, tempDir, waitFor } from '../helpers';
+
+const CHECKOUT = 'tests/fixtures/smallville';
+
+describe('importing the reference\'s town', () => {
+  let out: string;
+  let result: ImportResult;
+
+  beforeAll(() => {
+    out = path.join(tempDir(), 'hamlet');
+    result = importSmallville({ checkout: CHECKOUT, outDir: out });
+  });
+
+  it('writes a map that follows our conventions: arenas from tile areas, objects, spawns, collision', () => {
+    const map = loadTownMap(result.mapFile);
+    expect(map.places.world).toBe('the Hamlet');
+    expect([map.widthTiles, map.heightTiles, map.tileSizePx]).toEqual([14, 8, 32]);
+    const tree = Object.fromEntries(map.places.sectors.map((s) => [s.name, Object.fromEntries(s.arenas.map((a) => [a.name, a.objects.map((o) => o.name)]))]));
+    // The walled-in Old Well is dropped: nobody can walk to it. The trailing space of a sector name is trimmed.
+    expect(tree).toEqual({
+      "Ada Quill's cottage": { 'main room': ['bed', 'desk', 'refrigerator'] },
+      "Bram Stone's house": { 'main room': ['desk', 'bed'] },
+      'Hamlet Bakery': { bakery: ['behind the bakery counter', 'oven', 'bakery customer seating', 'bakery customer seating 2'] },
+      'Hamlet Green': { green: ['park garden', 'bench'] },
+    });
+    expect(map.objectsByAddress.get("Ada Quill's cottage: main room: bed")!.rect).toEqual({ x: 1, y: 1, w: 2, h: 1 });
+    expect(map.spawns.map((s) => s.name).sort()).toEqual(['ada-quill', 'bram-stone', "Ada Quill's cottage main room sp-A", "Bram Stone's house main room sp-A"].sort());
+    expect(map.collision[0]).toBe(1);
+    expect(map.collision[5 * 14 + 5]).toBe(0);
+  });
+
+  it('draws the reference\'s art: its layers (Foreground above the agents), not its block layers; images from the checkout, tall ones cut', () => {
+    const tmj = JSON.parse(fs.readFileSync(result.mapFile, 'utf8')) as { layers: Array<{ name: string; visible?: boolean; properties?: Array<{ name: string; value: unknown }> }>; tilesets: Array<{ name: string; firstgid: number; image: string; tilecount: number }> };
+    expect(tmj.layers.map((l) => l.name)).toEqual(['Bottom Ground', 'Wall', 'Interior Furniture L1', 'Foreground L1', 'collision', 'places', 'objects', 'spawns']);
+    expect(tmj.layers.find((l) => l.name === 'Foreground L1')!.properties).toContainEqual({ name: 'above', type: 'bool', value: true });
+    expect(tmj.tilesets.map((t) => [t.name, t.firstgid, t.tilecount])).toEqual([['hamlet', 1, 3], ['tall rows 0-127', 4, 128], ['tall rows 128-129', 132, 2]]);
+    for (const t of tmj.tilesets) expect(fs.existsSync(path.resolve(out, t.image)), t.image).toBe(true);
+    // The small tileset is the checkout's own file, not a copy.
+    expect(path.resolve(out, tmj.tilesets[0].image)).toBe(path.resolve(CHECKOUT, 'environment/frontend_server/static_dirs/assets/the_ville/visuals/map_assets/hamlet/tiles.png'));
+    expect(tmj.tilesets[1].image).toBe('tilesets/tall-rows-0-127.png');
+  });
+
+  it('writes the residents as personas whose places exist, with times, work, memories and relationships', () => {
+    const { personas, warnings } = loadPersonaFolder(result.personasDir, loadTownMap(result.mapFile));
+    expect(warnings).toEqual([]);
+    const ada = personas.find((p) => p.id === 'ada-quill')!;
+    const bram = personas.find((p) => p.id === 'bram-stone')!;
+    expect([ada.home, ada.bedroom, ada.bed, ada.wakeAt, ada.sleepAt, ada.workplace]).toEqual(["Ada Quill's cottage", 'main room', 'bed', '04:00', '21:00', 'Hamlet Bakery: bakery']);
+    expect(ada.innate).toEqual(['warm', 'early riser', 'stubborn']);
+    expect(ada.routine).toContainEqual(expect.objectContaining({ at: '05:00', place: 'work: behind the bakery counter' }));
+    expect(ada.routine[0].at).toBe('04:00');
+    // From nodes.json: the thought, not the idle event.
+    expect(ada.seedMemories).toEqual(['Ada Quill wants to bake a rye loaf that Bram Stone will like']);
+    expect(Object.keys(ada.relationships)).toEqual(['bram-stone']);
+    // Bram goes to bed at midnight; his whispers become his own memories.
+    expect([bram.wakeAt, bram.sleepAt, bram.workplace]).toEqual(['08:00', '00:00', null]);
+    expect(bram.seedMemories[0]).toBe('Bram Stone buys bread from Ada Quill every morning');
+    expect(bram.relationships['ada-quill']).toMatch(/Bram Stone buys bread from Ada Quill/);
+    expect(bram.routine.at(-1)).toMatchObject({ at: '23:30', place: 'home: main room: bed' });
+  });
+
+  it('says what it converted and what it dropped, in <out>/import-report.md', () => {
+    const report = fs.readFileSync(path.join(out, 'import-report.md'), 'utf8');
+    expect(report).toBe(result.report);
+    for (const line of [
+      '4 sectors, 4 arenas',
+      '1 walkable arena tiles that cannot be walked to',
+      "3 tiles marked with a sector but no arena",
+      '1 spawning locations on tiles the town cannot walk to',
+      '1 tiles with game object block 399, which no special_blocks row names',
+      "layer 'Collisions': the reference's block ids",
+      "tileset 'blocks': only the block layers used it",
+      "tileset 'tall' (32x4160 px",
+      '2 of 2 residents',
+      'vision_r',
+    ])
+      expect(report).toContain(line);
+  });
+
+  it('still converts a checkout whose images, or whole art, are missing, and says so', () => {
+    const copy = path.join(tempDir(), 'checkout');
+    fs.cpSync(CHECKOUT, copy, { recursive: true });
+    const visuals = path.join(copy, 'environment/frontend_server/static_dirs/assets/the_ville/visuals');
+    fs.rmSync(path.join(visuals, 'map_assets/hamlet'), { recursive: true });
+    const noImages = importSmallville({ checkout: copy, outDir: path.join(copy, 'out1') });
+    expect(noImages.report).toContain('tileset image map_assets/hamlet/tiles.png: not in the checkout (the map draws without it)');
+    expect(loadTownMap(noImages.mapFile).arenas).toHaveLength(4);
+    fs.rmSync(visuals, { recursive: true });
+    const noArt = importSmallville({ checkout: copy, outDir: path.join(copy, 'out2') });
+    expect(noArt.report).toContain('the visual map (visuals/the_ville*.json): not found, so the town has no art; it still runs');
+    expect(loadPersonaFolder(noArt.personasDir, loadTownMap(noArt.mapFile)).personas).toHaveLength(2);
+  });
+
+  it('says plainly when the folder is not a checkout of the reference', () => {
+    expect(() => importSmallville({ checkout: tempDir(), outDir: path.join(tempDir(), 'x') })).toThrow(/the maze folder is missing: .*is this a checkout of joonspk-research\/generative_agents\?/);
+  });
+
+  describe('a town on the import', () => {
+    let town: Awaited<ReturnType<typeof startTestTown>>;
+    beforeAll(async () => {
+      town = await startTestTown({ mapFile: result.mapFile, personasDir: result.personasDir, startTime: '2026-02-13T03:30', rate: 600 });
+    });
+    afterAll(async () => {
+      await town?.close();
+    });
+
+    it('starts, and its residents get plans', async () => {
+      expect(town.town.sim.agents().map((a) => a.spec.id).sort()).toEqual(['ada-quill', 'bram-stone']);
+      await waitFor('both residents to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
+      const ada = town.town.sim.agent('ada-quill')!;
+      expect(ada.plan!.actions.some((a) => a.address === 'Hamlet Bakery: bakery: behind the bakery counter')).toBe(true);
+    });
+
+    it('serves the tileset images from the checkout and the cut bands beside the map', async () => {
+      const map = (await (await fetch(`${town.url}/maps/the_ville.tmj`)).json()) as { tilesets: Array<{ image: string }> };
+      for (const t of map.tilesets) {
+        const res = await fetch(new URL(t.image, `${town.url}/maps/the_ville.tmj`));
+        expect(res.status, t.image).toBe(200);
+        expect(res.headers.get('content-type')).toBe('image/png');
+      }
+      expect((await fetch(`${town.url}/maps/import-report.md`)).status).toBe(404);
+    });
+  });
+});
