@@ -2,12 +2,13 @@
 // (with who told whom), network density over time, attendance at a place in a window,
 // conversations and reflections per agent, and LLM use per agent-day. The method is in README.md.
 import type { AgentId } from '../protocol/ids';
+import type { AnalysisReport } from '../protocol/analysis';
 import type { WorldDb } from '../store/WorldDb';
 import type { TownMap } from '../world/types';
 import type { Embedder } from '../llm/types';
 import { tokenize } from '../llm/OfflineEmbedder';
 import { positionOnPath } from '../protocol/movement';
-import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR, GAME_MS_PER_MINUTE } from '../protocol/time';
+import { formatIsoMinute, GAME_MS_PER_DAY, GAME_MS_PER_HOUR, GAME_MS_PER_MINUTE } from '../protocol/time';
 import { createSimWorld } from '../sim/state';
 import { stateAt } from '../history/stateAt';
 import { abandonedRanges, historyEvents } from '../history/log';
@@ -73,6 +74,8 @@ interface MemoryRow {
   object: string | null;
   evidence: string;
 }
+
+export const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
 /** Game hours from `from` to `to`, both ends included. */
 export function hourlyTimes(w: Window): number[] {
@@ -310,21 +313,7 @@ export function countReflections(facts: WorldFacts, w: Window): { total: number;
   return { total, perAgent };
 }
 
-export interface LlmUse {
-  calls: number;
-  cached: number;
-  tokens: number;
-  costUsd: number;
-  agentDays: number;
-  callsPerAgentDay: number;
-  tokensPerAgentDay: number;
-  costPerAgentDay: number;
-  perAgent: Array<{ agentId: string; calls: number; tokens: number; costUsd: number }>;
-  perPurpose: Array<{ purpose: string; calls: number; tokens: number; costUsd: number }>;
-  /** Calls per game hour, by purpose and by agent. */
-  hourly: Array<{ gameMs: number; byPurpose: Record<string, number>; byAgent: Record<string, number>; fallbacks: number }>;
-  fallbacks: { total: number; byPurpose: Record<string, number> };
-}
+export type LlmUse = AnalysisReport['llm'];
 
 /** LLM calls, tokens and dollars (llm_calls), per agent-day of the window; fallbacks from the log. */
 export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
@@ -338,7 +327,7 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
   const purposes = new Map<string, { calls: number; tokens: number; costUsd: number }>();
   const hours = new Map<number, LlmUse['hourly'][number]>();
   const hourOf = (t: number) => Math.floor(t / GAME_MS_PER_HOUR) * GAME_MS_PER_HOUR;
-  const bucket = (t: number) => hours.get(hourOf(t)) ?? hours.set(hourOf(t), { gameMs: hourOf(t), byPurpose: {}, byAgent: {}, fallbacks: 0 }).get(hourOf(t))!;
+  const bucket = (t: number) => hours.get(hourOf(t)) ?? hours.set(hourOf(t), { t: formatIsoMinute(hourOf(t)), ms: hourOf(t), by_purpose: {}, by_agent: {}, fallbacks: 0 }).get(hourOf(t))!;
   let calls = 0, cached = 0, tokens = 0, costUsd = 0;
   for (const r of rows) {
     calls++;
@@ -355,8 +344,8 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
     }
     if (r.gameMs !== null) {
       const b = bucket(r.gameMs);
-      b.byPurpose[r.purpose] = (b.byPurpose[r.purpose] ?? 0) + 1;
-      b.byAgent[agent] = (b.byAgent[agent] ?? 0) + 1;
+      b.by_purpose[r.purpose] = (b.by_purpose[r.purpose] ?? 0) + 1;
+      b.by_agent[agent] = (b.by_agent[agent] ?? 0) + 1;
     }
   }
   const fallbacks = facts.fallbacks.filter((f) => f.gameMs >= w.fromGameMs && f.gameMs <= w.toGameMs);
@@ -368,18 +357,19 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
   const days = (w.toGameMs - w.fromGameMs) / GAME_MS_PER_DAY;
   const agentDays = agentsAt(facts, w.toGameMs).length * days;
   const per = (x: number) => (agentDays > 0 ? x / agentDays : 0);
+  const money = (x: number) => round(x, 5);
   return {
     calls,
     cached,
     tokens,
-    costUsd,
-    agentDays,
-    callsPerAgentDay: per(calls),
-    tokensPerAgentDay: per(tokens),
-    costPerAgentDay: per(costUsd),
-    perAgent: [...agents.entries()].map(([agentId, s]) => ({ agentId, ...s })).sort((a, b) => b.calls - a.calls || a.agentId.localeCompare(b.agentId)),
-    perPurpose: [...purposes.entries()].map(([purpose, s]) => ({ purpose, ...s })).sort((a, b) => b.calls - a.calls),
-    hourly: [...hours.values()].sort((a, b) => a.gameMs - b.gameMs),
-    fallbacks: { total: fallbacks.length, byPurpose },
+    cost_usd: round(costUsd, 4),
+    agent_days: round(agentDays, 3),
+    calls_per_agent_day: round(per(calls), 2),
+    tokens_per_agent_day: round(per(tokens), 1),
+    cost_per_agent_day: money(per(costUsd)),
+    per_agent: [...agents.entries()].map(([id, a]) => ({ id, calls: a.calls, tokens: a.tokens, cost_usd: money(a.costUsd) })).sort((a, b) => b.calls - a.calls || a.id.localeCompare(b.id)),
+    per_purpose: [...purposes.entries()].map(([purpose, p]) => ({ purpose, calls: p.calls, tokens: p.tokens, cost_usd: money(p.costUsd) })).sort((a, b) => b.calls - a.calls),
+    hourly: [...hours.values()].sort((a, b) => a.ms - b.ms),
+    fallbacks: { total: fallbacks.length, by_purpose: byPurpose },
   };
 }

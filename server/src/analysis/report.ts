@@ -16,6 +16,7 @@ import {
   measureAwareness,
   measureDensity,
   measureLlm,
+  round,
   type AttendanceSpec,
   type TopicSpec,
   type Window,
@@ -32,7 +33,6 @@ export interface ReportOptions {
   fallbackRelationships?: Map<string, string[]>;
 }
 
-const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
 /** The scenario a world was run with, when it records one. */
 export function recordedScenario(facts: WorldFacts): Scenario | null {
@@ -121,20 +121,7 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
       series: conversations.series.map((p) => ({ t: iso(p.gameMs), ms: p.gameMs, count: p.count })),
     },
     reflections: { total: reflections.total, per_agent: reflections.perAgent },
-    llm: {
-      calls: llm.calls,
-      cached: llm.cached,
-      tokens: llm.tokens,
-      cost_usd: round(llm.costUsd, 4),
-      agent_days: round(llm.agentDays),
-      calls_per_agent_day: round(llm.callsPerAgentDay, 2),
-      tokens_per_agent_day: round(llm.tokensPerAgentDay, 1),
-      cost_per_agent_day: round(llm.costPerAgentDay, 5),
-      per_agent: llm.perAgent.map((a) => ({ id: a.agentId, calls: a.calls, tokens: a.tokens, cost_usd: round(a.costUsd, 5) })),
-      per_purpose: llm.perPurpose.map((p) => ({ purpose: p.purpose, calls: p.calls, tokens: p.tokens, cost_usd: round(p.costUsd, 5) })),
-      hourly: llm.hourly.map((h) => ({ t: iso(h.gameMs), ms: h.gameMs, by_purpose: h.byPurpose, by_agent: h.byAgent, fallbacks: h.fallbacks })),
-      fallbacks: { total: llm.fallbacks.total, by_purpose: llm.fallbacks.byPurpose },
-    },
+    llm,
   };
 }
 
