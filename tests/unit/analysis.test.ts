@@ -165,11 +165,14 @@ describe('metrics of a hand-built world', () => {
     w.db.events.append([
       { gameMs: T0 + 5 * HOUR, kind: 'agent.action', agentId: 'ada' as never, data: { description: 'reading', emoji: '📖', address: 'Ada House: bedroom: desk', asleep: false } },
       { gameMs: T0 + 6 * HOUR, kind: 'agent.action', agentId: 'ada' as never, data: { description: 'having coffee', emoji: '☕', address: 'Cafe: cafe: counter', asleep: false } },
+      { gameMs: T0 + 8 * HOUR, kind: 'agent.action', agentId: 'bo' as never, data: { description: 'sleeping', emoji: '😴', address: 'Bo House: bedroom: bed', asleep: true } },
     ]);
     expect(agentDay(w.db, 'ada', T0 + 5 * HOUR + 30 * MIN, T0 + 7 * HOUR).map((e) => [e.startGameMs - T0, e.endGameMs - T0, e.place, e.description])).toEqual([
       [5 * HOUR + 30 * MIN, 6 * HOUR, 'Ada House', 'reading'],
       [6 * HOUR, 7 * HOUR, 'Cafe', 'having coffee'],
     ]);
+    // The last action ends with the log (at 14:00, its last event), not at the end of the asked window.
+    expect(agentDay(w.db, 'ada', T0, T0 + 24 * HOUR).at(-1)!.endGameMs).toBe(T0 + 8 * HOUR);
   });
 
   it('summarises seeds as mean ± sample sd', () => {

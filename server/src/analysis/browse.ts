@@ -102,7 +102,7 @@ export function findConversations(db: WorldDb, q: ConversationQuery, facts: Worl
   return { total: views.length, conversations: views.slice(-limit) };
 }
 
-/** One agent's actions from `fromGameMs` to `toGameMs` (agent.action events), each lasting until the next. */
+/** One agent's actions from `fromGameMs` to `toGameMs` (agent.action events), each lasting until the next (the last until the log ends). */
 export function agentDay(db: WorldDb, agentId: string, fromGameMs: number, toGameMs: number): DayEntry[] {
   const before = db.db
     .prepare("SELECT game_ms AS gameMs, data FROM events WHERE kind = 'agent.action' AND agent_id = ? AND game_ms <= ? ORDER BY seq DESC LIMIT 1")
@@ -111,6 +111,8 @@ export function agentDay(db: WorldDb, agentId: string, fromGameMs: number, toGam
     .prepare("SELECT game_ms AS gameMs, data FROM events WHERE kind = 'agent.action' AND agent_id = ? AND game_ms > ? AND game_ms < ? ORDER BY seq")
     .all(agentId, fromGameMs, toGameMs) as Array<{ gameMs: number; data: string }>;
   const rows = [...(before ? [{ ...before, gameMs: fromGameMs }] : []), ...during];
+  // The last action lasts until the window's end, or the end of the log, whichever is first.
+  toGameMs = Math.min(toGameMs, db.events.span()?.lastGameMs ?? toGameMs);
   const out: DayEntry[] = [];
   rows.forEach((r, i) => {
     const d = JSON.parse(r.data) as { description: string; emoji: string; address: string; asleep: boolean };
