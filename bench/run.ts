@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     ['memory', './memory', 'benchMemory'],
     ['cognition', './cognition', 'benchCognition'],
     ['replay', './replay', 'benchReplay'],
+    ['analysis', './analysis', 'benchAnalysis'],
   ] as const) {
     benches.push({ name, run: async () => ((await import(file)) as Record<string, () => Promise<Record<string, number>>>)[fn]() });
   }

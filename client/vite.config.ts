@@ -13,6 +13,8 @@ export default defineConfig({
     outDir: path.resolve(here, '../dist/client'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
+    // Two pages: the town (index.html) and the analysis page (analysis.html, served at /analysis).
+    rollupOptions: { input: { main: path.join(here, 'index.html'), analysis: path.join(here, 'analysis.html') } },
   },
   logLevel: 'warn',
 });

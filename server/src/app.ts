@@ -17,6 +17,8 @@ import { replayRouter } from './api/replay';
 import { buildMinds } from './town/minds';
 import { townsRouter } from './api/towns';
 import { serveWorldMaps } from './api/mapFiles';
+import { mountAnalysisApi } from './api/analysis';
+import { mountExportApi } from './api/exports';
 import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
@@ -99,6 +101,18 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
     if (!context) return next();
     replayApi ??= replayRouter(context);
     replayApi(req, res, next);
+  });
+  // Analysis and exports read world files (any of them, by ?world=); built once the default world runs.
+  let analysisApi: express.Router | null = null;
+  app.use((req, res, next) => {
+    const town = host.get(host.defaultWorld)?.town;
+    if (!town) return next();
+    if (!analysisApi) {
+      analysisApi = express.Router();
+      mountAnalysisApi(analysisApi, town, config);
+      mountExportApi(analysisApi, config);
+    }
+    analysisApi(req, res, next);
   });
   app.use('/api', (req, _res, next) => next(typeof req.query.world === 'string' ? new HttpError(404, `no town '${req.query.world}' is running`) : undefined));
   mountMapAssets(app, config.mapFile, (message) => logger.warn(message));

@@ -48,6 +48,8 @@ export interface PersonaRecord {
   lifestyle: string;
   home: string;
   workplace: string | null;
+  /** Whom the persona file says they know (persona id → what they think), so a world file alone says who knew whom; absent in older worlds. */
+  relationships?: Record<string, string>;
 }
 
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
@@ -93,6 +95,8 @@ export interface EventData {
   'run.resumed': { mind: string; agents: number; folded?: number };
   'llm.fallback': { purpose: string; reason: string };
   'budget.paused': { message: string };
+  /** A headless run's scenario (scenarios/*.yaml): what analysis tracks in this world. */
+  'scenario.started': { name: string; file: string; scenario: unknown };
 }
 
 export type EventKind = keyof EventData;
@@ -116,6 +120,7 @@ export const EVENT_KINDS = [
   'run.resumed',
   'llm.fallback',
   'budget.paused',
+  'scenario.started',
 ] as const satisfies readonly EventKind[];
 
 /** An event before it is logged: one variant per kind, its payload typed by the kind. */

@@ -136,6 +136,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'run.resumed':
     case 'llm.fallback':
     case 'budget.paused':
+    case 'scenario.started':
       return;
     default: {
       const never: never = e;

@@ -27,7 +27,7 @@ export function toResident(persona: Persona, map: TownMap): ResidentSpec {
 }
 
 export function personaRecord(p: Persona): PersonaRecord {
-  return { name: p.name, age: p.age, innate: p.innate, learned: p.learned, currently: p.currently, lifestyle: p.lifestyle, home: p.home, workplace: p.workplace };
+  return { name: p.name, age: p.age, innate: p.innate, learned: p.learned, currently: p.currently, lifestyle: p.lifestyle, home: p.home, workplace: p.workplace, relationships: p.relationships };
 }
 
 /** The event that records a persona in the log, for replay and analysis. */

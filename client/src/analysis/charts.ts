@@ -1,0 +1,165 @@
+// Charts with Chart.js (canvas; line, stacked bar and floating-bar timelines from one library, with
+// click events that give the data point). Time runs along x as game ms on a linear scale, labelled
+// "13 Feb 14:00", so no date adapter is needed. Each chart is kept by name for the browser tests.
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartEvent,
+  type ActiveElement,
+} from 'chart.js';
+import { formatClock, minuteOfDay } from '@protocol/time';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, BarController, BarElement, Tooltip, Legend, Filler);
+Chart.defaults.color = '#d8d4cc';
+Chart.defaults.borderColor = '#33405a';
+Chart.defaults.animation = false;
+
+export const PALETTE = ['#6fb1ff', '#ffb85c', '#7ddc8a', '#ff7b8a', '#c79bff', '#5fd6d0', '#f2e36b', '#ff9f6b', '#9aa7c7', '#e28bd6'];
+const charts = new Map<string, Chart>();
+
+export function chartByName(name: string): Chart | undefined {
+  return charts.get(name);
+}
+
+export function chartNames(): string[] {
+  return [...charts.keys()];
+}
+
+function keep(name: string, chart: Chart): Chart {
+  charts.get(name)?.destroy();
+  charts.set(name, chart);
+  return chart;
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export function shortTime(gameMs: number): string {
+  const d = new Date(gameMs);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${formatClock(minuteOfDay(gameMs))}`;
+}
+
+const HOUR_MS = 3_600_000;
+/** A time axis from min to max with ticks on whole game hours (every 1, 3, 6, 12 or 24 of them). */
+const timeAxis = (min: number, max: number) => {
+  const hours = (max - min) / HOUR_MS;
+  const step = [1, 3, 6, 12, 24].find((h) => hours / h <= 10) ?? 48;
+  return {
+    type: 'linear' as const,
+    min,
+    max,
+    afterBuildTicks: (axis: { ticks: Array<{ value: number }> }) => {
+      const first = Math.ceil(min / (step * HOUR_MS)) * step * HOUR_MS;
+      axis.ticks = [];
+      for (let t = first; t <= max; t += step * HOUR_MS) axis.ticks.push({ value: t });
+    },
+    ticks: { callback: (v: string | number) => shortTime(Number(v)), maxRotation: 0 },
+  };
+};
+
+/** The game time at a click: the nearest point's x, or the x under the pointer. */
+function clickedTime(chart: Chart, event: ChartEvent, elements: ActiveElement[]): number | null {
+  const el = elements[0];
+  if (el) {
+    const raw = chart.data.datasets[el.datasetIndex].data[el.index] as { x: number } | number;
+    if (typeof raw === 'object' && raw && 'x' in raw) return raw.x;
+  }
+  if (event.x === null) return null;
+  const x = chart.scales.x.getValueForPixel(event.x);
+  return typeof x === 'number' && Number.isFinite(x) ? x : null;
+}
+
+export interface Series {
+  label: string;
+  points: Array<{ x: number; y: number }>;
+}
+
+export function lineChart(name: string, canvas: HTMLCanvasElement, series: Series[], o: { yMax?: number; yLabel: string; onClick(gameMs: number): void }): Chart {
+  const xs = series.flatMap((s) => s.points.map((p) => p.x));
+  return keep(
+    name,
+    new Chart(canvas, {
+      type: 'line',
+      data: { datasets: series.map((s, i) => ({ label: s.label, data: s.points, borderColor: PALETTE[i % PALETTE.length], backgroundColor: PALETTE[i % PALETTE.length], stepped: true, pointRadius: 2, pointHoverRadius: 5 })) },
+      options: {
+        maintainAspectRatio: false,
+        interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+        scales: { x: timeAxis(Math.min(...xs), Math.max(...xs)), y: { beginAtZero: true, max: o.yMax, title: { display: true, text: o.yLabel } } },
+        plugins: { tooltip: { callbacks: { title: (items) => shortTime(Number((items[0]?.raw as { x: number }).x)) } } },
+        onClick: (event, elements, chart) => {
+          const t = clickedTime(chart, event, elements);
+          if (t !== null) o.onClick(t);
+        },
+      },
+    }),
+  );
+}
+
+/** Stacked bars per game hour, one dataset per key (purposes or agents). */
+export function hourlyBars(name: string, canvas: HTMLCanvasElement, hours: number[], stacks: Array<{ label: string; values: number[] }>, onClick: (gameMs: number) => void): Chart {
+  return keep(
+    name,
+    new Chart(canvas, {
+      type: 'bar',
+      data: {
+        datasets: stacks.map((s, i) => ({ label: s.label, data: hours.map((h, k) => ({ x: h + 1_800_000, y: s.values[k] })), backgroundColor: PALETTE[i % PALETTE.length], barPercentage: 1, categoryPercentage: 1 })),
+      },
+      options: {
+        maintainAspectRatio: false,
+        scales: { x: { ...timeAxis(hours[0], (hours.at(-1) ?? 0) + 3_600_000), stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: 'calls per game hour' } } },
+        onClick: (event, elements, chart) => {
+          const t = clickedTime(chart, event, elements);
+          if (t !== null) onClick(Math.floor(t / 3_600_000) * 3_600_000);
+        },
+      },
+    }),
+  );
+}
+
+export interface TimelineBar {
+  row: string;
+  startGameMs: number;
+  endGameMs: number;
+  label: string;
+}
+
+/** A day as floating horizontal bars: one row per place, one bar per action. */
+export function timeline(name: string, canvas: HTMLCanvasElement, bars: TimelineBar[], dayStart: number, onClick: (bar: TimelineBar) => void): Chart {
+  const rows = [...new Set(bars.map((b) => b.row))];
+  return keep(
+    name,
+    new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: rows,
+        datasets: [
+          {
+            label: 'actions',
+            data: bars.map((b) => ({ x: [b.startGameMs, b.endGameMs], y: b.row })) as unknown as number[],
+            backgroundColor: bars.map((b) => PALETTE[rows.indexOf(b.row) % PALETTE.length]),
+            borderSkipped: false,
+            barPercentage: 0.8,
+          },
+        ],
+      },
+      options: {
+        indexAxis: 'y',
+        maintainAspectRatio: false,
+        scales: { x: timeAxis(dayStart, dayStart + DAY_MS), y: { type: 'category' } },
+        plugins: { legend: { display: false }, tooltip: { callbacks: { label: (item) => bars[item.dataIndex]?.label ?? '' } } },
+        onClick: (_event, elements) => {
+          const el = elements[0];
+          if (el) onClick(bars[el.index]);
+        },
+      },
+    }),
+  );
+}

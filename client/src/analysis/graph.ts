@@ -1,0 +1,59 @@
+// Graphs with Cytoscape.js (canvas, no WebGL needed; built-in force-directed and tree layouts; tap
+// events on nodes and edges): the relationship graph, and each topic's who-told-whom tree.
+import cytoscape, { type Core } from 'cytoscape';
+import type { GraphView, ReportTopic } from '@protocol/analysis';
+import { shortTime } from './charts';
+
+const graphs = new Map<string, Core>();
+
+export function graphByName(name: string): Core | undefined {
+  return graphs.get(name);
+}
+
+function keep(name: string, cy: Core): Core {
+  graphs.get(name)?.destroy();
+  graphs.set(name, cy);
+  return cy;
+}
+
+const BASE_STYLE: cytoscape.StylesheetJson = [
+  { selector: 'node', style: { label: 'data(label)', color: '#f4f1ea', 'font-size': 10, 'text-valign': 'bottom', 'text-margin-y': 3, 'background-color': '#6fb1ff', width: 'data(size)', height: 'data(size)' } },
+  { selector: 'edge', style: { width: 'data(width)', 'line-color': '#8a97b5', opacity: 0.7, 'curve-style': 'bezier' } },
+  { selector: 'edge.acquainted', style: { 'line-style': 'dashed' } },
+  { selector: 'edge:selected', style: { 'line-color': '#ffb85c', opacity: 1 } },
+  { selector: 'node:selected', style: { 'background-color': '#ffb85c' } },
+];
+
+/** Agents as nodes (size: conversations), pairs as edges (width: conversations; dashed: known at the start). */
+export function relationshipGraph(container: HTMLElement, g: GraphView, onEdge: (a: string, b: string) => void, onNode: (id: string) => void): Core {
+  const max = Math.max(1, ...g.edges.map((e) => e.conversations));
+  const cy = cytoscape({
+    container,
+    elements: [
+      ...g.nodes.map((n) => ({ data: { id: n.id, label: n.name, size: 14 + Math.sqrt(n.conversations) * 4 } })),
+      ...g.edges.map((e) => ({ data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: 1 + (6 * e.conversations) / max, conversations: e.conversations }, classes: e.conversations === 0 ? 'acquainted' : '' })),
+    ],
+    style: BASE_STYLE,
+    layout: { name: 'cose', animate: false, randomize: false, nodeRepulsion: () => 40000, idealEdgeLength: () => 90 },
+    wheelSensitivity: 0.3,
+  });
+  cy.on('tap', 'edge', (ev) => onEdge(ev.target.data('source') as string, ev.target.data('target') as string));
+  cy.on('tap', 'node', (ev) => onNode(ev.target.id()));
+  return keep('relationships', cy);
+}
+
+/** The who-told-whom tree of a topic: a root for each agent who knew it first-hand (seed, whisper, observation). */
+export function diffusionTree(name: string, container: HTMLElement, topic: ReportTopic, onNode: (agentId: string, gameMs: number) => void): Core {
+  const known = new Set(topic.agents.map((a) => a.id));
+  const cy = cytoscape({
+    container,
+    elements: [
+      ...topic.agents.map((a) => ({ data: { id: a.id, label: `${a.name}\n${shortTime(a.first_heard_ms)}`, size: a.from ? 14 : 20, t: a.first_heard_ms } })),
+      ...topic.agents.filter((a) => a.from && known.has(a.from)).map((a) => ({ data: { id: `${a.from}>${a.id}`, source: a.from!, target: a.id, width: 1.5 } })),
+    ],
+    style: [...BASE_STYLE, { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': 9 } }, { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5' } }],
+    layout: { name: 'breadthfirst', directed: true, roots: topic.agents.filter((a) => !a.from || !known.has(a.from)).map((a) => a.id), spacingFactor: 0.9, animate: false },
+  });
+  cy.on('tap', 'node', (ev) => onNode(ev.target.id(), ev.target.data('t') as number));
+  return keep(name, cy);
+}

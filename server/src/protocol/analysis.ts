@@ -1,0 +1,127 @@
+// What the analysis API (/api/analysis/*) answers, shared with the analysis page. The report is also
+// the format of DATA_DIR/<world>.report.json (snake_case keys, for tools outside TypeScript).
+
+export type FirstHeardSource = 'seed' | 'whisper' | 'conversation' | 'observation' | 'reflection' | 'plan';
+
+export interface ReportTopic {
+  name: string;
+  phrase: string;
+  /** How a memory was matched: all of `words` (null: half the phrase's content words) in one clause, and this relevance. */
+  method: { words: string[] | null; min_relevance: number };
+  aware_start: number;
+  aware_end: number;
+  /** Agents who said yes in the end-of-run interview (LLM runs), or null when none was held. */
+  aware_interview: number | null;
+  interviewed: number | null;
+  /** Who knows it, in the order they first heard it: the who-told-whom tree (`from` is the parent). */
+  agents: Array<{
+    id: string;
+    name: string;
+    first_heard: string;
+    first_heard_ms: number;
+    source: FirstHeardSource;
+    from: string | null;
+    from_name: string | null;
+    conversation_id: number | null;
+    memory_id: number;
+    memory: string;
+  }>;
+  interview: Array<{ id: string; name: string; aware: boolean; answer: string }> | null;
+  series: Array<{ t: string; ms: number; aware: number }>;
+}
+
+export interface AnalysisReport {
+  world: string;
+  mind: string | null;
+  scenario: { name: string; description: string | null } | null;
+  last_seq: number;
+  window: { from: string; to: string; from_ms: number; to_ms: number; days: number };
+  agents: Array<{ id: string; name: string }>;
+  topics: ReportTopic[];
+  density: {
+    start: number;
+    end: number;
+    known_pairs_start: number;
+    known_pairs_end: number;
+    pairs: number;
+    series: Array<{ t: string; ms: number; density: number }>;
+  };
+  attendance: Array<{
+    place: string;
+    from: string;
+    to: string;
+    topic: string | null;
+    min_minutes: number;
+    present: number;
+    invited: number;
+    invited_present: number;
+    agents: Array<{ id: string; name: string; minutes: number; invited: boolean }>;
+  }>;
+  conversations: {
+    total: number;
+    per_agent: Record<string, number>;
+    per_pair: Array<{ a: string; b: string; count: number }>;
+    series: Array<{ t: string; ms: number; count: number }>;
+  };
+  reflections: { total: number; per_agent: Record<string, number> };
+  llm: {
+    calls: number;
+    cached: number;
+    tokens: number;
+    cost_usd: number;
+    agent_days: number;
+    calls_per_agent_day: number;
+    tokens_per_agent_day: number;
+    cost_per_agent_day: number;
+    per_agent: Array<{ id: string; calls: number; tokens: number; cost_usd: number }>;
+    per_purpose: Array<{ purpose: string; calls: number; tokens: number; cost_usd: number }>;
+    hourly: Array<{ t: string; ms: number; by_purpose: Record<string, number>; by_agent: Record<string, number>; fallbacks: number }>;
+    fallbacks: { total: number; by_purpose: Record<string, number> };
+  };
+}
+
+export interface GraphView {
+  nodes: Array<{ id: string; name: string; conversations: number }>;
+  edges: Array<{ a: string; b: string; conversations: number; acquainted: boolean; firstGameMs: number | null; lastGameMs: number | null }>;
+}
+
+export interface ConversationView {
+  id: number;
+  startGameMs: number;
+  endGameMs: number | null;
+  a: string;
+  b: string;
+  nameA: string;
+  nameB: string;
+  arena: string;
+  summary: string | null;
+  lines: Array<{ speaker: string; name: string; text: string; gameMs: number }>;
+  /** What each participant took away, by agent id (chat memories "(heard from …)"). */
+  learned: Record<string, string[]>;
+}
+
+export interface DayEntry {
+  startGameMs: number;
+  endGameMs: number;
+  description: string;
+  emoji: string;
+  address: string;
+  /** The sector of the address ("Hobbs Cafe"). */
+  place: string;
+  asleep: boolean;
+}
+
+/** The part of /api/worlds (api/replay.ts, history/worlds.ts) the analysis page reads. */
+export interface WorldListing {
+  live: string;
+  worlds: Array<{ id: string; kind: 'world' | 'backup'; span: { firstGameMs: number; lastGameMs: number } | null; agents: number; mind: string | null; error?: string }>;
+}
+
+/** The replay at a moment: `/?world=<id>&t=<YYYY-MM-DDTHH:MM>&agent=<id>` (no `world` for the live one). */
+export function replayLink(t: string, world: string | null, agent?: string | null): string {
+  const q = new URLSearchParams();
+  if (world) q.set('world', world);
+  q.set('t', t);
+  if (agent) q.set('agent', agent);
+  return `/?${q.toString()}`;
+}
