@@ -11,6 +11,12 @@ export function recencyOf(lastAccessedGameMs: number, nowGameMs: number, decayPe
   return decayPerGameHour ** hours;
 }
 
+/** recencyOf over a column, out[p] for p < n: the same operations, so the same values bit for bit. */
+export function recencyInto(lastAccessedGameMs: Float64Array, n: number, nowGameMs: number, decayPerGameHour: number, out: Float64Array): void {
+  const msPerHour = GAME_MS_PER_HOUR;
+  for (let p = 0; p < n; p++) out[p] = decayPerGameHour ** (Math.max(0, nowGameMs - lastAccessedGameMs[p]) / msPerHour);
+}
+
 export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   let na = 0;
