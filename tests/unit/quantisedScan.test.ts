@@ -98,9 +98,18 @@ describe('the recency column', () => {
     const n = 5000;
     const last = Float64Array.from({ length: n }, () => rng.int(0, 500 * HOUR));
     const out = new Float64Array(n);
-    for (const decay of [0.995, 0.99, 0.5, 1]) {
+    last[0] = 501 * HOUR + 17; // accessed just now
+    last[1] = 502 * HOUR; // in the future: clamped to now
+    for (const decay of [0.995, 0.99, 0.5, 1, 0]) {
       recencyInto(last, n, 501 * HOUR + 17, decay, out);
       for (let p = 0; p < n; p++) expect(Object.is(out[p], recencyOf(last[p], 501 * HOUR + 17, decay))).toBe(true);
+      expect([out[0], out[1]]).toEqual([1, 1]);
+      // decay^hours: exp(h·ln decay) errs by a few ulps, more as the exponent grows (its rounding scales with it)
+      for (let p = 2; p < n; p += 97) {
+        const want = decay ** ((501 * HOUR + 17 - last[p]) / HOUR);
+        if (want === 0) expect(out[p]).toBe(0);
+        else expect(Math.abs(out[p] - want)).toBeLessThanOrEqual((Math.abs(Math.log(want)) + 4) * Number.EPSILON * want);
+      }
     }
   });
 });
