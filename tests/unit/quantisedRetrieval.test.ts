@@ -200,6 +200,27 @@ describe('the column cache', () => {
     expect(store.count(asAgentId('a'))).toBe(300);
   });
 
+  it('drops the columns an outer transaction may roll back', () => {
+    const world = openWorldDb(':memory:', { model: 'test', dimension: D });
+    const store = new SqliteMemoryStore(world.db, D);
+    const reference = new InMemoryMemoryStore();
+    const inputs = town({ a: 200 });
+    store.add(inputs);
+    reference.add(inputs);
+    const q = query(6);
+    expectSame(store, reference, o('a', q));
+    expect(() =>
+      world.db.transaction(() => {
+        store.add(adversarial(12, asAgentId('a'), 5).inputs);
+        store.retrieve(o('a', q));
+        store.retrieve({ ...o('a', q), touch: true });
+        throw new Error('changed my mind');
+      })(),
+    ).toThrow('changed my mind');
+    expect(store.count(asAgentId('a'))).toBe(200);
+    expectSame(store, reference, o('a', q));
+  });
+
   it('holds an int8 copy plus an int4 residual: under 2.6 kB a memory at 1,536 dimensions, against 6 kB of float32', () => {
     const world = openWorldDb(':memory:', { model: 'test', dimension: 1536 });
     const store = world.memories;

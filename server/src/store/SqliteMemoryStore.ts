@@ -3,10 +3,11 @@
 // Retrieval is exact: it returns the same top k as scoring every memory of the agent, each term
 // min-max normalised over ALL of the agent's memories. Two ways:
 // - From the column cache (ColumnCache.ts), the usual way: every cached agent's memories as columns,
-//   vectors quantised to int8, under one byte cap for the whole store (least recently used agents are
-//   evicted and reloaded on demand). A SIMD scan bounds every memory's relevance, and only the memories
-//   the bound cannot place are scored from their stored float32 vectors (quantisedRetrieval.ts has
-//   the proof).
+//   vectors quantised to int8 plus an int4 residual, under one byte cap for the whole store (least
+//   recently used agents are evicted and reloaded on demand). A SIMD scan bounds every memory's
+//   relevance, and only the memories the bounds cannot place are scored from their stored float32
+//   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
+//   inside a caller's transaction (which may yet roll back) evicts the agent instead.
 // - Through SQL, for an agent that does not fit the cap on its own: the ranges of importance and last
 //   access by SQL aggregates, of relevance from a KNN (the most similar) and a KNN on the negated query
 //   (the least similar). Candidates are the N most similar, the M most recently accessed and the I most
@@ -27,9 +28,9 @@ import { rankColumns } from './quantisedRetrieval';
 
 const KNN_LIMIT = 4096;
 /**
- * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~1.6 kB
- * (int8 vector plus scalars), so this holds ~330k memories; at 100 dimensions (the offline
- * embedder), ~2.8 M.
+ * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~2.4 kB
+ * (int8 vector, int4 residual, scalars), so this holds ~225k memories; at 100 dimensions (the
+ * offline embedder, padded to 128) ~270 B, so ~2 M.
  */
 export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
@@ -129,6 +130,8 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   add(memories: MemoryInput[]): MemoryId[] {
+    // Inside a caller's transaction the rows may yet roll back: drop the agents' columns instead.
+    if (this.db.inTransaction) for (const m of memories) this.cache.evict(m.agentId);
     try {
       return this.db.transaction((items: MemoryInput[]) =>
         items.map((m) => {
@@ -188,6 +191,8 @@ export class SqliteMemoryStore implements MemoryStore {
           if (p >= 0) c.lastAccessed[p] = now;
         }
     }
+    // Columns loaded or touched inside a caller's transaction may show rows that yet roll back.
+    if (this.db.inTransaction) this.cache.evict(o.agentId);
     return top;
   }
 
