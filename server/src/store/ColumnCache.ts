@@ -1,8 +1,8 @@
 // Every cached agent's memories as columns, under ONE byte cap for the whole store: the vectors
 // quantised to int8 plus an int4 residual (1.5 bytes a dimension instead of 4) in a single
 // WebAssembly memory, and the scalar columns retrieval needs (id, access and creation times,
-// importance, kind, quantisation factors) in typed arrays. Agents are evicted least recently used first; an evicted agent is reloaded from SQLite
-// the next time it is retrieved from.
+// importance, kind, quantisation factors) in typed arrays. Agents are evicted least recently used
+// first; an evicted agent is reloaded from SQLite the next time it is retrieved from.
 //
 // The vectors live in fixed-size blocks of BLOCK_ROWS rows, so agents grow and leave without
 // fragmenting the memory (WebAssembly memory never shrinks; freed blocks are reused). A store never
@@ -110,6 +110,7 @@ export class ColumnCache {
   readonly stats: CacheStats = { loads: 0, evictions: 0 };
   private readonly agents = new Map<string, AgentColumns>();
   private memory: WebAssembly.Memory | undefined;
+  private maximumPages = 0;
   private kernels: { dots8: DotsKernel; dots4: DotsKernel } | undefined;
   private view = new Int8Array(0);
   /** Bytes before the first block: the int16 query, then BLOCK_ROWS int32 results. */
@@ -296,13 +297,14 @@ export class ColumnCache {
       const needed = this.header + (this.blocksMade + 1) * this.blockBytes;
       try {
         if (!this.memory) {
-          const maximum = Math.min(65536, Math.ceil((this.header + this.capBytes + this.blockBytes) / PAGE_BYTES));
-          this.memory = new WebAssembly.Memory({ initial: Math.ceil(needed / PAGE_BYTES), maximum });
+          this.maximumPages = Math.min(65536, Math.ceil((this.header + this.capBytes + this.blockBytes) / PAGE_BYTES));
+          this.memory = new WebAssembly.Memory({ initial: Math.ceil(needed / PAGE_BYTES), maximum: this.maximumPages });
           this.kernels = simdDotsOn(this.memory);
         } else if (this.memory.buffer.byteLength < needed) {
-          // Grow by a quarter at least, so that growing is rare; untouched pages cost no RSS.
+          // Grow by a quarter at least, so that growing is rare (untouched pages cost no RSS), never past the maximum.
           const have = this.memory.buffer.byteLength / PAGE_BYTES;
-          this.memory.grow(Math.max(Math.ceil(needed / PAGE_BYTES) - have, Math.ceil(have / 4), 1));
+          const least = Math.ceil(needed / PAGE_BYTES) - have;
+          this.memory.grow(Math.max(least, Math.min(Math.ceil(have / 4), this.maximumPages - have)));
         }
       } catch {
         return undefined; // out of address space or over the wasm limit: callers fall back to SQL
@@ -345,14 +347,17 @@ export class ColumnCache {
     let approx2 = 0;
     let maxResidual = 0;
     for (let i = 0; i < v.length; i++) {
-      const a = Math.max(-127, Math.min(127, Math.round(v[i] * toSteps)));
+      let a = Math.round(v[i] * toSteps);
+      if (a > 127) a = 127;
+      else if (a < -127) a = -127;
       row[i] = a;
       const r = s * a;
       const e = v[i] - r;
       residual[i] = e;
       err2 += e * e;
       approx2 += r * r;
-      if (Math.abs(e) > maxResidual) maxResidual = Math.abs(e);
+      const m = e < 0 ? -e : e;
+      if (m > maxResidual) maxResidual = m;
     }
     c.factor[p] = s / norm;
     c.errorNorm[p] = Math.sqrt(err2) / norm;
@@ -362,7 +367,9 @@ export class ColumnCache {
     let err4 = 0;
     let approx4 = 0;
     for (let i = 0; i < v.length; i++) {
-      const b = Math.max(-7, Math.min(7, Math.round(residual[i] * toSteps4)));
+      let b = Math.round(residual[i] * toSteps4);
+      if (b > 7) b = 7;
+      else if (b < -7) b = -7;
       nibbles[i] = b;
       const w = s * row[i] + t * b;
       const e = v[i] - w;
