@@ -39,6 +39,8 @@ function centresFor(rng: Rng, d: number): Float32Array[] {
 interface RetrieveFigures {
   p50: number;
   p99: number;
+  /** CPU time (user + system, all threads) per retrieval: what it costs on a core of its own. */
+  cpuP50: number;
   /** The first retrieval: loads the agent into the column cache. */
   firstMs: number;
   insertPerS: number;
@@ -71,11 +73,15 @@ function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFi
   world.checkpoint();
   const bytes = fs.statSync(file).size;
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let q = 0; q < queries; q++) {
     const query = makeInputs(rng, 'q', 1, d, centres)[0].embedding;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     world.memories.retrieve({ agentId: asAgentId('b'), query, nowGameMs: 501 * HOUR, k: 10, weights: { recency: 0.5, importance: 2, relevance: 3 }, decayPerGameHour: 0.995, touch: true });
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   const stats = world.memories.stats;
   const cache = world.memories.columnCache();
@@ -97,6 +103,7 @@ function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFi
   return {
     p50: percentile(warm, 50),
     p99: percentile(warm, 99),
+    cpuP50: percentile(cpu.slice(Math.min(5, cpu.length - 1)), 50),
     firstMs: times[0],
     insertPerS: inserted / (insertMs / 1000),
     cachedInsertPerS: cachedInserted / (cachedMs / 1000),
@@ -124,6 +131,7 @@ export async function benchMemory(): Promise<Record<string, number>> {
     const r = benchRetrieve(perAgent, d, queries);
     out[`memory.retrieve_p50_ms.${name}`] = r.p50;
     out[`memory.retrieve_p99_ms.${name}`] = r.p99;
+    out[`memory.retrieve_cpu_p50_ms.${name}`] = r.cpuP50;
     out[`memory.first_retrieve_ms.${name}`] = r.firstMs;
     out[`memory.exact_reads_per_retrieval.${name}`] = r.exactReadsPerRetrieval;
     out[`memory.full_scans.${name}`] = r.fullScans;
