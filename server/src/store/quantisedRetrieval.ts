@@ -112,7 +112,6 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
   let mask = 0;
   for (const kind of o.kinds ?? []) mask |= 1 << kindIndex(kind);
   const kinds = c.kind;
-  const included = (p: number) => mask === 0 || (mask & (1 << kinds[p])) !== 0;
 
   // Stage 1 for every memory, with exact recency and importance.
   const { dots, approx, bound, recency, lower, upper } = scratchFor(n);
@@ -130,6 +129,10 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
   let count = 0;
   let recMin = Infinity, recMax = -Infinity, impMin = Infinity, impMax = -Infinity;
   let maxLo = -Infinity, minHi = Infinity;
+  // Memories that may hold the largest (smallest) relevance: hi ≥ max lo (lo ≤ min hi). Gathered
+  // against the running max lo (min hi), which only tightens, then filtered: one pass, not two.
+  let nearMax: number[] = [];
+  let nearMin: number[] = [];
   for (let p = 0; p < n; p++) {
     if (mask !== 0 && (mask & (1 << kinds[p])) === 0) continue;
     count++;
@@ -145,8 +148,12 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
     bound[p] = b;
     if (a - b > maxLo) maxLo = a - b;
     if (a + b < minHi) minHi = a + b;
+    if (a + b >= maxLo) nearMax.push(p);
+    if (a - b <= minHi) nearMin.push(p);
   }
   if (count === 0) return undefined;
+  nearMax = nearMax.filter((p) => approx[p] + bound[p] >= maxLo);
+  nearMin = nearMin.filter((p) => approx[p] - bound[p] <= minHi);
 
   // Stage 2 and exact relevance, on demand, each computed once.
   const tight = new Map<number, { lo: number; hi: number }>();
@@ -179,13 +186,6 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
   };
 
   // 2. The exact relevance range.
-  const nearMax: number[] = [];
-  const nearMin: number[] = [];
-  for (let p = 0; p < n; p++) {
-    if (!included(p)) continue;
-    if (approx[p] + bound[p] >= maxLo) nearMax.push(p);
-    if (approx[p] - bound[p] <= minHi) nearMin.push(p);
-  }
   const relMax = extremeOf(nearMax, tightOf, exactOf);
   const relMin = -extremeOf(nearMin, (p) => ({ lo: -tightOf(p).hi, hi: -tightOf(p).lo }), (p) => -exactOf(p));
   const ranges = { recency: { min: recMin, max: recMax }, importance: { min: impMin, max: impMax }, relevance: { min: relMin, max: relMax } };
@@ -202,16 +202,18 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
     lower[p] = base + Math.min(a, b);
     upper[p] = base + Math.max(a, b);
   };
+  // 4. Stage 1 over all memories (survivors gathered against the running k-th lower bound, which
+  // only rises, then filtered), then stage 2 over the survivors.
   const top = new KthLargest(k);
+  let survivors: number[] = [];
   for (let p = 0; p < n; p++) {
     if (mask !== 0 && (mask & (1 << kinds[p])) === 0) continue;
     setScoreRange(p, approx[p] - bound[p], approx[p] + bound[p]);
     top.offer(lower[p]);
+    if (upper[p] >= top.kth()) survivors.push(p);
   }
-  // 4. Stage 1 over all memories, then stage 2 over the survivors.
   const threshold1 = count <= k ? -Infinity : top.kth();
-  const survivors: number[] = [];
-  for (let p = 0; p < n; p++) if (upper[p] >= threshold1 && included(p)) survivors.push(p);
+  survivors = survivors.filter((p) => upper[p] >= threshold1);
   stats.candidates += survivors.length;
   const top2 = new KthLargest(k);
   for (const p of survivors) {
