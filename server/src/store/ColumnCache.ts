@@ -14,7 +14,7 @@
 //   the few memories stage 1 cannot place).
 // Stored per vector: factor = s/‖v‖, errorNorm = ‖v − v̂‖/‖v‖, approxNorm = ‖v̂‖/‖v‖, and factor4 = t/‖v‖,
 // errorNorm4 = ‖v − w‖/‖v‖, approxNorm4 = ‖w‖/‖v‖. quantisedRetrieval.ts turns them into proven bounds.
-import { packInt4, QUERY_ABS_SUM_LIMIT, ROW_ALIGN_BYTES, simdDotsOn, type DotsKernel } from './simdDots';
+import { QUERY_ABS_SUM_LIMIT, ROW_ALIGN_BYTES, simdDotsOn, type DotsKernel } from './simdDots';
 import { MEMORY_KINDS, type MemoryKind } from './types';
 
 /** Rows per block of the vector memory. Small enough that an agent with few memories wastes little. */
@@ -118,9 +118,6 @@ export class ColumnCache {
   private blocksMade = 0;
   private readonly freeBlocks: number[] = [];
   private usedBytes = 0;
-  /** Scratch for quantiseInto. */
-  private readonly residual: Float64Array;
-  private readonly nibbles: Int8Array;
 
   constructor(
     readonly dimension: number,
@@ -130,8 +127,6 @@ export class ColumnCache {
     this.stride = Math.ceil(Math.max(1, dimension) / ROW_ALIGN_BYTES) * ROW_ALIGN_BYTES;
     this.blockBytes = BLOCK_ROWS * this.stride + BLOCK_ROWS * (this.stride / 2);
     this.header = this.stride * 2 + BLOCK_ROWS * 4;
-    this.residual = new Float64Array(this.stride);
-    this.nibbles = new Int8Array(this.stride);
   }
 
   /** Bytes held now: vector blocks in use plus every cached agent's columns. */
@@ -319,41 +314,36 @@ export class ColumnCache {
     const block = c.blocks[Math.floor(p / BLOCK_ROWS)];
     const view = this.viewOf();
     const rowAt = this.rowOffset(block, p % BLOCK_ROWS);
-    const row = view.subarray(rowAt, rowAt + this.stride);
     const packedAt = this.residualOffset(block, p % BLOCK_ROWS);
-    const residual = this.residual;
-    const nibbles = this.nibbles;
-    row.fill(0);
-    nibbles.fill(0);
+    view.fill(0, rowAt, rowAt + this.stride);
+    view.fill(0, packedAt, packedAt + this.stride / 2);
     c.factor[p] = c.errorNorm[p] = c.approxNorm[p] = c.factor4[p] = c.errorNorm4[p] = c.approxNorm4[p] = 0;
+    const d = v.length;
     let max = 0;
     let norm2 = 0;
-    for (let i = 0; i < v.length; i++) {
+    for (let i = 0; i < d; i++) {
       const x = v[i];
       norm2 += x * x;
-      const a = Math.abs(x);
+      const a = x < 0 ? -x : x;
       if (a > max) max = a;
     }
     const norm = Math.sqrt(norm2);
     c.flags[p] = norm2 === 0 ? ZERO_VECTOR : 0; // cosine() sums the squares in the same order
-    if (max === 0 || norm === 0 || !Number.isFinite(norm)) {
-      packInt4(nibbles, view.subarray(packedAt, packedAt + this.stride / 2));
-      return; // a zero vector: approx 0, bound 0 (plus the slack)
-    }
-    // Any integers would do: the errors below are measured, not assumed.
+    if (max === 0 || norm === 0 || !Number.isFinite(norm)) return; // a zero vector: approx 0, bound 0 (plus the slack)
+    // Stage 1. Any integers would do: the errors below are measured, not assumed.
     const s = max / 127;
     const toSteps = 127 / max;
     let err2 = 0;
     let approx2 = 0;
     let maxResidual = 0;
-    for (let i = 0; i < v.length; i++) {
-      let a = Math.round(v[i] * toSteps);
+    for (let i = 0; i < d; i++) {
+      // Round half up, as Math.round, for |x| ≤ 127.5; several times faster than Math.round in V8.
+      let a = ((v[i] * toSteps + 128.5) | 0) - 128;
       if (a > 127) a = 127;
       else if (a < -127) a = -127;
-      row[i] = a;
+      view[rowAt + i] = a;
       const r = s * a;
       const e = v[i] - r;
-      residual[i] = e;
       err2 += e * e;
       approx2 += r * r;
       const m = e < 0 ? -e : e;
@@ -362,21 +352,29 @@ export class ColumnCache {
     c.factor[p] = s / norm;
     c.errorNorm[p] = Math.sqrt(err2) / norm;
     c.approxNorm[p] = Math.sqrt(approx2) / norm;
+    // Stage 2: the residual in [-7, 7], packed as packInt4 lays it out (value j low, j + 8 high).
     const t = maxResidual / 7;
     const toSteps4 = t === 0 ? 0 : 7 / maxResidual;
     let err4 = 0;
     let approx4 = 0;
-    for (let i = 0; i < v.length; i++) {
-      let b = Math.round(residual[i] * toSteps4);
-      if (b > 7) b = 7;
-      else if (b < -7) b = -7;
-      nibbles[i] = b;
-      const w = s * row[i] + t * b;
-      const e = v[i] - w;
-      err4 += e * e;
-      approx4 += w * w;
-    }
-    packInt4(nibbles, view.subarray(packedAt, packedAt + this.stride / 2));
+    for (let g = 0; g < d; g += 16)
+      for (let j = 0; j < 8; j++) {
+        let byte = 0;
+        for (let half = 0; half < 2; half++) {
+          const i = g + j + 8 * half;
+          if (i >= d) break;
+          const r = s * view[rowAt + i];
+          let b = (((v[i] - r) * toSteps4 + 8.5) | 0) - 8;
+          if (b > 7) b = 7;
+          else if (b < -7) b = -7;
+          const w = r + t * b;
+          const e = v[i] - w;
+          err4 += e * e;
+          approx4 += w * w;
+          byte |= (b & 0x0f) << (4 * half);
+        }
+        view[packedAt + g / 2 + j] = byte;
+      }
     c.factor4[p] = t / norm;
     c.errorNorm4[p] = Math.sqrt(err4) / norm;
     c.approxNorm4[p] = Math.sqrt(approx4) / norm;
@@ -411,7 +409,7 @@ export function quantiseQuery(q: Float32Array, stride: number): QuantisedQuery {
   const scale = Math.max(max / 32767, sumAbs / (QUERY_ABS_SUM_LIMIT - q.length));
   let err2 = 0;
   for (let i = 0; i < q.length; i++) {
-    const x = Math.max(-32767, Math.min(32767, Math.round(q[i] / scale)));
+    const x = Math.max(-32767, Math.min(32767, ((q[i] / scale + 32768.5) | 0) - 32768));
     query16[i] = x;
     const e = q[i] - scale * x;
     err2 += e * e;
