@@ -1,5 +1,6 @@
 // Benchmarks of the memory stream: exact retrieval at 1k and 10k memories per agent (d=100) and at
-// 100k (d=1536), batched inserts, bytes per memory, and the offline embedder's load time.
+// 100k (d=1536), batched inserts (into an agent not yet cached, and into one whose columns are
+// cached), bytes per memory on disk and in the column cache, and the offline embedder's load time.
 // Run alone with `npx tsx bench/memory.ts`.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,22 @@ function centresFor(rng: Rng, d: number): Float32Array[] {
   return Array.from({ length: 12 }, () => Float32Array.from({ length: d }, () => rng.next() * 2 - 1));
 }
 
-function benchRetrieve(perAgent: number, d: number, queries: number): { p50: number; p99: number; insertPerS: number; bytesPerMemory: number; fullScans: number } {
+interface RetrieveFigures {
+  p50: number;
+  p99: number;
+  /** CPU time (user + system, all threads) per retrieval: what it costs on a core of its own. */
+  cpuP50: number;
+  /** The first retrieval: loads the agent into the column cache. */
+  firstMs: number;
+  insertPerS: number;
+  cachedInsertPerS: number;
+  bytesPerMemory: number;
+  cacheBytesPerMemory: number;
+  exactReadsPerRetrieval: number;
+  fullScans: number;
+}
+
+function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFigures {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-'));
   const file = path.join(dir, 'bench.sqlite');
   const world = openWorldDb(file, { model: 'bench', dimension: d });
@@ -57,17 +73,45 @@ function benchRetrieve(perAgent: number, d: number, queries: number): { p50: num
   world.checkpoint();
   const bytes = fs.statSync(file).size;
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let q = 0; q < queries; q++) {
     const query = makeInputs(rng, 'q', 1, d, centres)[0].embedding;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     world.memories.retrieve({ agentId: asAgentId('b'), query, nowGameMs: 501 * HOUR, k: 10, weights: { recency: 0.5, importance: 2, relevance: 3 }, decayPerGameHour: 0.995, touch: true });
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  const fullScans = world.memories.stats.fullScans;
+  const stats = world.memories.stats;
+  const cache = world.memories.columnCache();
+  const cacheBytesPerMemory = cache.agents.includes('b') ? cache.bytes / world.memories.count(asAgentId('b')) : 0;
+  const exactReadsPerRetrieval = stats.columnScans ? stats.exactReads / stats.columnScans : 0;
+  // Inserts into the measured agent now that its columns are cached: each is quantised as it lands.
+  let cachedMs = 0;
+  let cachedInserted = 0;
+  for (let i = 0; i < Math.min(10, perAgent / 1000); i++) {
+    const batch = makeInputs(rng, 'b', 1000, d, centres);
+    const t0 = performance.now();
+    world.memories.add(batch);
+    cachedMs += performance.now() - t0;
+    cachedInserted += batch.length;
+  }
   world.close();
   fs.rmSync(dir, { recursive: true, force: true });
   const warm = times.slice(Math.min(5, times.length - 1));
-  return { p50: percentile(warm, 50), p99: percentile(warm, 99), insertPerS: inserted / (insertMs / 1000), bytesPerMemory: bytes / inserted, fullScans };
+  return {
+    p50: percentile(warm, 50),
+    p99: percentile(warm, 99),
+    cpuP50: percentile(cpu.slice(Math.min(5, cpu.length - 1)), 50),
+    firstMs: times[0],
+    insertPerS: inserted / (insertMs / 1000),
+    cachedInsertPerS: cachedInserted / (cachedMs / 1000),
+    bytesPerMemory: bytes / inserted,
+    cacheBytesPerMemory,
+    exactReadsPerRetrieval,
+    fullScans: stats.fullScans,
+  };
 }
 
 export async function benchMemory(): Promise<Record<string, number>> {
@@ -82,17 +126,27 @@ export async function benchMemory(): Promise<Record<string, number>> {
   for (const [perAgent, d, queries, name] of [
     [1_000, 100, 200, 'n1k_d100'],
     [10_000, 100, 100, 'n10k_d100'],
-    [100_000, 1536, 20, 'n100k_d1536'],
+    [100_000, 1536, 105, 'n100k_d1536'],
   ] as const) {
     const r = benchRetrieve(perAgent, d, queries);
     out[`memory.retrieve_p50_ms.${name}`] = r.p50;
     out[`memory.retrieve_p99_ms.${name}`] = r.p99;
+    out[`memory.retrieve_cpu_p50_ms.${name}`] = r.cpuP50;
+    out[`memory.first_retrieve_ms.${name}`] = r.firstMs;
+    out[`memory.exact_reads_per_retrieval.${name}`] = r.exactReadsPerRetrieval;
     out[`memory.full_scans.${name}`] = r.fullScans;
     if (name === 'n10k_d100') {
       out['memory.insert_per_s'] = r.insertPerS;
+      out['memory.insert_per_s.cached'] = r.cachedInsertPerS;
       out['memory.bytes_per_memory'] = r.bytesPerMemory;
+      out['memory.cache_bytes_per_memory'] = r.cacheBytesPerMemory;
     }
-    if (name === 'n100k_d1536') out['memory.bytes_per_memory.d1536'] = r.bytesPerMemory;
+    if (name === 'n100k_d1536') {
+      out['memory.insert_per_s.d1536'] = r.insertPerS;
+      out['memory.insert_per_s.cached.d1536'] = r.cachedInsertPerS;
+      out['memory.bytes_per_memory.d1536'] = r.bytesPerMemory;
+      out['memory.cache_bytes_per_memory.d1536'] = r.cacheBytesPerMemory;
+    }
   }
   return out;
 }

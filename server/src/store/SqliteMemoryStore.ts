@@ -1,33 +1,38 @@
 // The memory stream in SQLite: rows in `memories`, embeddings in a vec0 table partitioned by agent.
 //
-// Retrieval is exact: it returns the same top k as scoring every memory of the agent. Each term is
-// normalised over ALL of the agent's memories, so the ranges come from the whole set: importance and
-// last access by SQL aggregates, relevance from a KNN (the most similar) and a KNN on the negated
-// query (the least similar). Candidates are the N most similar, the M most recently accessed and the
-// I most important. A memory outside them scores at most
-//     w_rec·rec(M-th) + w_imp·imp(I-th) + w_rel·rel(N-th)
-// (normalised), because each of its terms is at most that of the last candidate in each list. When the
-// k-th best candidate beats that bound, no outsider can enter the top k; otherwise the lists double,
-// and past the KNN limit the agent's memories are scanned in full.
+// Retrieval is exact: it returns the same top k as scoring every memory of the agent, each term
+// min-max normalised over ALL of the agent's memories. Two ways:
+// - From the column cache (ColumnCache.ts), the usual way: every cached agent's memories as columns,
+//   vectors quantised to int8 plus an int4 residual, under one byte cap for the whole store (least
+//   recently used agents are evicted and reloaded on demand). A SIMD scan bounds every memory's
+//   relevance, and only the memories the bounds cannot place are scored from their stored float32
+//   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
+//   inside a caller's transaction (which may yet roll back) evicts the agent instead.
+// - Through SQL, for an agent that does not fit the cap on its own: the ranges of importance and last
+//   access by SQL aggregates, of relevance from a KNN (the most similar) and a KNN on the negated query
+//   (the least similar). Candidates are the N most similar, the M most recently accessed and the I most
+//   important. A memory outside them scores at most
+//       w_rec·rec(M-th) + w_imp·imp(I-th) + w_rel·rel(N-th)
+//   (normalised), because each of its terms is at most that of the last candidate in each list. When
+//   the k-th best candidate beats that bound, no outsider can enter the top k; otherwise the lists
+//   double, and past the KNN limit the agent's memories are scanned in full. vec0 ranks by float32
+//   distance, so its error is allowed for. It assumes no zero vector (embeddings are unit length):
+//   vec0 gives one a NaN distance, which scrambles its KNN (sqlite-vec 0.1.9); the cache has no such
+//   limit.
 import type Database from 'better-sqlite3';
 import type { AgentId } from '../world/types';
 import type { Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalOptions, ScoredMemory } from './types';
 import { compareScored, cosine, normaliseIn, rankAll, recencyOf, scoreTerms, type RawTerms, type TermRange } from './scoring';
+import { ColumnCache, type AgentColumns, type CacheStats, type ColumnRow } from './ColumnCache';
+import { rankColumns } from './quantisedRetrieval';
 
 const KNN_LIMIT = 4096;
-/** Agents whose vectors fit in this many bytes are scored from columns kept in memory. */
-const COLUMN_CACHE_BYTES = 64 * 1024 * 1024;
-
-/** One agent's memories as columns, for brute-force scoring without touching SQLite. */
-interface AgentColumns {
-  ids: number[];
-  index: Map<number, number>;
-  vectors: Float32Array[];
-  norms: number[];
-  importance: number[];
-  lastAccessed: number[];
-  created: number[];
-}
+/**
+ * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~2.4 kB
+ * (int8 vector, int4 residual, scalars), so this holds ~225k memories; at 100 dimensions (the
+ * offline embedder, padded to 128) ~270 B, so ~2 M.
+ */
+export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
 
 interface MemoryRow {
@@ -58,30 +63,25 @@ function toMemory(r: MemoryRow): Memory {
   };
 }
 
-function pushColumn(c: AgentColumns, id: number, v: Float32Array, importance: number, lastAccessed: number, created: number): void {
-  let nn = 0;
-  for (let i = 0; i < v.length; i++) nn += v[i] * v[i];
-  c.index.set(id, c.ids.length);
-  c.ids.push(id);
-  c.vectors.push(Float32Array.from(v));
-  c.norms.push(Math.sqrt(nn));
-  c.importance.push(importance);
-  c.lastAccessed.push(lastAccessed);
-  c.created.push(created);
-}
-
 const vectorOf = (buf: Buffer): Float32Array => new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 
 /** Counts of the work retrieval did, for tests and benchmarks. */
 export interface RetrievalStats {
+  /** Candidate rounds of the SQL path. */
   rounds: number;
   fullScans: number;
+  /** Retrievals answered from the column cache. */
   columnScans: number;
+  /** Of those: exact relevances read from stored vectors, memories whose stage-1 bound reached the
+   * top k, and memories whose int4 residual was read (quantisedRetrieval.ts). */
+  exactReads: number;
+  candidates: number;
+  refined: number;
 }
 
 export class SqliteMemoryStore implements MemoryStore {
-  readonly stats: RetrievalStats = { rounds: 0, fullScans: 0, columnScans: 0 };
-  private readonly columns = new Map<string, AgentColumns>();
+  readonly stats: RetrievalStats = { rounds: 0, fullScans: 0, columnScans: 0, exactReads: 0, candidates: 0, refined: 0 };
+  private readonly cache: ColumnCache;
   private readonly agentMeta;
   private readonly insertMemory;
   private readonly insertVector;
@@ -96,15 +96,17 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly vectors;
   private readonly agentRows;
   private readonly agentVectors;
+  private readonly vectorById;
   private readonly touch;
   private readonly searchStmt;
 
   constructor(
     private readonly db: Database.Database,
     readonly dimension: number,
-    /** Agents whose vectors fit in this many bytes are scored from memory; 0 always uses the bounded SQL path. */
-    private readonly columnCacheBytes = COLUMN_CACHE_BYTES,
+    /** The column cache's cap in bytes, all agents together; 0 always uses the SQL path. */
+    columnCacheBytes = COLUMN_CACHE_BYTES,
   ) {
+    this.cache = new ColumnCache(dimension, columnCacheBytes);
     this.insertMemory = db.prepare(
       `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -122,24 +124,33 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentRows = db.prepare('SELECT * FROM memories WHERE agent_id = ?');
     this.agentVectors = db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?');
     this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
-    this.agentMeta = db.prepare('SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created FROM memories WHERE agent_id = ? ORDER BY id');
+    this.vectorById = db.prepare('SELECT embedding FROM vec_memories WHERE rowid = ?').pluck();
+    this.agentMeta = db.prepare('SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id');
     this.searchStmt = db.prepare("SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?");
   }
 
   add(memories: MemoryInput[]): MemoryId[] {
-    return this.db.transaction((items: MemoryInput[]) =>
-      items.map((m) => {
-        if (m.embedding.length !== this.dimension) throw new Error(`memory embedding has ${m.embedding.length} dimensions; this world uses ${this.dimension}`);
-        const t = m.triple ?? null;
-        const info = this.insertMemory.run(m.agentId, m.kind, m.description, Math.round(m.createdGameMs), Math.round(m.createdGameMs), m.importance, t?.subject ?? null, t?.predicate ?? null, t?.object ?? null, JSON.stringify(m.evidenceIds ?? []));
-        const id = BigInt(info.lastInsertRowid);
-        // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
-        this.insertVector.run(id, m.agentId, m.embedding);
-        const cols = this.columns.get(m.agentId);
-        if (cols) pushColumn(cols, Number(id), m.embedding, m.importance, Math.round(m.createdGameMs), Math.round(m.createdGameMs));
-        return Number(id);
-      }),
-    )(memories);
+    // Inside a caller's transaction the rows may yet roll back: drop the agents' columns instead.
+    if (this.db.inTransaction) for (const m of memories) this.cache.evict(m.agentId);
+    try {
+      return this.db.transaction((items: MemoryInput[]) =>
+        items.map((m) => {
+          if (m.embedding.length !== this.dimension) throw new Error(`memory embedding has ${m.embedding.length} dimensions; this world uses ${this.dimension}`);
+          const t = m.triple ?? null;
+          const created = Math.round(m.createdGameMs);
+          const info = this.insertMemory.run(m.agentId, m.kind, m.description, created, created, m.importance, t?.subject ?? null, t?.predicate ?? null, t?.object ?? null, JSON.stringify(m.evidenceIds ?? []));
+          const id = BigInt(info.lastInsertRowid);
+          // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
+          this.insertVector.run(id, m.agentId, m.embedding);
+          this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);
+          return Number(id);
+        }),
+      )(memories);
+    } catch (error) {
+      // The rows were rolled back; the columns of these agents may hold some of them.
+      for (const m of memories) this.cache.evict(m.agentId);
+      throw error;
+    }
   }
 
   get(id: MemoryId): Memory | undefined {
@@ -161,73 +172,50 @@ export class SqliteMemoryStore implements MemoryStore {
     return (this.searchStmt.all(agentId, text, limit) as MemoryRow[]).map(toMemory);
   }
 
+  /** What the column cache holds and has done. */
+  columnCache(): { bytes: number; capBytes: number; agents: string[]; stats: CacheStats } {
+    return { bytes: this.cache.bytes, capBytes: this.cache.capBytes, agents: this.cache.cachedAgents(), stats: this.cache.stats };
+  }
+
   retrieve(o: RetrievalOptions): ScoredMemory[] {
-    const cols = o.kinds ? null : this.columnsOf(o.agentId);
-    const top = o.kinds ? this.fullScan(o) : cols ? this.scanColumns(cols, o) : this.bounded(o);
+    // A query with NaN or infinite entries scores NaN everywhere: brute force, as the reference does.
+    const cols = o.query.every(Number.isFinite) ? this.columnsOf(o.agentId) : null;
+    const top = cols ? this.fromColumns(cols, o) : o.kinds ? this.fullScan(o) : this.bounded(o);
     if (o.touch !== false && top.length) {
       const now = Math.round(o.nowGameMs);
       this.db.transaction(() => top.forEach((s) => this.touch.run(now, s.memory.id)))();
-      const c = this.columns.get(o.agentId);
-      if (c) for (const s of top) c.lastAccessed[c.index.get(s.memory.id)!] = now;
+      const c = this.cache.peek(o.agentId);
+      if (c)
+        for (const s of top) {
+          const p = c.positionOf(s.memory.id);
+          if (p >= 0) c.lastAccessed[p] = now;
+        }
     }
+    // Columns loaded or touched inside a caller's transaction may show rows that yet roll back.
+    if (this.db.inTransaction) this.cache.evict(o.agentId);
     return top;
   }
 
-  /** The agent's columns, loaded once; null when they would not fit the cache. */
+  /** The agent's columns, loaded on first use; null when the agent cannot fit the cache on its own. */
   private columnsOf(agentId: AgentId): AgentColumns | null {
-    const cached = this.columns.get(agentId);
+    const cached = this.cache.get(agentId);
     if (cached) return cached;
+    if (this.cache.capBytes === 0) return null;
     const n = this.count(agentId);
-    if (n * this.dimension * 4 > this.columnCacheBytes) return null;
-    const cols: AgentColumns = { ids: [], index: new Map(), vectors: [], norms: [], importance: [], lastAccessed: [], created: [] };
-    const vectors = new Map((this.agentVectors.all(agentId) as Array<{ id: number; embedding: Buffer }>).map((v) => [v.id, vectorOf(v.embedding)]));
-    for (const r of this.agentMeta.all(agentId) as Array<{ id: number; importance: number; lastAccessed: number; created: number }>) pushColumn(cols, r.id, vectors.get(r.id)!, r.importance, r.lastAccessed, r.created);
-    this.columns.set(agentId, cols);
-    return cols;
+    if (this.cache.bytesFor(n) > this.cache.capBytes) return null;
+    const rows = this.agentMeta.all(agentId) as ColumnRow[];
+    const vectors = function* (stmt: Database.Statement): Iterable<{ id: number; vector: Float32Array }> {
+      for (const v of stmt.iterate(agentId) as Iterable<{ id: number; embedding: Buffer }>) yield { id: v.id, vector: vectorOf(v.embedding) };
+    };
+    return this.cache.load(agentId, rows, rows.length, () => vectors(this.agentVectors)) ?? null;
   }
 
-  /** Brute force over every memory of the agent, from memory: exact by construction. */
-  private scanColumns(c: AgentColumns, o: RetrievalOptions): ScoredMemory[] {
+  /** Exact top k from the cached columns: a bounded int8 scan, then exact scores where needed. */
+  private fromColumns(c: AgentColumns, o: RetrievalOptions): ScoredMemory[] {
     this.stats.columnScans++;
-    const n = c.ids.length;
-    if (n === 0) return [];
-    const q = o.query;
-    let qq = 0;
-    for (let i = 0; i < q.length; i++) qq += q[i] * q[i];
-    const qn = Math.sqrt(qq);
-    const rel = new Float64Array(n);
-    const rec = new Float64Array(n);
-    let relMin = Infinity, relMax = -Infinity, recMin = Infinity, recMax = -Infinity, impMin = Infinity, impMax = -Infinity;
-    for (let j = 0; j < n; j++) {
-      const v = c.vectors[j];
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += q[i] * v[i];
-      const d = qn * c.norms[j];
-      const r = d === 0 ? 0 : dot / d;
-      rel[j] = r;
-      const t = recencyOf(c.lastAccessed[j], o.nowGameMs, o.decayPerGameHour);
-      rec[j] = t;
-      if (r < relMin) relMin = r;
-      if (r > relMax) relMax = r;
-      if (t < recMin) recMin = t;
-      if (t > recMax) recMax = t;
-      if (c.importance[j] < impMin) impMin = c.importance[j];
-      if (c.importance[j] > impMax) impMax = c.importance[j];
-    }
-    const ranges = { recency: { min: recMin, max: recMax }, importance: { min: impMin, max: impMax }, relevance: { min: relMin, max: relMax } };
-    const scoreOf = (j: number) => scoreTerms({ memory: null as unknown as Memory, recency: rec[j], importance: c.importance[j], relevance: rel[j] }, ranges, o.weights).score;
-    // The best k, in the order every store uses: score, then newer, then higher id.
-    const before = (j: number, sj: number, i: number, si: number) => sj > si || (sj === si && (c.created[j] > c.created[i] || (c.created[j] === c.created[i] && c.ids[j] > c.ids[i])));
-    const best: Array<{ j: number; s: number }> = [];
-    for (let j = 0; j < n; j++) {
-      const sj = scoreOf(j);
-      if (best.length === o.k && !before(j, sj, best[best.length - 1].j, best[best.length - 1].s)) continue;
-      let at = best.length;
-      while (at > 0 && before(j, sj, best[at - 1].j, best[at - 1].s)) at--;
-      best.splice(at, 0, { j, s: sj });
-      if (best.length > o.k) best.pop();
-    }
-    return best.map(({ j }) => scoreTerms({ memory: toMemory(this.byId.get(c.ids[j]) as MemoryRow), recency: rec[j], importance: c.importance[j], relevance: rel[j] }, ranges, o.weights));
+    const ranking = rankColumns(this.cache, c, o, (p) => cosine(o.query, vectorOf(this.vectorById.get(BigInt(c.ids[p])) as Buffer)), this.stats);
+    if (!ranking) return [];
+    return ranking.hits.map((h) => scoreTerms({ memory: toMemory(this.byId.get(c.ids[h.position]) as MemoryRow), recency: h.recency, importance: h.importance, relevance: h.relevance }, ranking.ranges, o.weights));
   }
 
   private bounded(o: RetrievalOptions): ScoredMemory[] {
@@ -236,12 +224,9 @@ export class SqliteMemoryStore implements MemoryStore {
     const recencyRange: TermRange = { min: recencyOf(r.minAccess, o.nowGameMs, o.decayPerGameHour), max: recencyOf(r.maxAccess, o.nowGameMs, o.decayPerGameHour) };
     const importanceRange: TermRange = { min: r.minImp, max: r.maxImp };
     // The least similar memory is the nearest to the negated query. Relevance is always computed
-    // here, in double precision, from the stored vectors, so that every path scores alike.
-    const negated = o.query.map((v) => -v);
-    const farthest = this.knn.get(negated, 1, o.agentId) as { id: number };
-    const nearest = this.knn.get(o.query, 1, o.agentId) as { id: number };
-    const ends = this.relevanceOf([farthest.id, nearest.id], o.query);
-    const relevanceRange: TermRange = { min: ends.get(farthest.id)!, max: ends.get(nearest.id)! };
+    // here, in double precision, from the stored vectors, so that every path scores alike; vec0 ranks
+    // by float32 distances, so the ends are searched within its error (see largestRelevance).
+    const relevanceRange: TermRange = { min: -this.largestRelevance(o.query.map((v) => -v), o.agentId, r.n), max: this.largestRelevance(o.query, o.agentId, r.n) };
     const ranges = { recency: recencyRange, importance: importanceRange, relevance: relevanceRange };
 
     for (let size = Math.max(START_CANDIDATES, o.k * 4); ; size *= 2) {
@@ -265,7 +250,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const bound =
         o.weights.recency * normaliseIn(recencyOf(recent[recent.length - 1].last_accessed_ms, o.nowGameMs, o.decayPerGameHour), recencyRange) +
         o.weights.importance * normaliseIn(important[important.length - 1].importance, importanceRange) +
-        o.weights.relevance * normaliseIn(relevanceById.get(similar[similar.length - 1].id)!, relevanceRange);
+        o.weights.relevance * normaliseIn(relevanceById.get(similar[similar.length - 1].id)! + 2 * this.knnError, relevanceRange);
       // Strictly greater: an outsider tying the k-th could still win the tie-break on age or id.
       if (scored.length >= o.k && kth.score > bound + 1e-9) return scored.slice(0, o.k);
     }
@@ -288,5 +273,35 @@ export class SqliteMemoryStore implements MemoryStore {
     const out = new Map<number, number>();
     for (const v of this.vectors.all(JSON.stringify(ids)) as Array<{ id: number; embedding: Buffer }>) out.set(v.id, cosine(query, vectorOf(v.embedding)));
     return out;
+  }
+
+  /**
+   * A bound on |vec0's float32 cosine distance − (1 − cosine())|: float32 sums of d products err by
+   * at most d·2^-24 of ‖a‖‖b‖ each (dot and both norms), a few roundings more for the division.
+   */
+  private get knnError(): number {
+    return (2 * this.dimension + 16) * 2 ** -24;
+  }
+
+  /**
+   * The largest cosine() between the query and the agent's memories. vec0 ranks by float32 distance,
+   * which may misorder near ties, so every memory within 2·knnError of the nearest is scored exactly:
+   * the true best has distance at most (its 1 − cos) + err ≤ (nearest's 1 − cos) + err ≤ nearest + 2·err.
+   * A zero vector has no distance (NULL, ranked first) and relevance 0; it takes part like any other.
+   */
+  private largestRelevance(query: Float32Array, agentId: AgentId, n: number): number {
+    for (let k = 8; ; k *= 2) {
+      const rows = this.knn.all(query, Math.min(k, n), agentId) as Array<{ id: number; distance: number | null }>;
+      const distances = rows.map((r) => r.distance).filter((d): d is number => d !== null);
+      const enough = rows.length >= n || (distances.length > 0 && distances[distances.length - 1] > distances[0] + 2 * this.knnError);
+      if (enough || k >= KNN_LIMIT) {
+        if (!enough) return Math.max(...this.relevanceOf(this.agentIds(agentId), query).values());
+        return Math.max(...this.relevanceOf(rows.map((r) => r.id), query).values());
+      }
+    }
+  }
+
+  private agentIds(agentId: AgentId): number[] {
+    return (this.agentMeta.all(agentId) as Array<{ id: number }>).map((r) => r.id);
   }
 }
