@@ -58,6 +58,8 @@ export const ConfigSchema = z.object({
   /** Keep this many days of LLM call logs and cached replies; 0 keeps everything. */
   pruneAfterDays: num(0, 3650).default(30),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Memory kept per world for exact retrieval's quantised column cache, MiB (least recently used agents leave first). */
+  memoryCacheMb: num(0, 1_000_000).default(512),
   /** The paper's ablations: turn off observation, planning or reflection ('none' is the full architecture). */
   ablation: z.enum(['none', 'no-observation', 'no-planning', 'no-reflection']).default('none'),
   /** 'turns': one call per line, as in the paper; 'whole': a whole conversation in one call. */
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     housekeepingCron: env.HOUSEKEEPING_CRON,
     pruneAfterDays: env.PRUNE_AFTER_DAYS,
     logLevel: env.LOG_LEVEL,
+    memoryCacheMb: env.MEMORY_CACHE_MB,
     ablation: env.COGNITION_ABLATION,
     conversationMode: env.CONVERSATION_MODE,
     dev: env.SMALLTOWN_DEV === '1' || env.SMALLTOWN_DEV === 'true' ? true : undefined,
@@ -219,7 +222,7 @@ export const ENV_NAMES: Record<string, string> = {
   seed: 'SEED', startTime: 'START_TIME', rate: 'CLOCK_RATE', tickHz: 'TICK_HZ', clockPolicy: 'CLOCK_POLICY',
   operatorToken: 'OPERATOR_TOKEN', idlePauseMinutes: 'IDLE_PAUSE_MINUTES', snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
   backupCron: 'BACKUP_CRON', idleCheckCron: 'IDLE_CHECK_CRON', backupKeep: 'BACKUP_KEEP', housekeepingCron: 'HOUSEKEEPING_CRON', pruneAfterDays: 'PRUNE_AFTER_DAYS',
-  logLevel: 'LOG_LEVEL', ablation: 'COGNITION_ABLATION', conversationMode: 'CONVERSATION_MODE', 'llm.baseURL': 'OPENAI_BASE_URL', 'llm.apiKey': 'OPENAI_API_KEY', 'llm.model': 'LLM_MODEL',
+  logLevel: 'LOG_LEVEL', memoryCacheMb: 'MEMORY_CACHE_MB', ablation: 'COGNITION_ABLATION', conversationMode: 'CONVERSATION_MODE', 'llm.baseURL': 'OPENAI_BASE_URL', 'llm.apiKey': 'OPENAI_API_KEY', 'llm.model': 'LLM_MODEL',
   'llm.responseFormat': 'LLM_RESPONSE_FORMAT', 'llm.concurrency': 'LLM_CONCURRENCY', 'llm.rpm': 'LLM_RPM', 'llm.tpm': 'LLM_TPM',
   'llm.timeoutMs': 'LLM_TIMEOUT_MS', 'llm.maxRetries': 'LLM_MAX_RETRIES', 'llm.budgetTokens': 'LLM_BUDGET_TOKENS',
   'llm.budgetUsd': 'LLM_BUDGET_USD', 'llm.prices': 'LLM_PRICES', 'llm.embeddingModel': 'EMBEDDING_MODEL',

@@ -60,12 +60,12 @@ export class WorldDb {
     readonly db: Database.Database,
     readonly file: string,
     readonly embedding: { model: string; dimension: number },
-    options: { clock: WallClock; eventFormat: number; readonly: boolean },
+    options: { clock: WallClock; eventFormat: number; readonly: boolean; columnCacheBytes?: number },
   ) {
     this.clock = options.clock;
     this.eventFormat = options.eventFormat;
     this.readonly = options.readonly;
-    this.memories = new SqliteMemoryStore(db, embedding.dimension);
+    this.memories = new SqliteMemoryStore(db, embedding.dimension, options.columnCacheBytes);
     this.events = new SqliteEventLog(db);
     this.snapshots = new SqliteSnapshotStore(db, this.clock);
     const insertCall = db.prepare(
@@ -276,6 +276,8 @@ export interface OpenOptions {
   /** Open an existing file without writing to it (replay, analysis). */
   readonly?: boolean;
   clock?: WallClock;
+  /** The memory store's column cache cap, bytes (512 MiB when not given; 0 turns it off). */
+  columnCacheBytes?: number;
 }
 
 export class WorldFileError extends Error {
@@ -335,7 +337,7 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
       throw new EmbedderMismatchError(file, { model, dimension }, embedding);
     }
     const eventFormat = Number(meta.get('event_format') ?? 1);
-    return new WorldDb(db, file, embedding ?? { model: model!, dimension }, { clock, eventFormat, readonly: options.readonly ?? false });
+    return new WorldDb(db, file, embedding ?? { model: model!, dimension }, { clock, eventFormat, readonly: options.readonly ?? false, columnCacheBytes: options.columnCacheBytes });
   } catch (error) {
     db.close();
     if (error instanceof WorldFileError || error instanceof EmbedderMismatchError) throw error;

@@ -117,7 +117,7 @@ export class Town implements Composed {
     const wallClock = parts.wallClock ?? systemClock;
     fs.mkdirSync(config.dataDir, { recursive: true });
     const file = path.join(config.dataDir, `${config.world}.sqlite`);
-    const db = openWorldDb(file, { model: parts.embedder.model, dimension: parts.embedder.dimension }, { clock: wallClock });
+    const db = openWorldDb(file, { model: parts.embedder.model, dimension: parts.embedder.dimension }, { clock: wallClock, columnCacheBytes: config.memoryCacheMb * 1024 * 1024 });
     try {
       const world = createSimWorld(map);
       // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
