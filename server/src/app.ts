@@ -23,6 +23,7 @@ import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
 import { formatGameTime } from './protocol/time';
+import { INVALID_TOKEN_MESSAGE } from './protocol/messages';
 import type { WallClock } from './core/wallClock';
 import { TownHost } from './host/TownHost';
 import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
@@ -199,6 +200,7 @@ function quietColyseusLogger(logger: Logger): Record<'debug' | 'info' | 'warn' |
     log: (...a) => logger.debug(join(a)),
     info: (...a) => logger.debug(join(a)),
     warn: (...a) => logger.warn(join(a)),
-    error: (...a) => logger.error(join(a)),
+    // A wrong operator token is the client's mistake, answered with a message; not a server error.
+    error: (...a) => (join(a).includes(INVALID_TOKEN_MESSAGE) ? logger.warn(`refused a client: ${INVALID_TOKEN_MESSAGE}`) : logger.error(join(a))),
   };
 }

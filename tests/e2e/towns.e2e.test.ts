@@ -38,7 +38,7 @@ describe('several towns in the browser', () => {
     // Every violation of the policy, whatever the page does about it.
     await page.addInitScript(() => {
       window.__cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations!.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations!.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
     });
     return page;
   }
@@ -77,7 +77,7 @@ describe('several towns in the browser', () => {
     await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
     expect(await page.evaluate(() => window.__smalltown!.agents().length)).toBe(10);
     await page.goto(`${server.url}/?world=atlantis`);
-    await expect.poll(() => page.locator('#status').textContent()).toBe("Could not join the town: no town 'atlantis' is running (see /towns)");
+    await expect.poll(() => page.locator('#status').textContent()).toBe("Could not join the town: no town 'atlantis' is running (see /towns). try again");
     expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
     await page.close();
   });

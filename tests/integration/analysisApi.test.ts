@@ -2,7 +2,7 @@
 // (tests/fixtures/analysisWorld.ts) beside a live town in the same DATA_DIR.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { startTestTown } from '../helpers';
+import { startTestTown, waitFor } from '../helpers';
 import { buildAnalysisWorld, PARTY } from '../fixtures/analysisWorld';
 import type { AnalysisReport, ConversationView, WorldListing } from '../../server/src/protocol/analysis';
 
@@ -14,6 +14,8 @@ describe('the analysis API', () => {
     const w = await buildAnalysisWorld();
     w.db.close();
     town = await startTestTown({ dataDir: w.dataDir, world: 'live' });
+    // The residents' arrival is logged by the town's first step.
+    await waitFor('the live town to log its residents', () => [...town.town.db.events.scan({ kinds: ['agent.added'] })].length === 10);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,8 +1,9 @@
 // Networking: joins the `town` room, keeps the decoded state, and estimates game time between patches.
-// Nothing else in the client talks to the server.
+// Nothing else in the client talks to the room (HTTP reads are in ./api.ts).
 import { Client, type Room } from '@colyseus/sdk';
 import { TownState } from '@protocol/state';
 import type { Role, WelcomeMessage } from '@protocol/messages';
+import { INVALID_TOKEN_MESSAGE } from '@protocol/constants';
 
 export interface TownConnection {
   room: Room<unknown, TownState>;
@@ -14,22 +15,46 @@ export interface TownConnection {
   on(type: string, handler: (message: unknown) => void): () => void;
 }
 
-/** The operator token from `?token=` (remembered for the tab), or null for a spectator. */
-export function readToken(): string | null {
-  const fromUrl = new URLSearchParams(location.search).get('token');
-  if (fromUrl) sessionStorage.setItem('smalltown-token', fromUrl);
-  return fromUrl ?? sessionStorage.getItem('smalltown-token');
+const TOKEN_KEY = 'smalltown-token';
+
+/**
+ * The operator token for this tab, or null for a spectator. A `?token=` in the address is remembered
+ * for the tab and taken out of the address bar, so a reload of the plain address keeps the role and
+ * the token is not shared with a copied link.
+ */
+export function takeToken(): string | null {
+  const url = new URL(location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl !== null) {
+    if (fromUrl.trim()) rememberToken(fromUrl);
+    url.searchParams.delete('token');
+    history.replaceState(history.state, '', url.toString());
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function rememberToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token.trim());
+}
+
+/** Forgets a token the town refused, so that reloading the plain address joins as a spectator. */
+export function forgetToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** Whether a failed join was the room refusing the operator token (not the network, not the server). */
+export function isTokenRefused(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(INVALID_TOKEN_MESSAGE);
 }
 
 /** Joins the running town of that world (`town` rooms are found by world, on whichever process holds it). */
-export async function connectToTown(world: string): Promise<TownConnection> {
+export async function connectToTown(world: string, token: string | null): Promise<TownConnection> {
   const client = new Client(`${location.protocol}//${location.host}`);
-  const token = readToken();
   const room = await client.join<TownState>('town', token ? { world, token } : { world }, TownState);
   let role: Role = 'spectator';
   room.onMessage('welcome', (m: WelcomeMessage) => (role = m.role));
   // Lines and feed items also arrive as messages; panels subscribe with `on`. Until one does, keep quiet.
-  for (const type of ['utterance', 'feed', 'inspect', 'interview', 'whispered']) room.onMessage(type, () => undefined);
+  for (const type of ['utterance', 'feed', 'inspect', 'interview', 'whispered', 'error']) room.onMessage(type, () => undefined);
   // Anchor for the local clock: the last game time received, and when.
   let anchorGameMs = 0;
   let anchorLocalMs = performance.now();

@@ -1,97 +1,117 @@
 import Phaser from 'phaser';
+import type { PlaceTree } from '@protocol/places';
 import type { TownConnection } from '../net/townConnection';
 import { AgentView } from '../view/AgentView';
+import { PlaceLabels } from '../view/PlaceLabels';
 import { drawnLayers } from '../view/mapLayers';
+import { TownCamera } from '../view/TownCamera';
+import type { Actor } from '../view/spotlight';
 import { MAP_KEY } from './Preloader';
-import type { Hud } from '../ui/hud';
 
+const GROUND_KEY = 'town-map';
+const ABOVE_KEY = 'town-map-above';
 // Layers marked to go above the agents are drawn over them (and over their labels).
 const ABOVE_AGENTS_DEPTH = 1000;
-const MIN_ZOOM = 0.25;
-const MAX_ZOOM = 3;
+/** Maps larger than this (px, either side) keep their tile layers: one texture that big is refused by some GPUs. */
+const MAX_BAKED_PX = 4096;
+/** A press that moves less than this (screen px) is a click, not a drag. */
+const CLICK_SLOP_PX = 4;
 
-/** The live town: the tile map, one view per agent, and the camera. Networking and DOM live elsewhere. */
+/** What the page gives the scene (set in the registry by main): the place tree, the bars, the panels. */
+export interface TownHost {
+  places: PlaceTree;
+  /** Heights of the clock bar and the bottom bar, and the side log's right edge, px. */
+  insets(): { top: number; bottom: number; left: number };
+  /** An agent was picked (or null: none); the inspector follows. */
+  onPick(id: string | null): void;
+  /** Once a frame, with the game time shown: the DOM panels update. */
+  onFrame(gameNow: number): void;
+}
+
+/** The live town: the tile map, place names, one view per agent, and the camera. Networking and DOM live elsewhere. */
 export class Town extends Phaser.Scene {
   readonly agents = new Map<string, AgentView>();
+  view!: TownCamera;
+  labels!: PlaceLabels;
   private connection!: TownConnection;
-  private hud!: Hud;
+  private host!: TownHost;
   private followed: string | null = null;
   private tilePx = 32;
-  private dragFrom: { x: number; y: number; scrollX: number; scrollY: number } | null = null;
+  private drag: { x: number; y: number; lastX: number; lastY: number; moved: boolean } | null = null;
 
   constructor() {
     super('Town');
   }
 
+  /** Draws the layers into one image at that depth (and drops them); nothing when there are none. */
+  private bake(key: string, layers: Array<Phaser.Tilemaps.TilemapLayer | Phaser.Tilemaps.TilemapGPULayer>, depth: number, map: Phaser.Tilemaps.Tilemap): void {
+    if (layers.length === 0) return;
+    const texture = this.textures.addDynamicTexture(key, map.widthInPixels, map.heightInPixels);
+    if (!texture) return;
+    texture.draw(layers, 0, 0).render();
+    for (const layer of layers) layer.destroy();
+    this.add.image(0, 0, key).setOrigin(0, 0).setDepth(depth);
+  }
+
   create(): void {
     this.connection = this.registry.get('connection') as TownConnection;
-    this.hud = this.registry.get('hud') as Hud;
+    this.host = this.registry.get('host') as TownHost;
     const map = this.make.tilemap({ key: MAP_KEY });
     this.tilePx = map.tileWidth;
-    const data = this.cache.tilemap.get(MAP_KEY).data as Parameters<typeof drawnLayers>[0] & { tilesets: Array<{ name: string }> };
+    const data = this.cache.tilemap.get(MAP_KEY).data as { tilesets: Array<{ name: string }>; layers?: [] };
     const tilesets = data.tilesets.map((ts) => map.addTilesetImage(ts.name, `tileset-${ts.name}`)).filter((t): t is Phaser.Tilemaps.Tileset => t !== null);
-    for (const layer of drawnLayers(data)) map.createLayer(layer.name, tilesets, 0, 0)?.setDepth(layer.above ? ABOVE_AGENTS_DEPTH : 0);
+    const drawn = drawnLayers(data);
+    const below = drawn.filter((l) => !l.above).map((l) => map.createLayer(l.name, tilesets, 0, 0)).filter((l) => l !== null);
+    const above = drawn.filter((l) => l.above).map((l) => map.createLayer(l.name, tilesets, 0, 0)).filter((l) => l !== null);
+    for (const layer of above) layer.setDepth(ABOVE_AGENTS_DEPTH);
+    // The map never changes: draw its layers once into one texture, so a frame draws one image instead of
+    // thousands of tiles (it matters when the whole town is on screen, and in software rendering).
+    if (map.widthInPixels <= MAX_BAKED_PX && map.heightInPixels <= MAX_BAKED_PX) {
+      this.bake(GROUND_KEY, below, 0, map);
+      this.bake(ABOVE_KEY, above, ABOVE_AGENTS_DEPTH, map);
+    }
+    this.labels = new PlaceLabels(this, this.host.places, this.tilePx);
 
-    const camera = this.cameras.main;
-    camera.setBounds(0, 0, map.widthInPixels, map.heightInPixels);
-    camera.setZoom(1);
-    camera.centerOn(map.widthInPixels / 2, map.heightInPixels / 2);
+    this.view = new TownCamera(this.cameras.main, map.widthInPixels, map.heightInPixels);
+    this.layout();
+    this.view.showWholeTownNow();
+    this.scale.on('resize', () => this.layout());
 
     this.input.on('pointerdown', (pointer: Phaser.Input.Pointer, over: Phaser.GameObjects.GameObject[]) => {
       const agentId = over.map((o) => o.getData('agentId') as string | undefined).find(Boolean);
       if (agentId) this.follow(agentId);
-      else this.dragFrom = { x: pointer.x, y: pointer.y, scrollX: camera.scrollX, scrollY: camera.scrollY };
+      else this.drag = { x: pointer.x, y: pointer.y, lastX: pointer.x, lastY: pointer.y, moved: false };
     });
     this.input.on('pointermove', (pointer: Phaser.Input.Pointer) => {
-      if (!this.dragFrom || !pointer.isDown) return;
-      const dx = (pointer.x - this.dragFrom.x) / camera.zoom;
-      const dy = (pointer.y - this.dragFrom.y) / camera.zoom;
-      if (Math.abs(dx) + Math.abs(dy) > 4 && this.followed) this.follow(null);
-      camera.setScroll(this.dragFrom.scrollX - dx, this.dragFrom.scrollY - dy);
+      const d = this.drag;
+      if (!d || !pointer.isDown) return;
+      if (!d.moved && Math.abs(pointer.x - d.x) + Math.abs(pointer.y - d.y) <= CLICK_SLOP_PX) return;
+      if (!d.moved && this.followed) this.follow(null);
+      d.moved = true;
+      this.view.panBy(d.lastX - pointer.x, d.lastY - pointer.y);
+      d.lastX = pointer.x;
+      d.lastY = pointer.y;
     });
-    this.input.on('pointerup', (pointer: Phaser.Input.Pointer) => {
+    this.input.on('pointerup', () => {
       // A click (not a drag) on empty ground stops following.
-      if (this.dragFrom && Math.abs(pointer.x - this.dragFrom.x) + Math.abs(pointer.y - this.dragFrom.y) < 4 && this.followed) this.follow(null);
-      this.dragFrom = null;
+      if (this.drag && !this.drag.moved && this.followed) this.follow(null);
+      this.drag = null;
     });
-    this.input.on('wheel', (_p: unknown, _o: unknown, _dx: number, dy: number) => this.zoomBy(dy > 0 ? 0.9 : 1.1));
-    // Shortcuts (listed in the help overlay, ui/help.ts). Typing in a field is not a shortcut.
-    window.addEventListener('keydown', (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
-      const help = document.getElementById('help')!;
-      const pan = 200 / camera.zoom;
-      if (e.key === '+' || e.key === '=') this.zoomBy(1.2);
-      else if (e.key === '-') this.zoomBy(1 / 1.2);
-      else if (e.key === 'Escape') {
-        if (!help.hidden) help.hidden = true;
-        else this.follow(null);
-      } else if (e.key === '?') help.hidden = !help.hidden;
-      else if (e.key === ' ') {
-        e.preventDefault();
-        this.hud.togglePause();
-      } else if (/^[1-5]$/.test(e.key)) this.hud.setRate(Number(e.key) - 1);
-      else if (e.key === 'f' || e.key === 'F') {
-        e.preventDefault();
-        this.hud.focusFind();
-      } else if (e.key === 'ArrowLeft') camera.scrollX -= pan;
-      else if (e.key === 'ArrowRight') camera.scrollX += pan;
-      else if (e.key === 'ArrowUp') camera.scrollY -= pan;
-      else if (e.key === 'ArrowDown') camera.scrollY += pan;
-    });
-    this.hud.onFind((id) => this.follow(id));
+    this.input.on('wheel', (pointer: Phaser.Input.Pointer, _o: unknown, _dx: number, dy: number) => this.view.zoomBy(dy > 0 ? 0.9 : 1.1, pointer.x, pointer.y));
   }
 
-  zoomBy(factor: number): void {
-    const camera = this.cameras.main;
-    camera.setZoom(Phaser.Math.Clamp(camera.zoom * factor, MIN_ZOOM, MAX_ZOOM));
+  /** Fits the camera between the bars (after a window resize, or when the clock bar wraps). */
+  layout(): void {
+    if (!this.view) return;
+    const { top, bottom, left } = this.host.insets();
+    this.view.setViewport(this.scale.width, this.scale.height, top, bottom, left);
   }
 
   follow(id: string | null): void {
-    this.followed = id;
     const view = id ? this.agents.get(id) : undefined;
-    if (view) this.cameras.main.startFollow(view.sprite, true, 0.15, 0.15);
-    else this.cameras.main.stopFollow();
-    this.hud.showAgent(view ? id : null);
+    this.followed = view ? id : null;
+    this.view.follow(view?.sprite ?? null);
+    this.host.onPick(this.followed);
   }
 
   get followedId(): string | null {
@@ -101,7 +121,10 @@ export class Town extends Phaser.Scene {
   override update(): void {
     const state = this.connection.state;
     const now = this.connection.gameNow();
+    const zoom = this.cameras.main.zoom;
+    const textScale = Math.max(1, 1 / zoom);
     const seen = new Set<string>();
+    const actors: Actor[] = [];
     state.agents.forEach((agent, id) => {
       seen.add(id);
       let view = this.agents.get(id);
@@ -109,7 +132,9 @@ export class Town extends Phaser.Scene {
         view = new AgentView(this, id, agent, this.tilePx);
         this.agents.set(id, view);
       }
-      view.update(agent, state.mapWidth, now);
+      view.update(agent, state.mapWidth, now, textScale);
+      const talking = agent.speech !== '' || agent.talkingTo !== '';
+      actors.push({ id, x: view.x, y: view.y, walking: view.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
     });
     for (const [id, view] of this.agents)
       if (!seen.has(id)) {
@@ -117,6 +142,8 @@ export class Town extends Phaser.Scene {
         this.agents.delete(id);
         if (this.followed === id) this.follow(null);
       }
-    this.hud.update(now);
+    this.view.update(actors);
+    this.labels.update(this.cameras.main.zoom);
+    this.host.onFrame(now);
   }
 }

@@ -1,34 +1,32 @@
 // The side log: conversation lines as they are said, and the town feed (who talks to whom,
-// reflections, plans, whispers, injected events).
+// reflections, plans, whispers, injected events, operators' actions). Two sections, each with its own
+// heading and its own scrolling list, so neither hides the other.
 import type { FeedItem, UtteranceEvent } from '@protocol/messages';
 import type { TownConnection } from '../net/townConnection';
+import { fetchFeed } from '../net/api';
 import { formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
-import { withWorld } from './towns';
+import { el } from './dom';
 
 const KEEP = 120;
 
 export class FeedPanel {
-  private readonly lines: HTMLOListElement;
-  private readonly feed: HTMLOListElement;
+  private readonly lines = el('ol', { id: 'conversation-log' });
+  private readonly feed = el('ol', { id: 'town-feed' });
 
   constructor(
     private readonly connection: TownConnection,
     root: HTMLElement,
   ) {
-    const linesHead = document.createElement('h3');
-    linesHead.textContent = 'Conversations';
-    this.lines = document.createElement('ol');
-    this.lines.id = 'conversation-log';
-    const feedHead = document.createElement('h3');
-    feedHead.textContent = 'Town feed';
-    this.feed = document.createElement('ol');
-    this.feed.id = 'town-feed';
-    root.append(linesHead, this.lines, feedHead, this.feed);
+    this.lines.dataset.empty = 'Nobody is talking right now.';
+    this.feed.dataset.empty = 'Nothing has happened yet.';
+    root.replaceChildren(
+      el('section', { className: 'log-section conversations' }, el('h3', { textContent: 'Conversations' }), this.lines),
+      el('section', { className: 'log-section feed' }, el('h3', { textContent: 'Town feed' }), this.feed),
+    );
     connection.on('utterance', (m) => this.addLine(m as UtteranceEvent));
     connection.on('feed', (m) => (m as FeedItem[]).forEach((i) => this.addItem(i)));
-    void fetch(withWorld('/api/feed?limit=40'))
-      .then((r) => r.json() as Promise<{ items: FeedItem[] }>)
-      .then((r) => r.items.forEach((i) => this.addItem(i)))
+    void fetchFeed(40)
+      .then((items) => items.forEach((i) => this.addItem(i)))
       .catch(() => undefined);
   }
 
@@ -37,23 +35,28 @@ export class FeedPanel {
   }
 
   private addLine(u: UtteranceEvent): void {
-    const li = document.createElement('li');
-    li.textContent = `${this.name(u.speaker)} → ${this.name(u.listener)}: ${u.text}`;
-    li.title = formatGameTime(u.gameMs);
+    const li = el('li', { textContent: `${this.name(u.speaker)} → ${this.name(u.listener)}: ${u.text}`, title: formatGameTime(u.gameMs) });
     prepend(this.lines, li);
   }
 
   private addItem(i: FeedItem): void {
     if (this.feed.querySelector(`[data-seq="${i.seq}"]`)) return;
-    const li = document.createElement('li');
+    const li = el('li', { textContent: `${formatClock(minuteOfDay(i.gameMs))} ${i.text}` });
     li.dataset.seq = String(i.seq);
     li.dataset.kind = i.kind;
-    li.textContent = `${formatClock(minuteOfDay(i.gameMs))} ${i.text}`;
-    prepend(this.feed, li);
+    // Newest first; a late reply of the first read may hold older items: keep them in order.
+    const after = [...this.feed.children].find((c) => Number((c as HTMLElement).dataset.seq) < i.seq);
+    if (after) this.feed.insertBefore(li, after);
+    else this.feed.append(li);
+    trim(this.feed);
   }
 }
 
 function prepend(list: HTMLElement, item: HTMLElement): void {
   list.prepend(item);
+  trim(list);
+}
+
+function trim(list: HTMLElement): void {
   while (list.children.length > KEEP) list.lastElementChild!.remove();
 }

@@ -1,13 +1,16 @@
-// Keyboard shortcuts and the help overlay that lists them.
+// The help overlay listing the keyboard shortcuts (handled in ./keyboard.ts), and the night tint.
 import { GAME_MS_PER_HOUR } from '@protocol/time';
 export const SHORTCUTS: Array<[string, string]> = [
   ['drag / arrows', 'pan the map'],
   ['wheel, + / −', 'zoom'],
+  ['0', 'the whole town'],
+  ['A', 'auto-follow whoever is talking or acting (on until you pan, zoom or pick someone)'],
   ['click an agent', 'follow it and open the inspector'],
-  ['Esc', 'stop following, close the inspector'],
-  ['F', 'find an agent by name'],
+  ['Esc', 'leave a text field; close the help, the tools or the inspector'],
+  ['F', 'find an agent by name (Enter goes to them)'],
   ['Space', 'pause / resume (operators)'],
   ['1 2 3 4 5', 'speed 1×, 2×, 5×, 10×, max (operators)'],
+  ['T', 'operator tools: inject an event, add an agent'],
   ['?', 'this help'],
 ];
 

@@ -1,5 +1,6 @@
-// DOM panels over the canvas: the clock bar (date, time, speed, mind, role, operator controls) and
-// the panel of the followed agent. Reads state; sends only operator controls, which the server checks.
+// The clock bar over the canvas: world, date and time, speed, mind, role, the find box, the view
+// buttons (auto-follow, whole town), and for operators the clock controls and the tools toggle.
+// Reads state; sends only operator controls, which the server checks.
 import type { TownConnection } from '../net/townConnection';
 import { nightAlpha } from './help';
 import { formatClock, formatGameDate, minuteOfDay } from '@protocol/time';
@@ -12,10 +13,18 @@ const SPEEDS: Array<[string, number]> = [
   ['max', 3600],
 ];
 
+/** What the bar's view buttons drive: the town camera (scenes/Town.ts). */
+export interface ViewControls {
+  autoFollow(): boolean;
+  setAutoFollow(on: boolean): void;
+  showWholeTown(): void;
+}
+
 export class Hud {
-  private shownAgent: string | null = null;
   private lastRender = 0;
   private findHandler: (id: string) => void = () => undefined;
+  private view: ViewControls | null = null;
+  private agentNames = '';
   private readonly el = {
     world: document.getElementById('hud-world')!,
     clock: document.getElementById('hud-clock')!,
@@ -24,26 +33,34 @@ export class Hud {
     agents: document.getElementById('hud-agents')!,
     role: document.getElementById('hud-role')!,
     controls: document.getElementById('hud-controls')!,
+    find: document.getElementById('hud-find') as HTMLInputElement,
+    names: document.getElementById('hud-agent-names') as HTMLDataListElement,
+    auto: document.getElementById('hud-auto') as HTMLButtonElement,
+    whole: document.getElementById('hud-whole') as HTMLButtonElement,
+    token: document.getElementById('hud-token') as HTMLButtonElement,
+    status: document.getElementById('status')!,
   };
 
   constructor(private readonly connection: TownConnection) {
     this.buildControls();
   }
 
+  /** Set by main: what the 🔑 button does (asks for a token). */
+  onTokenButton: () => void = () => undefined;
+  /** Set by main: what the 🛠 button does (opens the operator tools). */
+  onToolsButton: () => void = () => undefined;
+
   onFind(handler: (id: string) => void): void {
     this.findHandler = handler;
   }
 
-  showAgent(id: string | null): void {
-    this.shownAgent = id;
-    this.onShowAgent(id);
+  bindView(view: ViewControls): void {
+    this.view = view;
   }
 
-  /** Set by main: the inspector opens for the agent shown. */
-  onShowAgent: (id: string | null) => void = () => undefined;
-
-  get shown(): string | null {
-    return this.shownAgent;
+  /** A line in the status bar at the bottom (errors, "no agent called …"). */
+  say(text: string): void {
+    this.el.status.textContent = text;
   }
 
   update(gameNow: number): void {
@@ -51,6 +68,7 @@ export class Hud {
     if (t - this.lastRender < 200) return;
     this.lastRender = t;
     const s = this.connection.state;
+    const operator = this.connection.role === 'operator';
     this.el.world.textContent = s.world || 'Smalltown';
     this.el.clock.textContent = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
     const held = s.paused ? 'paused' : s.holdReason ? `waiting (${s.holdReason})` : '';
@@ -58,15 +76,23 @@ export class Hud {
     this.el.speed.classList.toggle('held', held !== '');
     this.el.mind.textContent = `mind: ${s.mind}`;
     this.el.agents.textContent = `${s.agents.size} agents`;
-    this.el.role.textContent = this.connection.role === 'operator' ? 'operator' : 'spectator';
-    this.el.controls.hidden = this.connection.role !== 'operator';
+    this.el.role.textContent = operator ? 'operator' : 'spectator';
+    this.el.controls.hidden = !operator;
+    this.el.token.hidden = operator;
     for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]')) b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
     const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');
     if (pause) pause.textContent = s.paused ? '▶ resume' : '⏸ pause';
     const step = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="step"]');
     if (step) step.hidden = !s.paused;
+    if (this.view) this.el.auto.setAttribute('aria-pressed', String(this.view.autoFollow()));
     (document.getElementById('tint') as HTMLElement).style.opacity = String(nightAlpha(gameNow));
-    (document.getElementById('hud-token') as HTMLElement).hidden = this.connection.role === 'operator';
+    const names: string[] = [];
+    s.agents.forEach((a) => names.push(a.name));
+    const joined = names.sort().join('\n');
+    if (joined !== this.agentNames) {
+      this.agentNames = joined;
+      this.el.names.replaceChildren(...names.map((n) => Object.assign(document.createElement('option'), { value: n })));
+    }
   }
 
   /** Speed buttons and shortcuts send the same messages; the server decides whether they count. */
@@ -80,7 +106,8 @@ export class Hud {
   }
 
   focusFind(): void {
-    (document.getElementById('hud-find') as HTMLInputElement | null)?.focus();
+    this.el.find.focus();
+    this.el.find.select();
   }
 
   private buildControls(): void {
@@ -97,21 +124,29 @@ export class Hud {
     button('⏸ pause', () => this.togglePause(), { op: 'pause' });
     button('⏭ 15 min', () => this.connection.send('control', { op: 'step', gameMinutes: 15 }), { op: 'step' });
     for (const [label, rate] of SPEEDS) button(label, () => this.connection.send('control', { op: 'speed', rate }), { rate: String(rate) });
-    document.getElementById('hud-token')?.addEventListener('click', () => {
-      const token = window.prompt('Operator token (printed when the server starts):');
-      if (!token) return;
-      const url = new URL(location.href);
-      url.searchParams.set('token', token.trim());
-      location.href = url.toString();
+    button('🛠 tools', () => this.onToolsButton(), { op: 'tools' }).title = 'inject an event, add an agent (T)';
+    this.el.token.addEventListener('click', () => this.onTokenButton());
+    this.el.auto.addEventListener('click', () => this.view?.setAutoFollow(!this.view.autoFollow()));
+    this.el.whole.addEventListener('click', () => this.view?.showWholeTown());
+    // Enter finds; focus then goes back to the page, so the shortcuts work again.
+    this.el.find.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      this.find(this.el.find.value);
+      this.el.find.blur();
     });
-    const find = document.getElementById('hud-find') as HTMLInputElement | null;
-    find?.addEventListener('change', () => {
-      const q = find.value.trim().toLowerCase();
-      let match: string | null = null;
-      this.connection.state.agents.forEach((a, id) => {
-        if (!match && a.name.toLowerCase().includes(q)) match = id;
-      });
-      if (match) this.findHandler(match);
+  }
+
+  private find(query: string): void {
+    const q = query.trim().toLowerCase();
+    if (!q) return;
+    let match: string | null = null;
+    this.connection.state.agents.forEach((a, id) => {
+      if (!match && (a.name.toLowerCase().includes(q) || id === q)) match = id;
     });
+    if (match) {
+      this.say('');
+      this.findHandler(match);
+    } else this.say(`No agent called “${query.trim()}” in town.`);
   }
 }

@@ -1,43 +1,172 @@
-// The inspector: everything about one agent, asked of the server with `inspect` (read-only for
-// anyone) and refreshed while open; operators also get interview and whisper forms.
+// The inspector: everything about one agent. Its header (action, place, speech) and the plan step in
+// force follow the live room state; the sections below come from the server's `inspect` reply
+// (read-only for anyone, refreshed while open). The sections are one list, SECTIONS, each saying which
+// data it shows: a refresh redraws only the sections whose data changed, and never one that holds a
+// focused field or typed text. The operator's forms are drawn once per agent, so typing survives.
 import type { TownConnection } from '../net/townConnection';
 import type { AgentInspection, InspectedMemory, InspectReply } from '@protocol/inspection';
-import { formatClock, formatGameTime } from '@protocol/time';
+import { findActionIndex } from '@protocol/plan';
+import { dayIndex, formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
+import { el, focusedField } from './dom';
 
 const REFRESH_MS = 3000;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
+/** What a section may use besides the reply: names of other agents, the forms, and its own redraw. */
+interface SectionContext {
+  connection: TownConnection;
+  agentName(id: string): string;
+  forms: OperatorForms | null;
+  openReflections: Set<number>;
+  redraw(): void;
 }
 
-const pct = (x: number) => x.toFixed(2);
+interface Section<T> {
+  key: string;
+  /** The data the section shows, or null to leave it out; compared as JSON between replies. */
+  pick(d: AgentInspection, ctx: SectionContext): T | null;
+  /** The heading, from the same data (none for the persona lines). */
+  title?(data: T): string;
+  draw(data: T, ctx: SectionContext): Node[];
+}
+
+const section = <T,>(s: Section<T>): Section<unknown> => s as Section<unknown>;
+
+/** The inspector's sections, in order. To add one, add an entry: it is drawn and refreshed like the rest. */
+export const SECTIONS: Array<Section<unknown>> = [
+  section({
+    key: 'persona',
+    pick: (d) => ({ age: d.age, innate: d.innate, learned: d.learned, currently: d.currently, home: d.home, workplace: d.workplace }),
+    draw: (p) => [
+      el('p', { className: 'persona' }, `${p.age}, ${p.innate.join(', ')}. ${p.learned} `, el('em', { textContent: p.currently })),
+      el('p', { className: 'muted', textContent: `home: ${p.home}${p.workplace ? ` · work: ${p.workplace}` : ''}` }),
+    ],
+  }),
+  section({
+    key: 'operator',
+    // Drawn once per agent: its data never changes while the agent is shown.
+    pick: (d, ctx) => (ctx.forms ? { id: d.id } : null),
+    draw: (_d, ctx) => [ctx.forms!.root],
+  }),
+  section({
+    key: 'plan',
+    // The step in force is not part of the data: it follows the live clock (Inspector.tick).
+    pick: (d) => (d.plan ? { day: d.plan.day, broadStrokes: d.plan.broadStrokes, actions: d.plan.actions } : null),
+    title: () => 'Today\u2019s plan',
+    draw: (plan) => [
+      el('p', { className: 'muted', textContent: plan.broadStrokes.join(' ') }),
+      // Numbers are text, not list markers: "10." and up are not clipped.
+      el('ol', { className: 'plan' }, ...plan.actions.map((a, i) => el('li', {},
+        el('span', { className: 'step-no', textContent: `${i + 1}.` }),
+        el('span', { className: 'step-time', textContent: formatClock(a.startMinute) }),
+        el('span', { className: 'step-what', textContent: `${a.emoji} ${a.description}` }),
+        el('span', { className: 'step-where', textContent: ` @ ${a.address}` })))),
+    ],
+  }),
+  section({
+    key: 'relevant',
+    pick: (d) => ({ focus: d.focus, memories: d.relevant }),
+    title: (r) => `Memories, scored for “${r.focus}”`,
+    draw: (r) => [memoryTable(r.memories)],
+  }),
+  section({
+    key: 'recent',
+    pick: (d) => d.recent.slice(0, 12),
+    title: () => 'Recent memories',
+    draw: (memories) => [memoryTable(memories)],
+  }),
+  section({
+    key: 'reflections',
+    pick: (d, ctx) => {
+      if (!d.reflections.length) return null;
+      return { reflections: d.reflections, open: d.reflections.filter((r) => ctx.openReflections.has(r.id)).map((r) => r.id) };
+    },
+    title: () => 'Reflections',
+    draw: ({ reflections, open }, ctx) => [
+      el('ul', { className: 'reflections' }, ...reflections.map((r) => {
+        const isOpen = open.includes(r.id);
+        const toggle = () => {
+          if (isOpen) ctx.openReflections.delete(r.id);
+          else ctx.openReflections.add(r.id);
+          ctx.redraw();
+        };
+        const li = el('li', {}, el('button', { type: 'button', className: 'link', textContent: `💭 ${r.description}`, title: 'show the evidence' }));
+        li.querySelector('button')!.addEventListener('click', toggle);
+        if (isOpen) li.append(el('ul', { className: 'evidence' }, ...r.evidence.map((e) => el('li', { textContent: `#${e.id} ${e.description}` }))));
+        return li;
+      })),
+    ],
+  }),
+  section({
+    key: 'whispers',
+    pick: (d) => (d.whispers.length ? d.whispers : null),
+    title: () => 'Whispered thoughts',
+    draw: (whispers) => [
+      el('ul', { className: 'whispers' }, ...whispers.map((w) => el('li', { textContent: `🤫 ${w.description}`, title: formatGameTime(w.createdGameMs) }))),
+    ],
+  }),
+  section({
+    key: 'relationships',
+    pick: (d) => (d.relationships.length ? d.relationships : null),
+    title: () => 'Relationships',
+    draw: (relationships, ctx) => [
+      el('ul', {}, ...relationships.map((r) => el('li', { textContent: `${ctx.agentName(r.otherId)} (${r.interactions}×): ${r.summary}` }))),
+    ],
+  }),
+  section({
+    key: 'llm',
+    pick: (d) => d.llm,
+    title: () => 'LLM use',
+    draw: (llm) => {
+      const tokens = (llm.promptTokens + llm.completionTokens).toLocaleString('en');
+      return [el('p', { textContent: `${llm.calls} calls · ${tokens} tokens · $${llm.costUsd.toFixed(4)}` })];
+    },
+  }),
+];
 
 export class Inspector {
   private agentId: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private requestSeq = 0;
   private last: AgentInspection | null = null;
-  private answer: { question: string; answer: string } | null = null;
-  private openReflections = new Set<number>();
+  private ctx: SectionContext | null = null;
+  private readonly drawn = new Map<string, { element: HTMLElement; json: string | null }>();
+  private highlighted = -1;
+  /** Replies drawn since the page opened (the browser tests check that a refresh happened). */
+  replies = 0;
+  private readonly live = {
+    name: el('h2'),
+    action: el('div', { className: 'action' }),
+    place: el('div', { className: 'place' }),
+    speech: el('blockquote', { className: 'speech' }),
+  };
+  private readonly body = el('div', { className: 'sections' });
+  private readonly message = el('p', { className: 'muted loading' });
 
   constructor(
     private readonly connection: TownConnection,
     private readonly root: HTMLElement,
   ) {
+    const close = el('button', { type: 'button', className: 'close', textContent: '×', title: 'close (Esc)', onclick: () => this.onClose() });
+    root.replaceChildren(el('header', {}, this.live.name, close), this.live.action, this.live.place, this.live.speech, this.message, this.body);
     connection.on('inspect', (m) => {
-      const data = m as InspectReply;
-      if (data.id !== this.agentId || 'error' in data) return;
-      this.last = data;
-      this.render();
+      const reply = m as InspectReply;
+      if (reply.id !== this.agentId) return;
+      if ('error' in reply) {
+        this.message.textContent = reply.error;
+        this.message.hidden = false;
+        return;
+      }
+      this.last = reply;
+      this.replies++;
+      this.message.hidden = true;
+      this.drawSections();
     });
     connection.on('interview', (m) => {
       const r = m as { agentId: string; question: string; answer: string };
-      if (r.agentId !== this.agentId) return;
-      this.answer = { question: r.question, answer: r.answer };
-      this.render();
+      if (r.agentId === this.agentId) this.ctx?.forms?.showAnswer(r.question, r.answer);
+    });
+    connection.on('whispered', (m) => {
+      if ((m as { agentId: string }).agentId === this.agentId) this.ctx?.forms?.whispered();
     });
   }
 
@@ -45,104 +174,167 @@ export class Inspector {
     return this.agentId;
   }
 
+  /** Set by main: what closing the inspector does (stop following, then `show(null)`). */
+  onClose: () => void = () => this.show(null);
+
   show(agentId: string | null): void {
     if (agentId === this.agentId) return;
     this.agentId = agentId;
     this.last = null;
-    this.answer = null;
-    this.openReflections.clear();
+    this.highlighted = -1;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.drawn.clear();
+    this.body.replaceChildren();
     this.root.hidden = agentId === null;
-    if (!agentId) return;
+    if (!agentId) {
+      this.ctx = null;
+      return;
+    }
+    const live = this.connection.state.agents.get(agentId);
+    const name = live?.name ?? agentId;
+    this.ctx = {
+      connection: this.connection,
+      agentName: (id) => this.connection.state.agents.get(id)?.name ?? id,
+      forms: this.connection.role === 'operator' ? new OperatorForms(this.connection, { id: agentId, name }, () => String(++this.requestSeq)) : null,
+      openReflections: new Set(),
+      redraw: () => this.drawSections(),
+    };
+    for (const s of SECTIONS) {
+      const element = el('section', { hidden: true });
+      element.dataset.section = s.key;
+      this.drawn.set(s.key, { element, json: null });
+      this.body.append(element);
+    }
+    this.message.textContent = 'loading…';
+    this.message.hidden = false;
+    this.root.scrollTop = 0;
+    this.tick();
     this.request();
     this.timer = setInterval(() => this.request(), REFRESH_MS);
-    this.render();
+  }
+
+  /** Called every frame or so: the header and the plan step in force, from the live state. */
+  tick(): void {
+    const id = this.agentId;
+    if (!id) return;
+    const agent = this.connection.state.agents.get(id);
+    setText(this.live.name, agent?.name ?? id);
+    setText(this.live.action, agent ? `${agent.asleep ? '😴' : agent.emoji} ${agent.action}` : 'left the town');
+    setText(this.live.place, agent?.place ?? '');
+    setText(this.live.speech, agent?.speech ? `“${agent.speech}”` : '');
+    this.live.speech.hidden = !agent?.speech;
+    this.highlightStep();
   }
 
   private request(): void {
     if (this.agentId) this.connection.send('inspect', { requestId: String(++this.requestSeq), agentId: this.agentId });
   }
 
-  private render(): void {
-    const id = this.agentId;
-    if (!id) return;
-    const live = this.connection.state.agents.get(id);
+  private drawSections(): void {
     const d = this.last;
-    const head = el('header', {}, el('h2', { textContent: live?.name ?? id }), el('button', { type: 'button', className: 'close', textContent: '×', title: 'close (Esc)', onclick: () => this.onClose() }));
-    const now = el('div', { className: 'action' }, `${live?.asleep ? '😴' : live?.emoji ?? ''} ${live?.action ?? ''}`);
-    const place = el('div', { className: 'place' }, live?.place ?? '');
-    const children: Node[] = [head, now, place];
-    if (live?.speech) children.push(el('blockquote', { textContent: `“${live.speech}”` }));
-    if (!d) {
-      children.push(el('p', { className: 'muted', textContent: 'loading…' }));
-      this.root.replaceChildren(...children);
-      return;
+    const ctx = this.ctx;
+    if (!d || !ctx) return;
+    for (const s of SECTIONS) {
+      const slot = this.drawn.get(s.key)!;
+      const data = s.pick(d, ctx);
+      const json = data === null ? null : JSON.stringify(data);
+      if (json === slot.json || holdsInput(slot.element)) continue;
+      slot.json = json;
+      slot.element.hidden = data === null;
+      if (data === null) slot.element.replaceChildren();
+      else slot.element.replaceChildren(...(s.title ? [el('h3', { textContent: s.title(data) })] : []), ...s.draw(data, ctx));
+      if (s.key === 'plan') this.highlighted = -1;
     }
-    children.push(
-      el('p', { className: 'persona' }, `${d.age}, ${d.innate.join(', ')}. ${d.learned} `, el('em', { textContent: d.currently })),
-      el('p', { className: 'muted', textContent: `home: ${d.home}${d.workplace ? ` · work: ${d.workplace}` : ''}` }),
-    );
-    if (this.connection.role === 'operator') children.push(this.operatorForms(d));
-    if (d.plan) {
-      const list = el('ol', { className: 'plan' });
-      d.plan.actions.forEach((a, i) => {
-        const li = el('li', { textContent: `${formatClock(a.startMinute)} ${a.emoji} ${a.description} @ ${a.address}` });
-        if (i === d.plan!.currentIndex) {
-          li.className = 'current';
-          li.setAttribute('aria-current', 'step');
-        }
-        list.append(li);
-      });
-      children.push(section('Today\u2019s plan', el('p', { className: 'muted', textContent: d.plan.broadStrokes.join(' ') }), list));
-    }
-    children.push(section(`Memories, scored for “${d.focus}”`, memoryTable(d.relevant)));
-    children.push(section('Recent memories', memoryTable(d.recent.slice(0, 12))));
-    const refl = el('ul', { className: 'reflections' });
-    for (const r of d.reflections) {
-      const open = this.openReflections.has(r.id);
-      const li = el('li', {}, el('button', { type: 'button', className: 'link', textContent: `💭 ${r.description}`, title: 'show the evidence', onclick: () => (open ? this.openReflections.delete(r.id) : this.openReflections.add(r.id), this.render()) }));
-      if (open) li.append(el('ul', { className: 'evidence' }, ...(r.evidence ?? []).map((e) => el('li', { textContent: `#${e.id} ${e.description}` }))));
-      refl.append(li);
-    }
-    if (d.reflections.length) children.push(section('Reflections', refl));
-    if (d.relationships.length)
-      children.push(section('Relationships', el('ul', {}, ...d.relationships.map((r) => el('li', { textContent: `${this.connection.state.agents.get(r.otherId)?.name ?? r.otherId} (${r.interactions}×): ${r.summary}` })))));
-    queueMicrotask(() => this.root.querySelector('ol.plan li.current')?.scrollIntoView({ block: 'nearest' }));
-    children.push(section('LLM use', el('p', { textContent: `${d.llm.calls} calls · ${(d.llm.promptTokens + d.llm.completionTokens).toLocaleString('en')} tokens · $${d.llm.costUsd.toFixed(4)}` })));
-    this.root.replaceChildren(...children);
+    this.highlightStep();
   }
 
-  onClose: () => void = () => this.show(null);
+  /**
+   * Marks the plan step in force at the game time of the live state, the same time the header's action
+   * comes from, so the two agree at any speed (the reply's own index may be seconds old).
+   */
+  private highlightStep(): void {
+    const plan = this.last?.plan;
+    const list = this.drawn.get('plan')?.element.querySelector('ol.plan');
+    if (!plan || !list) return;
+    const now = this.connection.state.gameMs;
+    const index = plan.day === dayIndex(now) ? findActionIndex(plan.actions, minuteOfDay(now)) : -1;
+    if (index === this.highlighted) return;
+    this.highlighted = index;
+    list.querySelector('li.current')?.removeAttribute('aria-current');
+    list.querySelector('li.current')?.classList.remove('current');
+    const item = index >= 0 ? (list.children[index] as HTMLElement | undefined) : undefined;
+    if (!item) return;
+    item.classList.add('current');
+    item.setAttribute('aria-current', 'step');
+    // Scroll the plan list only, never the panel the reader is in.
+    const top = item.offsetTop - (list as HTMLElement).offsetTop;
+    (list as HTMLElement).scrollTop = Math.max(0, top - (list as HTMLElement).clientHeight / 2 + item.clientHeight / 2);
+  }
+}
 
-  private operatorForms(d: AgentInspection): Node {
-    const question = el('input', { type: 'text', placeholder: `ask ${d.name.split(' ')[0]} something…`, maxLength: 500, name: 'question' });
-    const interview = el('form', { className: 'op-form', onsubmit: (e: Event) => {
+/** The operator's interview and whisper forms for one agent, and the remove control. */
+class OperatorForms {
+  readonly root: HTMLElement;
+  private readonly answer = el('div', { className: 'answer', hidden: true });
+  private readonly note = el('p', { className: 'muted whisper-note', hidden: true });
+
+  constructor(
+    private readonly connection: TownConnection,
+    agent: { id: string; name: string },
+    nextRequestId: () => string,
+  ) {
+    const first = agent.name.split(' ')[0];
+    const question = el('input', { type: 'text', placeholder: `ask ${first} something…`, maxLength: 500, name: 'question' });
+    question.setAttribute('aria-label', `interview question for ${agent.name}`);
+    const interview = el('form', { className: 'op-form interview-form', onsubmit: (e: Event) => {
       e.preventDefault();
-      if (!question.value.trim()) return;
-      this.answer = { question: question.value, answer: '…' };
-      this.connection.send('interview', { requestId: String(++this.requestSeq), agentId: d.id, question: question.value.trim() });
-      this.render();
+      const q = question.value.trim();
+      if (!q) return;
+      this.showAnswer(q, '…');
+      connection.send('interview', { requestId: nextRequestId(), agentId: agent.id, question: q });
+      question.value = '';
     } }, question, el('button', { type: 'submit', textContent: 'Interview' }));
     const whisperText = el('input', { type: 'text', placeholder: 'whisper a thought…', maxLength: 500, name: 'whisper' });
-    const whisper = el('form', { className: 'op-form', onsubmit: (e: Event) => {
+    whisperText.setAttribute('aria-label', `a thought to whisper to ${agent.name}`);
+    const whisper = el('form', { className: 'op-form whisper-form', onsubmit: (e: Event) => {
       e.preventDefault();
-      if (!whisperText.value.trim()) return;
-      this.connection.send('whisper', { agentId: d.id, text: whisperText.value.trim() });
+      const text = whisperText.value.trim();
+      if (!text) return;
+      this.connection.send('whisper', { agentId: agent.id, text });
       whisperText.value = '';
+      this.note.textContent = 'whispering…';
+      this.note.hidden = false;
     } }, whisperText, el('button', { type: 'submit', textContent: 'Whisper' }));
-    const remove = el('button', { type: 'button', className: 'link', textContent: `remove ${d.name.split(' ')[0]} from town`, onclick: () => {
-      if (window.confirm(`Remove ${d.name} from the town? (Their memories stay in the world file.)`)) this.connection.send('agent', { op: 'remove', agentId: d.id });
+    const remove = el('button', { type: 'button', className: 'link remove-agent', textContent: `remove ${first} from town`, onclick: () => {
+      if (!window.confirm(`Remove ${agent.name} from the town? (Their memories stay in the world file.)`)) return;
+      this.connection.send('agent', { op: 'remove', agentId: agent.id });
     } });
-    const box = el('div', { className: 'operator' }, interview, whisper, remove);
-    if (this.answer) box.append(el('div', { className: 'answer' }, el('strong', { textContent: `Q: ${this.answer.question}` }), el('p', { className: 'interview-answer', textContent: this.answer.answer })));
-    return box;
+    this.root = el('div', { className: 'operator' }, interview, whisper, this.note, this.answer, remove);
+  }
+
+  showAnswer(question: string, answer: string): void {
+    this.answer.replaceChildren(el('strong', { textContent: `Q: ${question}` }), el('p', { className: 'interview-answer', textContent: answer }));
+    this.answer.hidden = false;
+  }
+
+  whispered(): void {
+    this.note.textContent = 'whispered: it is now one of their memories';
   }
 }
 
-function section(title: string, ...content: Node[]): HTMLElement {
-  return el('section', {}, el('h3', { textContent: title }), ...content);
+/** Whether a part of the panel holds the focus or typed text: then a refresh leaves it alone. */
+function holdsInput(element: HTMLElement): boolean {
+  const focused = focusedField();
+  if (focused && element.contains(focused)) return true;
+  return [...element.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')].some((f) => f.value !== '');
 }
+
+function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+const pct = (x: number) => x.toFixed(2);
 
 function memoryTable(memories: InspectedMemory[]): HTMLElement {
   const table = el('table', { className: 'memories' });

@@ -2,22 +2,11 @@
 // page at /towns (every running town with its agents, mind and spectators; an operator starts and
 // stops towns there), and a small link to it from a town's page when more than one runs.
 import type { TownList, TownSummary } from '@protocol/towns';
-import { readToken } from '../net/townConnection';
+import { takeToken } from '../net/townConnection';
+import { chosenWorld, withWorld } from '../net/api';
 import './towns.css';
 
 const REFRESH_MS = 5000;
-
-/** The world named in the page's address, or null for the default one. */
-export function chosenWorld(): string | null {
-  return new URLSearchParams(location.search).get('world');
-}
-
-/** An /api URL for the world this page watches. */
-export function withWorld(url: string): string {
-  const world = chosenWorld();
-  if (world === null) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}world=${encodeURIComponent(world)}`;
-}
 
 export function isTownsPage(): boolean {
   return location.pathname === '/towns' || location.pathname === '/towns/';
@@ -44,7 +33,7 @@ async function callApi(method: string, url: string, token: string | null, body?:
 export function showTownsPage(): void {
   document.body.classList.add('towns-page');
   document.title = 'Smalltown: towns';
-  const token = readToken();
+  const token = takeToken();
   const root = el('main');
   root.id = 'towns';
   const status = el('p', '', 'towns-status');

@@ -29,7 +29,8 @@ export class AgentView {
     this.sprite = scene.add.sprite(0, 0, this.textureKey, 0).setOrigin(0.5, 0.8).setDepth(10).setInteractive({ useHandCursor: true });
     this.sprite.setData('agentId', id);
     const textStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#ffffff', stroke: '#1b1b24', strokeThickness: 3 };
-    this.label = scene.add.text(0, 0, state.name.split(' ')[0], textStyle).setOrigin(0.5, 0).setDepth(11);
+    this.label = scene.add.text(0, 0, state.name.split(' ')[0], textStyle).setOrigin(0.5, 0).setDepth(11).setInteractive({ useHandCursor: true });
+    this.label.setData('agentId', id);
     this.emoji = scene.add.text(0, 0, state.emoji, { fontSize: '15px' }).setOrigin(0.5, 1).setDepth(11);
     this.bubble = scene.add
       .text(0, 0, '', { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#1b1b24', backgroundColor: '#fdfcf5', padding: { x: 5, y: 3 }, wordWrap: { width: 180 } })
@@ -38,7 +39,13 @@ export class AgentView {
       .setVisible(false);
   }
 
-  update(state: AgentState, mapWidth: number, gameNow: number): void {
+  /** Whether the agent walks at this moment (for the auto-follow camera). */
+  get isWalking(): boolean {
+    return this.walking;
+  }
+
+  /** `textScale` keeps the name, emoji and bubble readable when zoomed out (1 / zoom, at least 1). */
+  update(state: AgentState, mapWidth: number, gameNow: number, textScale = 1): void {
     let x = state.tileX;
     let y = state.tileY;
     let moving = false;
@@ -68,6 +75,7 @@ export class AgentView {
     if (this.bubble.text !== speech) this.bubble.setText(speech);
     this.bubble.setVisible(speech !== '');
     this.bubble.setPosition(this.x, this.y - FRAME_PX * 1.1);
+    if (this.label.scale !== textScale) for (const t of [this.label, this.emoji, this.bubble]) t.setScale(textScale);
   }
 
   destroy(): void {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Town } from '../town/Town';
 import { inspectAgent } from '../town/inspect';
 import { describeEvent } from '../protocol/feedText';
+import type { AddablePersonasReply, TownInfo } from '../protocol/api';
 
 export interface ApiOptions {
   operatorToken: string;
@@ -18,14 +19,21 @@ export function apiRouter(town: Town, options: ApiOptions): express.Router {
   api.use(express.json({ limit: '64kb' }));
 
   api.get('/town', (req, res) => {
-    res.json({
+    const info: TownInfo = {
       name: town.config.world,
       world: town.map.places.world,
       mapUrl: req.query.world === undefined ? `/maps/${path.basename(options.mapFile)}` : options.worldMapUrl,
       mind: town.mind.label,
       agents: town.sim.agents().map((a) => ({ id: a.spec.id, name: a.spec.name })),
       places: town.map.places,
-    });
+    };
+    res.json(info);
+  });
+
+  /** Persona files in PERSONAS_DIR that are not in town: what the operator's "add agent" control offers. */
+  api.get('/personas', (_req, res) => {
+    const reply: AddablePersonasReply = { personas: town.commands.addablePersonas() };
+    res.json(reply);
   });
 
   api.get('/agents/:id', (req, res, next) => {

@@ -8,6 +8,11 @@ import type { AgentSimState } from '../sim/types';
 import type { Memory, ScoredMemory } from '../store/types';
 import type { CallSummary } from '../store/WorldDb';
 
+/** The most shown on each shelf of thoughts. */
+const SHELF_SIZE = 20;
+/** Thoughts read for the two shelves. */
+export const RECENT_THOUGHTS = 60;
+
 export interface InspectionInput {
   agent: Readonly<AgentSimState>;
   /** What the persona file said (as recorded then, in replay); null when unknown. */
@@ -16,8 +21,8 @@ export interface InspectionInput {
   /** Memories scored for the agent's focus (its current action). */
   scored: ScoredMemory[];
   recent: Memory[];
-  /** Thoughts with evidence (reflections) and what they rest on. */
-  reflections: Memory[];
+  /** The agent's recent thoughts: those citing evidence are reflections, the others were whispered. */
+  thoughts: Memory[];
   evidenceOf(id: number): Memory | undefined;
   relationships: InspectedRelationship[];
   conversations: AgentInspection['conversations'];
@@ -58,10 +63,16 @@ export function buildInspection(input: InspectionInput): AgentInspection {
     focus: agent.current.description,
     relevant: input.scored.map((s) => toView(s.memory)),
     recent: input.recent.map(toView),
-    reflections: input.reflections.map((m) => ({
-      ...toView(m),
-      evidence: m.evidenceIds.map((e) => input.evidenceOf(e)).filter((e) => e !== undefined).map((e) => ({ id: e.id, description: e.description })),
-    })),
+    // Thoughts on two shelves: reflections cite the memories they rest on (their evidence, one click away
+    // in the inspector); a thought with no evidence came from outside, whispered by an operator.
+    reflections: input.thoughts
+      .filter((m) => m.evidenceIds.length > 0)
+      .slice(0, SHELF_SIZE)
+      .map((m) => ({
+        ...toView(m),
+        evidence: m.evidenceIds.map((e) => input.evidenceOf(e)).filter((e) => e !== undefined).map((e) => ({ id: e.id, description: e.description })),
+      })),
+    whispers: input.thoughts.filter((m) => m.evidenceIds.length === 0).slice(0, SHELF_SIZE).map(toView),
     relationships: input.relationships,
     conversations: input.conversations,
     llm: { calls, promptTokens, completionTokens, costUsd },

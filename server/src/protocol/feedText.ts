@@ -23,7 +23,8 @@ export function describeEvent(e: LoggedEvent, nameOf: NameOf): string | null {
       if (d.action === 'whisper') return `Whisper to ${name(d.agentId)}: "${d.text ?? ''}"`;
       if (d.action === 'interview') return `Interview with ${name(d.agentId)}: "${d.question ?? ''}"`;
       if (d.action === 'inject') return null; // the world.event line says it
-      if (d.action === 'add agent' || d.action === 'remove agent') return `Operator: ${d.action} ${d.name ?? name(d.agentId)}`;
+      if (d.action === 'add agent') return `Operator added ${d.name ?? name(d.agentId)} to the town`;
+      if (d.action === 'remove agent') return `Operator removed ${d.name ?? name(d.agentId)} from the town`;
       return `Operator: ${d.action}${d.rate ? ` ${d.rate / 60}×` : ''}`;
     }
     case 'run.started':

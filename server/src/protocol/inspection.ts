@@ -42,7 +42,10 @@ export interface AgentInspection {
   focus: string;
   relevant: InspectedMemory[];
   recent: InspectedMemory[];
+  /** Thoughts that cite evidence: what the agent concluded by reflecting. */
   reflections: InspectedReflection[];
+  /** Thoughts with no evidence: what an operator whispered (the paper's "inner voice"). */
+  whispers: InspectedMemory[];
   relationships: InspectedRelationship[];
   conversations: Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
   llm: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };

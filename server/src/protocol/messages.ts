@@ -1,8 +1,9 @@
 // Messages between the browser and the town room, validated with zod at the boundary.
 // Client -> server messages carry no authority of their own: the room checks the sender's role.
 import { z } from 'zod';
+import { MAX_TEXT_CHARS } from './constants';
 
-export const MAX_TEXT_CHARS = 500;
+export { INVALID_TOKEN_MESSAGE, MAX_TEXT_CHARS } from './constants';
 const agentId = z.string().min(1).max(64);
 const text = z.string().trim().min(1).max(MAX_TEXT_CHARS);
 

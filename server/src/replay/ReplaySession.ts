@@ -19,7 +19,7 @@ import { stateAt } from '../history/stateAt';
 import { settleAt } from '../history/fold';
 import { upgradeEvent } from '../history/legacy';
 import { abandonedRanges, historyEvents, type SeqRange } from '../history/log';
-import { buildInspection } from '../history/inspection';
+import { buildInspection, RECENT_THOUGHTS } from '../history/inspection';
 
 /** Feed lines and conversation lines sent with a seek. */
 const HISTORY_ITEMS = 200;
@@ -148,7 +148,6 @@ export class ReplaySession {
     const id = agentId as AgentId;
     const t = this.gameMs;
     const [focus] = await embedder.embed([agent.current.description]);
-    const reflections = memoriesUntil(db, id, t, 60, ['thought']).filter((m) => m.evidenceIds.length > 0).slice(0, 20);
     const talks = db.conversationsOf(id, 50, t);
     const relationships = new Map<string, { otherId: string; summary: string; interactions: number; lastGameMs: number }>();
     for (const c of talks) {
@@ -163,7 +162,7 @@ export class ReplaySession {
       atGameMs: t,
       scored: scoreMemoriesAt(db, id, focus, t, 30, retrieval.weights, retrieval.decayPerGameHour),
       recent: memoriesUntil(db, id, t, 30),
-      reflections,
+      thoughts: memoriesUntil(db, id, t, RECENT_THOUGHTS, ['thought']),
       evidenceOf: (memoryId) => db.memories.get(memoryId),
       relationships: [...relationships.values()],
       conversations: talks.slice(0, 10),

@@ -4,7 +4,7 @@
 import { Room, type Client, type AuthContext } from '@colyseus/core';
 import { TownState } from '../protocol/state';
 import { syncAgentState, syncClockState } from './stateSync';
-import { AgentMessage, ControlMessage, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
+import { AgentMessage, ControlMessage, INVALID_TOKEN_MESSAGE, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
 import type { FeedItem, WelcomeMessage } from '../protocol/messages';
 import { MessageGuard, refuse, type ClientAuth } from './guard';
 import type { InspectReply } from '../protocol/inspection';
@@ -79,7 +79,7 @@ export class TownRoom extends Room<{ state: TownState }> {
     const token = options?.token;
     if (token === undefined || token === null || token === '') return { role: 'spectator' };
     if (typeof token === 'string' && token === this.town.operatorToken) return { role: 'operator' };
-    throw new Error('invalid operator token');
+    throw new Error(INVALID_TOKEN_MESSAGE);
   }
 
   override onJoin(client: Client): void {

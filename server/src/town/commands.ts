@@ -1,10 +1,13 @@
 // What an operator can do to a running town. Each command is checked, applied through the loop or the
 // runtime, and logged as an `operator.action` event naming who did it.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AgentId } from '../protocol/ids';
 import type { EventData } from '../protocol/events';
+import type { AddablePersona } from '../protocol/api';
 import { GAME_MS_PER_HOUR, GAME_MS_PER_MINUTE } from '../protocol/time';
 import type { TownMap } from '../world/types';
-import { loadPersonaFile, type Persona } from '../world/persona';
+import { checkPersonaText, loadPersonaFile, personaIdOf, type Persona } from '../world/persona';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { AgentRuntime } from '../agent/AgentRuntime';
@@ -13,6 +16,8 @@ import type { TownLog } from './log';
 import type { TownLoop } from './loop';
 import { personaEvent, toResident } from './residents';
 import type { Logger } from './logger';
+
+const PERSONA_FILE = /\.ya?ml$/;
 
 /** How long an injected world event stays perceivable. */
 export const WORLD_EVENT_GAME_MS = 3 * GAME_MS_PER_HOUR;
@@ -90,6 +95,27 @@ export class OperatorCommands {
     this.p.loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
     this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
     return persona;
+  }
+
+  /** The persona files not in town, each with what stops it from being added (read-only). */
+  addablePersonas(): AddablePersona[] {
+    const { personasDir, sim, map } = this.p;
+    let files: string[];
+    try {
+      files = fs.readdirSync(personasDir).filter((f) => PERSONA_FILE.test(f)).sort();
+    } catch (error) {
+      throw new Error(`cannot read the persona folder ${personasDir}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const out: AddablePersona[] = [];
+    for (const f of files) {
+      const id = f.replace(PERSONA_FILE, '');
+      if (sim.agent(id) || out.some((p) => p.id === id)) continue;
+      const file = path.join(personasDir, f);
+      const checked = checkPersonaText(fs.readFileSync(file, 'utf8'), file, map, new Set([...this.p.personas.keys(), id]));
+      const name = checked.persona?.name ?? checked.draft.name ?? null;
+      out.push({ id, name, file: f, problems: checked.errors.map((e) => e.message.replace(file, f)) });
+    }
+    return out;
   }
 
   removeAgent(agentId: AgentId, by: string): void {

@@ -1,7 +1,7 @@
 // Everything the inspector shows about one agent now. Read-only: retrieval here does not touch lastAccessed.
 import type { AgentInspection } from '../protocol/inspection';
 import type { AgentId } from '../protocol/ids';
-import { buildInspection } from '../history/inspection';
+import { buildInspection, RECENT_THOUGHTS } from '../history/inspection';
 import type { Town } from './Town';
 import { personaRecord } from './residents';
 
@@ -23,7 +23,7 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
     atGameMs: now,
     scored,
     recent: db.memories.recent(id, 30),
-    reflections: db.memories.recent(id, 20, ['thought']),
+    thoughts: db.memories.recent(id, RECENT_THOUGHTS, ['thought']),
     evidenceOf: (memoryId) => db.memories.get(memoryId),
     relationships: db.relationshipsOf(id),
     conversations: db.conversationsOf(id, 10),

@@ -70,6 +70,7 @@ export type Persona = PersonaFile & { id: AgentId; file: string };
  */
 export interface PersonaDraft {
   file: string;
+  name?: string;
   wakeAt?: string;
   sleepAt?: string;
   home?: string;
@@ -212,7 +213,8 @@ function draftOf(raw: Record<string, unknown>, file: string): PersonaDraft {
         return r.success ? r.data : undefined;
       })
     : undefined;
-  const draft: PersonaDraft = { file, wakeAt: field('wakeAt'), sleepAt: field('sleepAt'), home: field('home'), bedroom: field('bedroom'), bed: field('bed'), routine };
+  const name = shape.name.safeParse(raw.name);
+  const draft: PersonaDraft = { file, name: name.success ? name.data : undefined, wakeAt: field('wakeAt'), sleepAt: field('sleepAt'), home: field('home'), bedroom: field('bedroom'), bed: field('bed'), routine };
   const workplace = shape.workplace.safeParse(raw.workplace);
   if (workplace.success) draft.workplace = workplace.data;
   return draft;
@@ -377,7 +379,12 @@ export function loadPersonaFile(dir: string, id: string, map: TownMap, knownIds:
 }
 
 /** One file's text, checked as a format, against the map, and against the ids in town. */
-export function checkPersonaText(yamlText: string, file: string, map: TownMap, knownIds: ReadonlySet<string>): { persona: Persona | null; errors: PersonaError[]; warnings: PersonaWarning[] } {
+export function checkPersonaText(
+  yamlText: string,
+  file: string,
+  map: TownMap,
+  knownIds: ReadonlySet<string>,
+): { persona: Persona | null; draft: PersonaDraft; errors: PersonaError[]; warnings: PersonaWarning[] } {
   const read = readPersonaText(yamlText, file);
   const errors = [...read.errors, ...validatePersonaAgainstMap(read.draft, map)];
   let warnings: PersonaWarning[] = [];
@@ -386,5 +393,5 @@ export function checkPersonaText(yamlText: string, file: string, map: TownMap, k
     errors.push(...rel.errors);
     warnings = rel.warnings;
   }
-  return { persona: errors.length ? null : read.persona, errors, warnings };
+  return { persona: errors.length ? null : read.persona, draft: read.draft, errors, warnings };
 }

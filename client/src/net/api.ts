@@ -1,0 +1,31 @@
+// HTTP reads of the town's API (server/src/api/routes.ts); the reply types come from @protocol/api.
+import type { AddablePersonasReply, TownInfo } from '@protocol/api';
+import type { FeedItem } from '@protocol/messages';
+
+/** The world named in the page's address (`?world=<name>`), or null for the server's default. */
+export function chosenWorld(): string | null {
+  return new URLSearchParams(location.search).get('world');
+}
+
+/** An /api URL for the world this page watches. */
+export function withWorld(url: string): string {
+  const world = chosenWorld();
+  if (world === null) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}world=${encodeURIComponent(world)}`;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: string } | null;
+    // The server's own words when it gives them (they name what is wrong); else the address and status.
+    throw new Error(body?.error ?? `${url}: HTTP ${res.status}`);
+  }
+  return (await res.json()) as T;
+}
+
+export const fetchTownInfo = (): Promise<TownInfo> => getJson<TownInfo>(withWorld('/api/town'));
+
+export const fetchAddablePersonas = async (): Promise<AddablePersonasReply['personas']> => (await getJson<AddablePersonasReply>(withWorld('/api/personas'))).personas;
+
+export const fetchFeed = async (limit: number): Promise<FeedItem[]> => (await getJson<{ items: FeedItem[] }>(withWorld(`/api/feed?limit=${limit}`))).items;
