@@ -89,9 +89,12 @@ describe('the persona editor API', () => {
     expect(fixed.body.preview!.mind).toBe('offline');
     expect(fixed.body.preview!.plan.actions.length).toBeGreaterThan(5);
     expect(fixed.body.preview!.plan.actions.every((a) => town.town.map.arenasByAddress.has(a.address) || town.town.map.objectsByAddress.has(a.address))).toBe(true);
-    // A bad file name is the form's id field.
-    const badId = await operator.post<PersonaCheckReply>('/api/persona-files/9lives/check', { fields: nadia() });
-    expect(badId.status).toBe(400);
+    // A bad file name is the form's id field, in the loader's words; the fields are checked all the same.
+    const badId = await operator.post<PersonaCheckReply>('/api/persona-files/Nadia%20P/check', { fields: { ...nadia(), age: 0 } });
+    expect(badId.status).toBe(200);
+    expect(badId.body.errors.map((e) => e.field)).toEqual(['id', 'age']);
+    expect(badId.body.errors[0].message).toMatch(/the file name 'Nadia P' is the persona's id: use lowercase letters/);
+    expect((await operator.put('/api/persona-files/Nadia%20P', { fields: nadia() })).status).toBe(400);
   });
 
   it('refuses to save a persona that would not load, and writes nothing', async () => {

@@ -250,7 +250,7 @@ describe('plan helpers', () => {
     expect(swaps[0].events.find((e) => e.kind === 'agent.updated')!.data).toMatchObject({ at: 'now', spec: { name: 'Ada Renamed' } });
     expect(swaps[0].events[0].gameMs).toBe(at(6, 0) + GAME_MS_PER_DAY);
     const asked = night.find((r) => r.requests.some((q) => q.kind === 'plan' && q.agentId === 'ada'))!;
-    expect(asked.requests.find((q) => q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: at(7, 0) + GAME_MS_PER_DAY });
+    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: at(7, 0) + GAME_MS_PER_DAY });
     expect(sim.agent('ada')!.spec).toEqual({ ...edited, spawnTile: ada.spawnTile });
     expect(sim.agent('ada')!.nextSpec).toBeUndefined();
     // The same state from the snapshot round trip.

@@ -5,6 +5,7 @@
 // Every check is the loader's own: the form's fields are written as the YAML that saving would write,
 // and that text goes through checkPersonaText against the town's map, exactly as at start-up. So the
 // editor and the next start never disagree, and a file that would stop the town is never written.
+import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Town } from '../town/Town';
@@ -57,10 +58,14 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
   /** The ids a relationship may name without a warning: the folder's and the town's. */
   const knownIds = (id: string) => new Set([...folder.list().map((f) => f.id), ...town.personas.keys(), id]);
 
-  /** The file saving would write for these fields, and the loader's verdict on it. */
+  /**
+   * The file saving would write for these fields, and the loader's verdict on it. A name that cannot
+   * be an id is checked too (the loader says what is wrong with it); nothing is read for it.
+   */
   const check = (id: string, fields: Record<string, unknown>) => {
-    const file = folder.pathOf(id);
-    const previous = folder.read(id) ?? undefined;
+    const valid = isPersonaId(id);
+    const file = valid ? folder.pathOf(id) : path.join(folder.dir, `${path.basename(id)}.yaml`);
+    const previous = (valid ? folder.read(id) : null) ?? undefined;
     const yaml = renderPersonaYaml(fields, previous);
     const checked = checkPersonaText(yaml, file, town.map, knownIds(id));
     return { file, yaml, exists: previous !== undefined, ...checked };
@@ -97,7 +102,7 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
   }));
 
   api.post('/persona-files/:id/check', operator, guarded((req, res, next) => {
-    const id = idParam(req);
+    const id = String(req.params.id);
     const { fields } = parseBody(CheckBody, req.body);
     const c = check(id, fields);
     const reply = (preview: PersonaCheckReply['preview']): PersonaCheckReply => ({
@@ -105,7 +110,7 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
       warnings: c.warnings.map(problem),
       yaml: c.yaml,
       exists: c.exists,
-      inTown: inTown(id),
+      inTown: isPersonaId(id) && inTown(id),
       preview,
     });
     if (!c.persona) return void res.json(reply(null));

@@ -13,23 +13,67 @@ const CLOCKS = new Set(['wakeAt', 'sleepAt', 'at']);
 const LONG_TEXTS = new Set(['learned', 'currently', 'lifestyle']);
 const FLOW = new Set(['innate', 'sprite', 'tasks', 'place']);
 
-/** The persona file's text for these fields; `previous` (the file's text now) keeps its comments and untouched fields. */
+/**
+ * The persona file's text for these fields. With `previous` (the file's text now), only the fields that
+ * change are rewritten, in place: every other line, comments included, stays byte for byte.
+ */
 export function renderPersonaYaml(fields: Readonly<Record<string, unknown>>, previous?: string): string {
   const ordered = orderFields(fields);
-  const old = previous === undefined ? null : YAML.parseDocument(previous, { uniqueKeys: false });
-  if (old && old.errors.length === 0 && isMap(old.contents)) {
-    for (const key of [...old.contents.items.map((p) => String(isScalar(p.key) ? p.key.value : p.key))]) if (!(key in ordered)) old.delete(key);
-    for (const [key, value] of Object.entries(ordered)) {
-      if (sameValue(old.get(key, true), value)) continue;
-      old.set(key, styled(old, key, value));
-    }
-    if (!/^\s*#.*\$schema=/m.test(previous!)) old.commentBefore = old.commentBefore ? `${SCHEMA_COMMENT}\n${old.commentBefore}` : SCHEMA_COMMENT;
-    return old.toString({ lineWidth: 100 });
+  if (previous !== undefined) {
+    const spliced = spliceFields(previous, ordered);
+    // A layout the splice cannot follow (anchors, odd keys) is written afresh rather than wrongly.
+    if (spliced !== null && JSON.stringify(sortKeys(YAML.parse(spliced))) === JSON.stringify(sortKeys(ordered))) return spliced;
   }
   const doc = new YAML.Document({});
   for (const [key, value] of Object.entries(ordered)) doc.set(key, styled(doc, key, value));
   (doc.contents as Node).commentBefore = SCHEMA_COMMENT;
-  return doc.toString({ lineWidth: 100 });
+  return doc.toString({ lineWidth: LINE_WIDTH });
+}
+
+const LINE_WIDTH = 100;
+
+/** Rewrites the changed top-level fields of a file's text in place, drops removed ones, appends new ones; null when it cannot. */
+function spliceFields(previous: string, ordered: Record<string, unknown>): string | null {
+  const doc = YAML.parseDocument(previous, { uniqueKeys: false });
+  if (doc.errors.length || !isMap(doc.contents)) return null;
+  const edits: Array<{ from: number; to: number; text: string }> = [];
+  const seen = new Set<string>();
+  for (const pair of doc.contents.items) {
+    if (!isScalar(pair.key) || !pair.key.range) return null;
+    const key = String(pair.key.value);
+    seen.add(key);
+    const value = pair.value as Node | null;
+    const from = pair.key.range[0];
+    const to = value?.range ? value.range[1] : pair.key.range[1];
+    if (!(key in ordered)) {
+      // The whole entry goes, to the end of its last line.
+      const end = previous.indexOf('\n', value?.range ? value.range[1] - 1 : to);
+      edits.push({ from: lineStart(previous, from), to: end < 0 ? previous.length : end + 1, text: '' });
+    } else if (!sameValue(value, ordered[key])) edits.push({ from, to, text: renderField(key, ordered[key]) });
+  }
+  let text = previous;
+  for (const e of edits.sort((x, y) => y.from - x.from)) text = text.slice(0, e.from) + e.text + text.slice(e.to);
+  const added = Object.keys(ordered).filter((k) => !seen.has(k));
+  if (added.length) text = `${text.replace(/\n*$/, '\n')}${added.map((k) => `${renderField(k, ordered[k])}\n`).join('')}`;
+  if (!/^\s*#.*\$schema=/m.test(text)) text = `#${SCHEMA_COMMENT}\n${text}`;
+  return text;
+}
+
+/** One top-level field as YAML ("key: value" or "key:\n  - …"), without a final newline. */
+function renderField(key: string, value: unknown): string {
+  const doc = new YAML.Document({});
+  doc.set(key, styled(doc, key, value));
+  return doc.toString({ lineWidth: LINE_WIDTH }).replace(/\n$/, '');
+}
+
+function lineStart(text: string, at: number): number {
+  return text.lastIndexOf('\n', at - 1) + 1;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sortKeys(x)]));
+  return v;
 }
 
 /** Known fields in the schema's order, then anything else (which the loader will call an unknown field). */
