@@ -10,6 +10,8 @@ import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown, tempDir } from '../helpers';
 import { loadPersonaFolder } from '../../server/src/world/persona';
 import { loadTownMap } from '../../server/src/world/map';
+import { OpenAIStub } from '../fakes/openaiStub';
+import { installTownResponders } from '../fakes/townResponders';
 
 const TOKEN = 'e2e-editor';
 const TYPING = { delay: 35 };
@@ -150,14 +152,15 @@ describe('the persona editor in the browser', () => {
     expect(cspViolations).toEqual([]);
     await townPage.close();
 
-    // A new persona saved half written is refused, and the page says why.
+    // A new persona saved half written is refused, and the page says why; its file name is taken, and it says so.
     await page.locator('#new-persona').click();
     await type(page, 'name', 'Nadia Other');
+    await expect.poll(() => page.locator('.id-note').textContent(), { timeout: 10_000 }).toMatch(/nadia\.yaml already exists: saving will ask before replacing it/);
     await page.locator('#save').click();
     await expect.poll(() => page.locator('.form-summary').textContent()).toMatch(/problem/);
     expect(await page.locator('#save-status').textContent()).toMatch(/Not saved: fix the \d+ problems/);
     await page.close();
-  });
+  }, 120_000);
 
   it('the file it wrote loads again at the next start', async () => {
     const map = loadTownMap(town.config.mapFile);
@@ -199,6 +202,46 @@ describe('the persona editor in the browser', () => {
     expect(town.town.sim.agents().length).toBe(agents);
     await page.screenshot({ path: 'test-results/persona-editor-spectator.png' });
     expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the persona editor on an LLM town', () => {
+  let stub: OpenAIStub;
+  let town: Awaited<ReturnType<typeof startTestTown>>;
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    stub = installTownResponders(await new OpenAIStub().start());
+    town = await startTestTown({
+      operatorToken: TOKEN,
+      startTime: '2026-02-13T09:30',
+      llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', prices: { 'stub-model': { inputPerMTok: 1, outputPerMTok: 2 } } },
+    });
+    browser = await launchBrowser();
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await town?.close();
+    await stub?.close();
+  });
+
+  it('previews an edited persona\u2019s day with the LLM, and shows what it cost', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${town.url}/personas?edit=isabella#token=${TOKEN}`);
+    await page.waitForFunction(() => window.__personaEditor?.ready === true, null, { timeout: 30_000 });
+    await expect.poll(() => page.locator('#plan-host .plan-actions li').count(), { timeout: 10_000 }).toBeGreaterThan(3);
+    const button = page.locator('#llm-preview');
+    expect(await button.textContent()).toMatch(/Preview with the LLM \(llm: stub-model/);
+    const before = stub.stats.requests;
+    await button.click();
+    const cost = page.locator('#llm-plan-host .plan-cost');
+    await expect.poll(() => cost.textContent(), { timeout: 20_000 }).toMatch(/^3 calls, [\d,]+ \+ [\d,]+ tokens, \$0\.\d{4}/);
+    // Levels the town's own planning asked already come from its response cache, free.
+    const cached = Number(/\((\d+) from the cache, free\)/.exec((await cost.textContent()) ?? '')?.[1] ?? 0);
+    expect(stub.stats.requests - before + cached).toBe(3);
+    expect(await page.locator('#llm-plan-host .broad-strokes').textContent()).toContain('work for most of the day');
+    await page.screenshot({ path: 'test-results/persona-editor-llm.png' });
     await page.close();
   });
 });

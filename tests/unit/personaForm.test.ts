@@ -79,6 +79,15 @@ describe('the YAML the editor writes', () => {
     expect(edited.startsWith(original.slice(0, original.indexOf('relationships:')))).toBe(true);
   });
 
+  it('replaces a block field followed by others (a shorter routine) and still reads back', () => {
+    const original = fs.readFileSync('personas/isabella.yaml', 'utf8');
+    const fields = YAML.parse(original) as Record<string, unknown> & { routine: unknown[] };
+    const shorter = { ...fields, routine: fields.routine.slice(0, 2) };
+    const edited = renderPersonaYaml(shorter, original);
+    expect(YAML.parse(edited)).toEqual(shorter);
+    expect(edited).toContain('"🥐"\nrelationships:');
+  });
+
   it('puts unknown fields last, for the loader to name', () => {
     const text = renderPersonaYaml({ colour: 'blue', name: 'X' });
     expect(text.split('\n').slice(1, 3)).toEqual(['name: X', 'colour: blue']);

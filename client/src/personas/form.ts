@@ -427,6 +427,7 @@ export class PersonaForm {
   readonly root = el('fieldset', { className: 'persona-form' });
   readonly idField: HTMLInputElement;
   private readonly idErrors = el('div', { className: 'field-errors', role: 'alert' });
+  private readonly idNote = el('p', { className: 'muted id-note' });
   private readonly controlsByKey: Control[];
   readonly summary = el('div', { className: 'form-summary', role: 'status' });
   /** Show the problems of fields not typed in yet (after a save, or for a file opened to edit). */
@@ -440,10 +441,15 @@ export class PersonaForm {
       this.idTouched = true;
       ctx.changed();
     });
-    const idRow = el('div', { className: 'field field-id' }, el('label', { className: 'field-label', textContent: 'File name', title: 'The persona id: lowercase letters, digits and -. Saved as <id>.yaml.' }), this.idField, el('span', { className: 'muted', textContent: '.yaml' }), this.idErrors);
+    const idRow = el('div', { className: 'field field-id' }, el('label', { className: 'field-label', textContent: 'File name', title: 'The persona id: lowercase letters, digits and -. Saved as <id>.yaml.' }), this.idField, el('span', { className: 'muted', textContent: '.yaml' }), this.idNote, this.idErrors);
     idRow.dataset.path = 'id';
     this.controlsByKey = fields.map((f) => buildControl(f, f.key, ctx));
     this.root.append(this.summary, idRow, ...this.controlsByKey.map((c) => c.root));
+  }
+
+  /** A word about the file name (e.g. that a file of that name exists). */
+  noteOnId(text: string): void {
+    this.idNote.textContent = text;
   }
 
   get id(): string {

@@ -224,6 +224,7 @@ async function check(): Promise<PersonaCheckReply | null> {
   if (!id) reply = { ...reply, errors: [{ field: 'id', message: "required: the file name is the persona's id (lowercase letters, digits and -)" }, ...reply.errors] };
   lastCheck = reply;
   hooks.checks++;
+  form.noteOnId(!editing && reply.exists ? `${id}.yaml already exists: saving will ask before replacing it (or choose another file name).` : '');
   form.showProblems(reply.errors, reply.warnings);
   $('yaml').textContent = reply.yaml;
   const host = $('plan-host');

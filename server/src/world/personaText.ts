@@ -22,7 +22,7 @@ export function renderPersonaYaml(fields: Readonly<Record<string, unknown>>, pre
   if (previous !== undefined) {
     const spliced = spliceFields(previous, ordered);
     // A layout the splice cannot follow (anchors, odd keys) is written afresh rather than wrongly.
-    if (spliced !== null && JSON.stringify(sortKeys(YAML.parse(spliced))) === JSON.stringify(sortKeys(ordered))) return spliced;
+    if (spliced !== null && readsAs(spliced, ordered)) return spliced;
   }
   const doc = new YAML.Document({});
   for (const [key, value] of Object.entries(ordered)) doc.set(key, styled(doc, key, value));
@@ -49,7 +49,10 @@ function spliceFields(previous: string, ordered: Record<string, unknown>): strin
       // The whole entry goes, to the end of its last line.
       const end = previous.indexOf('\n', value?.range ? value.range[1] - 1 : to);
       edits.push({ from: lineStart(previous, from), to: end < 0 ? previous.length : end + 1, text: '' });
-    } else if (!sameValue(value, ordered[key])) edits.push({ from, to, text: renderField(key, ordered[key]) });
+    } else if (!sameValue(value, ordered[key])) {
+      // A block value's range runs through its last newline: keep one there.
+      edits.push({ from, to, text: `${renderField(key, ordered[key])}${previous[to - 1] === '\n' ? '\n' : ''}` });
+    }
   }
   let text = previous;
   for (const e of edits.sort((x, y) => y.from - x.from)) text = text.slice(0, e.from) + e.text + text.slice(e.to);
@@ -68,6 +71,14 @@ function renderField(key: string, value: unknown): string {
 
 function lineStart(text: string, at: number): number {
   return text.lastIndexOf('\n', at - 1) + 1;
+}
+
+function readsAs(text: string, fields: Record<string, unknown>): boolean {
+  try {
+    return JSON.stringify(sortKeys(YAML.parse(text))) === JSON.stringify(sortKeys(fields));
+  } catch {
+    return false;
+  }
 }
 
 function sortKeys(v: unknown): unknown {
