@@ -64,7 +64,7 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
    */
   const check = (id: string, fields: Record<string, unknown>) => {
     const valid = isPersonaId(id);
-    const file = valid ? folder.pathOf(id) : path.join(folder.dir, `${path.basename(id)}.yaml`);
+    const file = valid ? folder.pathOf(id) : path.join(folder.dir, `${id.replace(/[\\/]/g, '_')}.yaml`);
     const previous = (valid ? folder.read(id) : null) ?? undefined;
     const yaml = renderPersonaYaml(fields, previous);
     const checked = checkPersonaText(yaml, file, town.map, knownIds(id));
