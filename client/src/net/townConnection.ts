@@ -5,6 +5,9 @@ import { TownState } from '@protocol/state';
 import type { Role, WelcomeMessage } from '@protocol/messages';
 import { INVALID_TOKEN_MESSAGE } from '@protocol/constants';
 
+// The tab's operator token lives in ./token.ts (the persona editor reads it too, without Colyseus).
+export { forgetToken, rememberToken, takeToken } from './token';
+
 export interface TownConnection {
   room: Room<unknown, TownState>;
   state: TownState;
@@ -13,33 +16,6 @@ export interface TownConnection {
   gameNow(): number;
   send(type: string, message: unknown): void;
   on(type: string, handler: (message: unknown) => void): () => void;
-}
-
-const TOKEN_KEY = 'smalltown-token';
-
-/**
- * The operator token for this tab, or null for a spectator. A `?token=` in the address is remembered
- * for the tab and taken out of the address bar, so a reload of the plain address keeps the role and
- * the token is not shared with a copied link.
- */
-export function takeToken(): string | null {
-  const url = new URL(location.href);
-  const fromUrl = url.searchParams.get('token');
-  if (fromUrl !== null) {
-    if (fromUrl.trim()) rememberToken(fromUrl);
-    url.searchParams.delete('token');
-    history.replaceState(history.state, '', url.toString());
-  }
-  return sessionStorage.getItem(TOKEN_KEY);
-}
-
-export function rememberToken(token: string): void {
-  sessionStorage.setItem(TOKEN_KEY, token.trim());
-}
-
-/** Forgets a token the town refused, so that reloading the plain address joins as a spectator. */
-export function forgetToken(): void {
-  sessionStorage.removeItem(TOKEN_KEY);
 }
 
 /** Whether a failed join was the room refusing the operator token (not the network, not the server). */
