@@ -158,6 +158,23 @@ export class WorldDb {
   }
 
   // ---- maintenance ---------------------------------------------------------------------------------
+  /**
+   * Clears what a first start left when it died before the world's first snapshot (kill -9 while it
+   * seeded its residents' memories): with no snapshot the world starts anew, and would otherwise hold
+   * those rows twice. The LLM call log and the reply and embedding caches stay: those calls were made
+   * (and paid for), and asking again is answered from the cache. Call before anything reads memories.
+   */
+  discardUnfinishedStart(): { memories: number; events: number } {
+    if (this.snapshots.latest()) throw new Error(`${this.file}: has a snapshot, so its start finished; nothing to discard`);
+    return this.db.transaction(() => {
+      const memories = this.db.prepare('DELETE FROM memories').run().changes;
+      this.db.prepare('DELETE FROM vec_memories').run();
+      const events = this.db.prepare('DELETE FROM events').run().changes;
+      for (const table of ['utterances', 'conversations', 'plans', 'relationships']) this.db.prepare(`DELETE FROM ${table}`).run();
+      return { memories, events };
+    })();
+  }
+
   /** Online backup (SQLite's backup API): safe while the town runs; the copy opens as a world. */
   async backupTo(destFile: string): Promise<void> {
     await this.db.backup(destFile);

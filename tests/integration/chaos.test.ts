@@ -1,0 +1,106 @@
+// Kill -9 at random moments (seeded), a few times, during an offline run and an LLM run: the server is
+// `npm start`'s entry point in a process of its own; the LLM is the in-process OpenAI-compatible stub,
+// reached over real HTTP. Nothing committed may be lost (what another process read from the file before
+// each kill is there after the restart, unchanged), the log stays gap-free, the file's integrity check
+// is clean, and the town goes on. The benchmark (`npm run bench -- chaos`) does it 20 times and times
+// the resumes; here only correctness is asserted.
+import { afterAll, describe, expect, it } from 'vitest';
+import { OpenAIStub } from '../fakes/openaiStub';
+import { installTownResponders } from '../fakes/townResponders';
+import { killAndResume, type KillRunResult } from '../chaos/killAndResume';
+import { loadConfig } from '../../server/src/config';
+import { Town } from '../../server/src/town/Town';
+import { OfflineMind } from '../../server/src/agent/offlineMind';
+import type { MindContext } from '../../server/src/agent/mind';
+import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
+import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
+import { createLogger } from '../../server/src/town/logger';
+import { subsetPersonas, tempDir } from '../helpers';
+
+function expectNothingLost(run: KillRunResult): void {
+  const summary = JSON.stringify({ cycles: run.cycles, checks: run.checks });
+  expect(run.lostRows, summary).toEqual([]);
+  expect(run.checks.length, summary).toBeGreaterThan(0);
+  for (const check of run.checks) {
+    expect(check.integrity).toBe('ok');
+    expect(check.gapFree).toBe(true);
+    expect(check.dangling).toBe(0);
+    expect(check.rolledBackGameMs).toBe(0);
+    expect(check.worldStarts).toBe(1);
+    expect(check.seedsTwice).toBe(0);
+  }
+  // The last process saved and stopped cleanly, after living on from where the kills left the town.
+  expect(run.exitCode, run.finalOutput).toBe(0);
+  expect(run.eventsAfterLastResume, run.finalOutput).toBeGreaterThan(1);
+  expect(run.seenMemories).toBeGreaterThan(0);
+}
+
+describe('kill -9 at random moments', () => {
+  let stub: OpenAIStub | undefined;
+  afterAll(async () => stub?.close());
+
+  it('on the offline mind: every committed memory and event survives, the log stays gap-free, the file intact', async () => {
+    const run = await killAndResume({
+      kills: 4,
+      seed: 12,
+      dataDir: tempDir(),
+      // Ten game minutes a real second from 08:00: walks, talk and memories all the time.
+      env: { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600' },
+      killAfterMs: [400, 3500],
+    });
+    expectNothingLost(run);
+    expect(run.resumeMs.length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('on the LLM mind over HTTP, including a kill while a new world seeds its residents\u2019 memories', async () => {
+    stub = installTownResponders(await new OpenAIStub({ latencyMs: 100 }).start());
+    const seeding = () => (stub!.stats.bySchema.importance_reply ?? 0) >= 2;
+    const run = await killAndResume({
+      kills: 3,
+      seed: 7,
+      dataDir: tempDir(),
+      env: {
+        START_TIME: '2026-02-13T08:00',
+        CLOCK_RATE: '600',
+        PERSONAS_DIR: subsetPersonas(['isabella', 'kenji', 'ruth', 'arthur']),
+        OPENAI_BASE_URL: stub.url,
+        OPENAI_API_KEY: 'chaos',
+        LLM_MODEL: 'stub-model',
+      },
+      killFirstWhen: seeding,
+      killAfterMs: [1500, 4500],
+    });
+    expectNothingLost(run);
+    expect(run.cycles[0]!.wasReady).toBe(false);
+    expect(run.finalOutput).toMatch(/llm: stub-model/);
+  }, 90_000);
+});
+
+/** The offline mind, failing its importance call for the third resident: where a kill -9 would leave the first start. */
+class MindThatDiesSeeding extends OfflineMind {
+  private seeded = 0;
+  override async rateImportance(ctx: MindContext, descriptions: string[]): Promise<number[]> {
+    if (++this.seeded === 3) throw new Error('the process died here');
+    return super.rateImportance(ctx, descriptions);
+  }
+}
+
+describe('a first start cut short before the world was first saved', () => {
+  it('starts the world anew on the next start, each resident seeded once and the world started once', async () => {
+    const dataDir = tempDir();
+    const personasDir = subsetPersonas(['isabella', 'kenji', 'ruth', 'arthur']);
+    const config = loadConfig({}, { dataDir, personasDir, startTime: '2026-02-13T08:00', logLevel: 'silent' });
+    const parts = { embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS };
+    await expect(Town.open(config, { ...parts, mind: new MindThatDiesSeeding() })).rejects.toThrow(/died here/);
+
+    const warnings: string[] = [];
+    const town = await Town.open(config, { ...parts, mind: new OfflineMind(), logger: { ...createLogger('silent'), warn: (m: string) => void warnings.push(m) } });
+    expect(town.opening.kind).toBe('new');
+    expect(warnings.join('\n')).toMatch(/first start stopped before the world was first saved; starting it anew \(dropped \d+ memories/);
+    const seeds = town.db.db.prepare('SELECT agent_id AS agent, description, count(*) AS n FROM memories GROUP BY agent_id, description HAVING n > 1').all();
+    expect(seeds).toEqual([]);
+    expect(town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'run.started'").pluck().get()).toBe(1);
+    for (const id of ['isabella', 'kenji', 'ruth', 'arthur']) expect(town.db.memories.count(id as never), id).toBeGreaterThan(0);
+    await town.close();
+  });
+});
