@@ -36,6 +36,9 @@ export interface CommandParts {
 }
 
 export class OperatorCommands {
+  /** Personas being seeded for `addAgent`. */
+  private readonly adding = new Set<string>();
+
   constructor(private readonly p: CommandParts) {}
 
   pause(by: string): void {
@@ -57,6 +60,8 @@ export class OperatorCommands {
 
   /** Advances the world by some game minutes in one lockstep run (live ticks wait meanwhile). */
   async step(minutes: number, by: string): Promise<void> {
+    // Refused before it is logged: the log holds what was done.
+    this.p.loop.refuseSecondLockstep();
     this.record(by, { action: 'step', gameMinutes: minutes });
     await this.p.loop.runLockstep(this.p.clock.gameMs + minutes * GAME_MS_PER_MINUTE);
   }
@@ -85,16 +90,23 @@ export class OperatorCommands {
 
   /** Brings a persona from the personas folder into town (checked like every persona). */
   async addAgent(personaId: string, by: string): Promise<Persona> {
-    const { sim, map, personas } = this.p;
+    const { sim, map, personas, loop } = this.p;
     if (sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
-    const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
-    for (const w of warnings) this.p.logger.warn(w.message);
-    personas.set(persona.id, persona);
-    await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
-    this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
-    this.p.loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
-    this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
-    return persona;
+    // From the first ask until the sim has the agent (its next step), a second ask is refused: it would seed it twice.
+    if (this.adding.has(personaId) || loop.hasPending((i) => i.kind === 'addAgent' && i.resident.id === personaId)) throw new Error(`'${personaId}' is already being added`);
+    this.adding.add(personaId);
+    try {
+      const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
+      for (const w of warnings) this.p.logger.warn(w.message);
+      personas.set(persona.id, persona);
+      await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
+      this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
+      loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
+      this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
+      return persona;
+    } finally {
+      this.adding.delete(personaId);
+    }
   }
 
   /** The persona files not in town, each with what stops it from being added (read-only). */
