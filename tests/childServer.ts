@@ -52,7 +52,10 @@ export function startChild(command: string, args: string[], env: Record<string, 
   const startupMs = options.startupMs ?? STARTUP_MS;
   return new Promise((resolve, reject) => {
     let done = false;
-    const timer = setTimeout(() => finish(new Error(`${command} not ready in ${startupMs} ms:\n${output.join('')}`)), startupMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(new Error(`${command} not ready in ${startupMs} ms:\n${output.join('')}`));
+    }, startupMs);
     const finish = (error: Error | null, match?: RegExpMatchArray) => {
       if (done) return;
       done = true;
@@ -71,7 +74,7 @@ export function startChild(command: string, args: string[], env: Record<string, 
   });
 }
 
-/** `npm start`'s server in a process of its own: no cron jobs, no idle pause, port chosen by the system. */
+/** `npm start`'s server in a process of its own: no cron jobs, no idle pause, port chosen by the system (LOG_LEVEL info or lower: its ready line is info). */
 export async function startServerProcess(env: Record<string, string>, options: { startupMs?: number; started?: (p: ChildProcess) => void } = {}): Promise<ServerChild> {
   const child = await startChild(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
     PORT: '0',

@@ -23,8 +23,12 @@ export interface KillRunOptions {
   dataDir: string;
   /** The server's settings (the mind, the personas, the clock); DATA_DIR and WORLD are set here. */
   env: Record<string, string>;
-  /** Each kill comes at a moment drawn uniformly from this range of ms after the process was spawned (some land in its start-up). */
-  killAfterMs: [number, number];
+  /**
+   * Where the kills land: this share of them at a moment drawn from `startMs` after the spawn (mostly
+   * inside the start-up or resume, however long that takes), the others at a moment drawn from
+   * `servingMs` after the server said it was serving.
+   */
+  moments: { duringStart: number; startMs: [number, number]; servingMs: [number, number] };
   /** How often the file is read from outside while the server runs. */
   pollMs?: number;
   /** Kill the first process as soon as this says so instead (e.g. while a new world seeds its memories). */
@@ -42,6 +46,8 @@ export interface KillCycle {
   wasReady: boolean;
   /** ms from spawn to ready of a process started after a kill; null for the first or one killed before it was ready. */
   resumeMs: number | null;
+  /** Of that, ms from the server's first log line (Node and its modules loaded) to the world resumed, by its log's clock. */
+  openMs: number | null;
   /** What had been seen committed when it died. */
   seenSeq: number;
   seenMemories: number;
@@ -72,6 +78,8 @@ export interface KillRunResult {
   /** Distinct rows lost over the whole run. */
   lostRows: string[];
   resumeMs: number[];
+  /** The same restarts from the server's first log line (the part Node's start-up does not take). */
+  openMs: number[];
   /** Rows seen committed, in all. */
   seenEvents: number;
   seenMemories: number;
@@ -85,7 +93,7 @@ export interface KillRunResult {
 const WORLD = 'chaos';
 
 /** The file as another process sees it: a read-only connection, each read its own short transaction. */
-class OutsideReader {
+export class OutsideReader {
   readonly events = new Map<number, string>();
   readonly memories = new Map<number, string>();
   /** Game time of every walk, action, plan or talk seen, by seq. */
@@ -188,6 +196,14 @@ const memoryKey = (m: MemoryRow) => JSON.stringify([m.agent_id, m.kind, m.descri
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** From the first line the server logged (its modules loaded, settings read) to "resumed world", by the log's own timestamps. */
+function openTimeMs(output: string): number | null {
+  const stamp = (line: string | undefined) => (line ? Date.parse(line.slice(0, 24)) : Number.NaN);
+  const lines = output.split('\n');
+  const ms = stamp(lines.find((l) => /resumed world/.test(l))) - stamp(lines.find((l) => /^\d{4}-\d\d-\d\dT/.test(l)));
+  return Number.isFinite(ms) ? ms : null;
+}
+
 /** Starts, kills and restarts the server `kills` times, checking the file after every restart; then stops it cleanly. */
 export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
   const rng = new Rng(o.seed);
@@ -198,6 +214,7 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
   const checks: RestartCheck[] = [];
   const lostRows = new Set<string>();
   const resumeMs: number[] = [];
+  const openMs: number[] = [];
 
   /** One process: started, watched (checked once it is ready, after a kill), and ended by `until`. */
   const live = async (restart: boolean, until: (sinceSpawnMs: number, sinceReadyMs: number | null) => boolean) => {
@@ -226,19 +243,26 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
       await sleep(pollMs);
     }
     const child = ready as ServerChild | null;
-    return { proc: proc! as ChildProcess, child, spawned, resumedMs: child && restart ? child.readyAt - child.spawnedAt : null };
+    return { proc: proc! as ChildProcess, child, spawned, resumedMs: child && restart ? child.readyAt - child.spawnedAt : null, openMs: child && restart ? openTimeMs(child.output.join('')) : null };
   };
 
   for (let index = 0; index < o.kills; index++) {
-    const killAt = o.killAfterMs[0] + rng.next() * (o.killAfterMs[1] - o.killAfterMs[0]);
+    const { duringStart, startMs, servingMs } = o.moments;
+    const inStart = rng.next() < duringStart;
+    const [lo, hi] = inStart ? startMs : servingMs;
+    const killAt = lo + rng.next() * (hi - lo);
     const killFirst = index === 0 ? o.killFirstWhen : undefined;
     // The last look from outside is the loop's last poll; then the kill: what the reader saw must survive.
-    const run = await live(index > 0, (sinceMs) => (killFirst ? killFirst() : sinceMs >= killAt));
+    const run = await live(index > 0, (sinceSpawnMs, sinceReadyMs) => {
+      if (killFirst) return killFirst();
+      return inStart ? sinceSpawnMs >= killAt : sinceReadyMs !== null && sinceReadyMs >= killAt;
+    });
     reader.close();
     const killedAfterMs = performance.now() - run.spawned;
     await killChild(run.proc);
     if (run.resumedMs !== null) resumeMs.push(run.resumedMs);
-    const cycle: KillCycle = { index, killedAfterMs, wasReady: run.child !== null, resumeMs: run.resumedMs, seenSeq: reader.lastSeenSeq, seenMemories: reader.memories.size };
+    if (run.openMs !== null) openMs.push(run.openMs);
+    const cycle: KillCycle = { index, killedAfterMs, wasReady: run.child !== null, resumeMs: run.resumedMs, openMs: run.openMs, seenSeq: reader.lastSeenSeq, seenMemories: reader.memories.size };
     cycles.push(cycle);
     o.onCycle?.(cycle);
   }
@@ -247,6 +271,7 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
   const seqAtLastKill = reader.lastSeenSeq;
   const last = await live(true, (_sinceSpawnMs, sinceReadyMs) => sinceReadyMs !== null && sinceReadyMs >= (o.lastRunMs ?? 1500));
   if (last.resumedMs !== null) resumeMs.push(last.resumedMs);
+  if (last.openMs !== null) openMs.push(last.openMs);
   await stopChild(last.child ?? undefined);
   const finalCheck = reader.check(seqAtLastKill);
   checks.push(finalCheck);
@@ -257,6 +282,7 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
     checks,
     lostRows: [...lostRows],
     resumeMs,
+    openMs,
     seenEvents: reader.events.size,
     seenMemories: reader.memories.size,
     eventsAfterLastResume: finalCheck.eventsAfterResume,

@@ -4,10 +4,11 @@
 // each kill is there after the restart, unchanged), the log stays gap-free, the file's integrity check
 // is clean, and the town goes on. The benchmark (`npm run bench -- chaos`) does it 20 times and times
 // the resumes; here only correctness is asserted.
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
-import { killAndResume, type KillRunResult } from '../chaos/killAndResume';
+import { killAndResume, OutsideReader, type KillRunResult } from '../chaos/killAndResume';
 import { loadConfig } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
 import { OfflineMind } from '../../server/src/agent/offlineMind';
@@ -16,6 +17,9 @@ import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
 import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../../server/src/town/logger';
 import { subsetPersonas, tempDir } from '../helpers';
+
+/** A quarter of the kills land in a start-up or resume, the others in the first 1.5 s of serving; the last start lives 1 s. */
+const MOMENTS = { duringStart: 0.25, startMs: [300, 2000] as [number, number], servingMs: [200, 1500] as [number, number] };
 
 function expectNothingLost(run: KillRunResult): void {
   const summary = JSON.stringify({ cycles: run.cycles, checks: run.checks });
@@ -41,12 +45,13 @@ describe('kill -9 at random moments', () => {
 
   it('on the offline mind: every committed memory and event survives, the log stays gap-free, the file intact', async () => {
     const run = await killAndResume({
-      kills: 4,
+      kills: 3,
       seed: 12,
       dataDir: tempDir(),
       // Ten game minutes a real second from 08:00: walks, talk and memories all the time.
       env: { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600' },
-      killAfterMs: [400, 3500],
+      moments: MOMENTS,
+      lastRunMs: 1000,
     });
     expectNothingLost(run);
     expect(run.resumeMs.length).toBeGreaterThan(0);
@@ -68,7 +73,8 @@ describe('kill -9 at random moments', () => {
         LLM_MODEL: 'stub-model',
       },
       killFirstWhen: seeding,
-      killAfterMs: [1500, 4500],
+      moments: MOMENTS,
+      lastRunMs: 1000,
     });
     expectNothingLost(run);
     expect(run.cycles[0]!.wasReady).toBe(false);
@@ -101,6 +107,29 @@ describe('a first start cut short before the world was first saved', () => {
     expect(seeds).toEqual([]);
     expect(town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'run.started'").pluck().get()).toBe(1);
     for (const id of ['isabella', 'kenji', 'ruth', 'arthur']) expect(town.db.memories.count(id as never), id).toBeGreaterThan(0);
+    await town.close();
+  });
+});
+
+describe('the outside reader the kill test trusts', () => {
+  it('notices a row gone, an event rewritten, a gap in the log and a world started twice', async () => {
+    const dataDir = tempDir();
+    const config = loadConfig({}, { dataDir, world: 'chaos', personasDir: subsetPersonas(['isabella', 'kenji']), startTime: '2026-02-13T08:00', logLevel: 'silent' });
+    const town = await Town.open(config, { embedder: loadOfflineEmbedder(), logger: createLogger('silent'), mind: new OfflineMind(), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+    await town.loop.runLockstep(town.gameMs + 30 * 60_000);
+    const reader = new OutsideReader(path.join(dataDir, 'chaos.sqlite'));
+    reader.poll();
+    expect(reader.check()).toMatchObject({ lost: [], gapFree: true, integrity: 'ok', worldStarts: 1, seedsTwice: 0, dangling: 0 });
+    const db = town.db.db;
+    const memory = db.prepare('SELECT max(id) FROM memories').pluck().get() as number;
+    db.prepare('DELETE FROM memories WHERE id = ?').run(memory);
+    db.prepare("UPDATE events SET data = '{}' WHERE seq = 3").run();
+    db.prepare('DELETE FROM events WHERE seq = 5').run();
+    db.prepare("INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (100000, 0, 'run.started', NULL, '{}')").run();
+    const check = reader.check();
+    expect(check.lost).toEqual(expect.arrayContaining(['event #3', 'event #5', `memory ${memory}`]));
+    expect(check).toMatchObject({ gapFree: false, worldStarts: 2 });
+    reader.close();
     await town.close();
   });
 });
