@@ -63,8 +63,9 @@ export async function benchChaos(): Promise<Record<string, number>> {
   out['chaos.open_p99_ms'] = percentile([...offline.openMs, ...llm.openMs], 99);
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
-  // The endpoint: 30% faults for half a minute, gone for a minute, back.
+  // The endpoint: healthy while the town plans its morning, then 30% faults for half a minute, gone for a minute, back.
   const outage = await runLlmOutage({
+    healthyMs: 20_000,
     faultyMs: 30_000,
     outageMs: 60_000,
     faultRate: 0.3,
@@ -77,6 +78,8 @@ export async function benchChaos(): Promise<Record<string, number>> {
   });
   console.log(`  LLM outage: ${JSON.stringify({ ...outage, stub: { requests: outage.stub.requests, faults: outage.stub.faults } })}`);
   out['llm_outage.max_stall_ms'] = outage.maxStallMs;
+  out['llm_outage.max_stall_ms.faulty'] = outage.phases.faulty.maxStallMs;
+  out['llm_outage.max_stall_ms.outage'] = outage.phases.outage.maxStallMs;
   out['llm_outage.max_stall_ms.after_return'] = outage.phases.after.maxStallMs;
   out['llm_outage.game_minutes.faulty_30s'] = outage.phases.faulty.gameMinutes;
   out['llm_outage.game_minutes.outage_60s'] = outage.phases.outage.gameMinutes;

@@ -12,6 +12,8 @@ import type { Logger } from '../../server/src/town/logger';
 import { startTestTown } from '../helpers';
 
 export interface OutageOptions {
+  /** How long the town runs on a healthy endpoint first (its residents plan their day). */
+  healthyMs: number;
   /** How long the endpoint fails `faultRate` of its calls (500, 429, timeouts, malformed JSON), then how long it is gone. */
   faultyMs: number;
   outageMs: number;
@@ -32,8 +34,9 @@ export interface OutageOptions {
 export interface PhaseFigures {
   realMs: number;
   gameMinutes: number;
-  /** The longest the game clock stood still (real ms). */
+  /** The longest the game clock stood still (real ms), and what held it then. */
   maxStallMs: number;
+  stallHolds: string[];
   /** Requests the endpoint was sent (recorder rows), and those that failed. */
   calls: number;
   failedCalls: number;
@@ -41,7 +44,8 @@ export interface PhaseFigures {
 }
 
 export interface OutageResult {
-  phases: { faulty: PhaseFigures; outage: PhaseFigures; after: PhaseFigures };
+  phases: { healthy: PhaseFigures; faulty: PhaseFigures; outage: PhaseFigures; after: PhaseFigures };
+  /** The longest stall once the endpoint first failed (the healthy start, when everyone plans, not counted). */
   maxStallMs: number;
   /** Fallbacks the mind made, and `llm.fallback` events the log holds. */
   fallbacksMade: number;
@@ -52,6 +56,8 @@ export interface OutageResult {
   /** From the endpoint's return: the first good call, and the clock moving with no hold. */
   recovery: { firstGoodCallMs: number | null; clockRunningMs: number | null };
   holdsAtEnd: string[];
+  /** The answer to the question asked during the outage (the offline mind's, after the fallback). */
+  interviewAnswer: string;
   stub: OpenAIStub['stats'];
 }
 
@@ -81,32 +87,55 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
     const game0 = town.clock.gameMs;
     const fallbacks0 = fallbacksMade();
     let phaseStall = 0;
+    let stallHolds: string[] = [];
+    /** What held the clock during the stall going on now. */
+    let holding = new Set<string>();
     while (performance.now() - t0 < ms && !until?.()) {
       await sleep(50);
       const now = performance.now();
-      if (town.clock.gameMs !== lastMove.gameMs) lastMove = { realMs: now, gameMs: town.clock.gameMs };
-      phaseStall = Math.max(phaseStall, now - lastMove.realMs);
+      if (town.clock.gameMs !== lastMove.gameMs) {
+        lastMove = { realMs: now, gameMs: town.clock.gameMs };
+        holding = new Set();
+      } else for (const h of town.holds.list()) holding.add(h);
+      if (now - lastMove.realMs > phaseStall) [phaseStall, stallHolds] = [now - lastMove.realMs, [...holding]];
       maxStallMs = Math.max(maxStallMs, phaseStall);
     }
     const rows = callRows(wall0);
-    return { realMs: performance.now() - t0, gameMinutes: (town.clock.gameMs - game0) / 60_000, maxStallMs: phaseStall, calls: rows.calls, failedCalls: rows.failed, fallbacks: fallbacksMade() - fallbacks0 };
+    return {
+      realMs: performance.now() - t0,
+      gameMinutes: (town.clock.gameMs - game0) / 60_000,
+      maxStallMs: phaseStall,
+      stallHolds,
+      calls: rows.calls,
+      failedCalls: rows.failed,
+      fallbacks: fallbacksMade() - fallbacks0,
+    };
   };
 
   try {
+    const healthy = await watch(o.healthyMs);
+    maxStallMs = 0;
     stub.setFaultRate(o.faultRate);
     const faulty = await watch(o.faultyMs);
     await stub.disappear();
+    // An operator asks a question while the endpoint is gone: at least one call is sure to meet the outage.
+    const someone = town.sim.agents()[0]!.spec.id;
+    const interview = town.commands.interview(someone, 'What are you doing right now?', 'outage');
     const outage = await watch(o.outageMs);
+    const answer = await interview;
     await stub.reappear();
     stub.setFaultRate(0);
     const back = Date.now();
     const backPerf = performance.now();
+    // Stalls after the return count from the return.
+    lastMove = { realMs: backPerf, gameMs: town.clock.gameMs };
+    const gameAtReturn = town.clock.gameMs;
     let firstGoodCallMs: number | null = null;
     let clockRunningMs: number | null = null;
     const recovered = () => {
       const good = town.db.db.prepare("SELECT min(wall_ms) FROM llm_calls WHERE outcome = 'ok' AND cached = 0 AND wall_ms >= ?").pluck().get(back) as number | null;
       if (good !== null && firstGoodCallMs === null) firstGoodCallMs = good - back;
-      if (clockRunningMs === null && town.holds.list().length === 0 && lastMove.realMs > backPerf) clockRunningMs = lastMove.realMs - backPerf;
+      if (clockRunningMs === null && town.holds.list().length === 0 && town.clock.gameMs !== gameAtReturn) clockRunningMs = performance.now() - backPerf;
       return firstGoodCallMs !== null && clockRunningMs !== null;
     };
     const after = await watch(o.recoveryLimitMs, recovered);
@@ -116,6 +145,7 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
       realMs: after.realMs + on.realMs,
       gameMinutes: after.gameMinutes + on.gameMinutes,
       maxStallMs: Math.max(after.maxStallMs, on.maxStallMs),
+      stallHolds: after.maxStallMs >= on.maxStallMs ? after.stallHolds : on.stallHolds,
       calls: after.calls + on.calls,
       failedCalls: after.failedCalls + on.failedCalls,
       fallbacks: after.fallbacks + on.fallbacks,
@@ -127,7 +157,7 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
     await sleep(300);
     const fallbacksLogged = town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'llm.fallback'").pluck().get() as number;
     return {
-      phases: { faulty, outage, after: merged },
+      phases: { healthy, faulty, outage, after: merged },
       maxStallMs,
       fallbacksMade: fallbacksMade(),
       fallbacksLogged,
@@ -135,6 +165,7 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
       operationFailures: warnings.filter((w) => /^operation \w+ failed/.test(w)),
       recovery: { firstGoodCallMs, clockRunningMs },
       holdsAtEnd,
+      interviewAnswer: answer.answer,
       stub: stub.stats,
     };
   } finally {

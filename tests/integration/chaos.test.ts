@@ -58,7 +58,8 @@ describe('kill -9 at random moments', () => {
   }, 90_000);
 
   it('on the LLM mind over HTTP, including a kill while a new world seeds its residents\u2019 memories', async () => {
-    stub = installTownResponders(await new OpenAIStub({ latencyMs: 100 }).start());
+    // Slow enough that the kill lands while the residents are seeded (each seeding is one call).
+    stub = installTownResponders(await new OpenAIStub({ latencyMs: 300 }).start());
     const seeding = () => (stub!.stats.bySchema.importance_reply ?? 0) >= 2;
     const run = await killAndResume({
       kills: 3,

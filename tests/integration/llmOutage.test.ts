@@ -10,6 +10,7 @@ const OUTAGE_MS = Number(process.env.LLM_OUTAGE_MS ?? 4000);
 describe('an LLM endpoint that fails, disappears and returns', () => {
   it('never stalls the clock for good, counts every fallback, and recovers by itself', async () => {
     const r = await runLlmOutage({
+      healthyMs: 2000,
       faultyMs: 4000,
       outageMs: OUTAGE_MS,
       faultRate: 0.3,
@@ -25,6 +26,8 @@ describe('an LLM endpoint that fails, disappears and returns', () => {
     // The faults were served, and the outage cost calls that fell back.
     expect(Object.values(r.stub.faults).reduce((a, b) => a + b, 0), summary).toBeGreaterThan(0);
     expect(r.phases.outage.fallbacks, summary).toBeGreaterThan(0);
+    expect(r.fallbacksByPurpose.interview, summary).toBeGreaterThan(0);
+    expect(r.interviewAnswer.length).toBeGreaterThan(0);
     // Every fallback is counted: the mind's count is the log's, and nothing failed past its fallback.
     expect(r.fallbacksLogged).toBe(r.fallbacksMade);
     expect(r.operationFailures).toEqual([]);
