@@ -1,4 +1,4 @@
-// Chaos benchmarks (`npm run bench -- chaos`).
+// Chaos benchmarks: `npm run bench -- chaos` (1) and `npm run bench -- outage` (2).
 // 1. kill -9 at random moments, 20 times during an offline run and 20 times during an LLM run (the stub
 //    over real HTTP): the server is `npm start`'s entry point in a process of its own, its world file read
 //    from outside before each kill (tests/chaos/killAndResume.ts). Reports the kills, the rows seen
@@ -62,6 +62,11 @@ export async function benchChaos(): Promise<Record<string, number>> {
   out['chaos.resume_max_ms'] = Math.max(...resumes);
   out['chaos.open_p99_ms'] = percentile([...offline.openMs, ...llm.openMs], 99);
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  return out;
+}
+
+export async function benchOutage(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
 
   // The endpoint: healthy while the town plans its morning, then 30% faults for half a minute, gone for a minute, back.
   const outage = await runLlmOutage({
@@ -89,9 +94,11 @@ export async function benchChaos(): Promise<Record<string, number>> {
   out['llm_outage.operation_failures'] = outage.operationFailures.length;
   out['llm_outage.recovery_first_good_call_ms'] = outage.recovery.firstGoodCallMs ?? -1;
   out['llm_outage.recovery_clock_running_ms'] = outage.recovery.clockRunningMs ?? -1;
+  out['llm_outage.recovery_interview_ms'] = outage.recovery.interviewMs;
+  out['llm_outage.recovery_interview_by_llm'] = Number(outage.recovery.interviewByLlm);
   return out;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchChaos().then((r) => console.table(r));
+  (process.argv[2] === 'outage' ? benchOutage() : benchChaos()).then((r) => console.table(r));
 }

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     ['analysis', './analysis', 'benchAnalysis'],
     ['load', './load', 'benchLoad'],
     ['chaos', './chaos', 'benchChaos'],
+    ['outage', './chaos', 'benchOutage'],
   ] as const) {
     benches.push({ name, run: async () => ((await import(file)) as Record<string, () => Promise<Record<string, number>>>)[fn]() });
   }

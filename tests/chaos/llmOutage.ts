@@ -53,8 +53,8 @@ export interface OutageResult {
   fallbacksByPurpose: Record<string, number>;
   /** Operations that failed outright (an error past every fallback): none may. */
   operationFailures: string[];
-  /** From the endpoint's return: the first good call, and the clock moving with no hold. */
-  recovery: { firstGoodCallMs: number | null; clockRunningMs: number | null };
+  /** From the endpoint's return: the first good call, the clock moving with no hold, and an operator's question answered (by the LLM or not). */
+  recovery: { firstGoodCallMs: number | null; clockRunningMs: number | null; interviewMs: number; interviewByLlm: boolean };
   holdsAtEnd: string[];
   /** The answer to the question asked during the outage (the offline mind's, after the fallback). */
   interviewAnswer: string;
@@ -138,6 +138,13 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
       if (clockRunningMs === null && town.holds.list().length === 0 && town.clock.gameMs !== gameAtReturn) clockRunningMs = performance.now() - backPerf;
       return firstGoodCallMs !== null && clockRunningMs !== null;
     };
+    // An operator's question right after the return: how soon the LLM answers again (not the fallback).
+    const asked = performance.now();
+    const interviewFallbacks = mind.fallbacks.get('interview') ?? 0;
+    const answerAfter = town.commands.interview(someone, 'Is everything all right?', 'outage').then(() => ({
+      ms: performance.now() - asked,
+      byLlm: (mind.fallbacks.get('interview') ?? 0) === interviewFallbacks,
+    }));
     const after = await watch(o.recoveryLimitMs, recovered);
     const on = await watch(o.watchAfterMs);
     recovered();
@@ -151,6 +158,7 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
       fallbacks: after.fallbacks + on.fallbacks,
     };
     const holdsAtEnd = town.holds.list();
+    const interviewAfterReturn = await answerAfter;
     // Count once nothing is in flight: pause, let the operations end, and let a tick write what they queued.
     town.commands.pause('outage');
     await town.runtime.idle();
@@ -163,7 +171,7 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
       fallbacksLogged,
       fallbacksByPurpose: Object.fromEntries(mind.fallbacks),
       operationFailures: warnings.filter((w) => /^operation \w+ failed/.test(w)),
-      recovery: { firstGoodCallMs, clockRunningMs },
+      recovery: { firstGoodCallMs, clockRunningMs, interviewMs: interviewAfterReturn.ms, interviewByLlm: interviewAfterReturn.byLlm },
       holdsAtEnd,
       interviewAnswer: answer.answer,
       stub: stub.stats,

@@ -5,6 +5,7 @@
 // is clean, and the town goes on. The benchmark (`npm run bench -- chaos`) does it 20 times and times
 // the resumes; here only correctness is asserted.
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
@@ -109,6 +110,21 @@ describe('a first start cut short before the world was first saved', () => {
     expect(town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'run.started'").pluck().get()).toBe(1);
     for (const id of ['isabella', 'kenji', 'ruth', 'arthur']) expect(town.db.memories.count(id as never), id).toBeGreaterThan(0);
     await town.close();
+  });
+
+  it('never clears a file that holds a running town\u2019s history, even with no snapshot: it refuses it, saying why', async () => {
+    const config = loadConfig({}, { dataDir: tempDir(), personasDir: subsetPersonas(['isabella', 'kenji']), startTime: '2026-02-13T08:00', logLevel: 'silent' });
+    const parts = { embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS };
+    const town = await Town.open(config, { ...parts, mind: new OfflineMind() });
+    await town.loop.runLockstep(town.gameMs + 30 * 60_000);
+    const events = town.db.events.lastSeq();
+    town.db.db.prepare('DELETE FROM snapshots').run();
+    town.log.close();
+    town.db.close();
+    await expect(Town.open(config, { ...parts, mind: new OfflineMind() })).rejects.toThrow(/holds \d+ events of a running town but no snapshot to resume them from; move it away/);
+    const again = new Database(path.join(config.dataDir, 'smalltown.sqlite'), { readonly: true });
+    expect(again.prepare('SELECT count(*) FROM events').pluck().get()).toBe(events);
+    again.close();
   });
 });
 

@@ -34,6 +34,7 @@ describe('an LLM endpoint that fails, disappears and returns', () => {
     // Recovered by itself: a good call after the return, the clock moving with nothing holding it.
     expect(r.recovery.firstGoodCallMs, summary).not.toBeNull();
     expect(r.recovery.clockRunningMs, summary).not.toBeNull();
+    expect(r.recovery.interviewByLlm, summary).toBe(true);
     expect(r.phases.after.gameMinutes).toBeGreaterThan(0);
     expect(r.phases.after.maxStallMs, summary).toBeLessThan(10_000);
     // It stalled at most while calls ran out their retries, never for good.

@@ -166,6 +166,9 @@ export class WorldDb {
    */
   discardUnfinishedStart(): { memories: number; events: number } {
     if (this.snapshots.latest()) throw new Error(`${this.file}: has a snapshot, so its start finished; nothing to discard`);
+    // A first start writes only these before its snapshot; anything else is a town's history, never cleared.
+    const lived = this.db.prepare(`SELECT count(*) FROM events WHERE kind NOT IN (${FIRST_START_EVENTS.map(() => '?').join(', ')})`).pluck().get(...FIRST_START_EVENTS) as number;
+    if (lived > 0) throw new WorldFileError(this.file, `holds ${lived} events of a running town but no snapshot to resume them from; move it away to start a new world`);
     return this.db.transaction(() => {
       const memories = this.db.prepare('DELETE FROM memories').run().changes;
       this.db.prepare('DELETE FROM vec_memories').run();
@@ -285,6 +288,9 @@ function toSnapshot(row: unknown): Snapshot | undefined {
   const json = typeof r.state === 'string' ? r.state : inflateSync(r.state).toString('utf8');
   return { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(json) as unknown };
 }
+
+/** What a world's first start logs before its first snapshot (seeding its residents). */
+const FIRST_START_EVENTS: readonly EventKind[] = ['memory.created', 'persona.set', 'llm.fallback', 'budget.paused', 'run.started'];
 
 /** The format of the event log a world was written with: 2 since events carry what replay needs. */
 export const EVENT_FORMAT = 2;
