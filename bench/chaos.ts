@@ -19,12 +19,17 @@ const KILLS = 20;
 const MOMENTS = { duringStart: 0.25, startMs: [300, 2500] as [number, number], servingMs: [200, 5000] as [number, number] };
 
 function summarise(name: string, r: KillRunResult): Record<string, number> {
-  const failed = r.checks.filter((c) => c.integrity !== 'ok' || !c.gapFree || c.dangling > 0 || c.rolledBackGameMs > 0 || c.worldStarts !== 1 || c.seedsTwice > 0);
+  const failed = r.checks.filter(
+    (c) => c.integrity !== 'ok' || !c.gapFree || c.dangling > 0 || c.rolledBackGameMs > 0 || c.worldStarts !== 1 || c.seedsTwice > 0,
+  );
   const killedServing = r.cycles.filter((c) => c.wasReady).length;
   console.log(
-    `  ${name}: ${r.cycles.length} kills (${killedServing} while serving, the rest during start-up or resume), ${r.seenEvents} events and ${r.seenMemories} memories seen committed, ` +
-      `${r.lostRows.length} lost${r.lostRows.length ? ` (${r.lostRows.slice(0, 5).join(', ')}…)` : ''}, ${failed.length} of ${r.checks.length} restart checks failed; ` +
-      `resume ms (spawn to serving): ${r.resumeMs.map((m) => m.toFixed(0)).join(' ')}; of which opening the world (first log line to resumed): ${r.openMs.join(' ')}`,
+    `  ${name}: ${r.cycles.length} kills (${killedServing} while serving, the rest during start-up or resume), ` +
+      `${r.seenEvents} events and ${r.seenMemories} memories seen committed, ` +
+      `${r.lostRows.length} lost${r.lostRows.length ? ` (${r.lostRows.slice(0, 5).join(', ')}…)` : ''}, ` +
+      `${failed.length} of ${r.checks.length} restart checks failed; ` +
+      `resume ms (spawn to serving): ${r.resumeMs.map((m) => m.toFixed(0)).join(' ')}; ` +
+      `of which opening the world (first log line to resumed): ${r.openMs.join(' ')}`,
   );
   if (failed.length) console.log(`  failed checks: ${JSON.stringify(failed)}`);
   return {
@@ -41,7 +46,13 @@ function summarise(name: string, r: KillRunResult): Record<string, number> {
 export async function benchChaos(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const t0 = performance.now();
-  const offline = await killAndResume({ kills: KILLS, seed: 2026, dataDir: tempDir('smalltown-chaos-'), env: { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600' }, moments: MOMENTS });
+  const offline = await killAndResume({
+    kills: KILLS,
+    seed: 2026,
+    dataDir: tempDir('smalltown-chaos-'),
+    env: { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600' },
+    moments: MOMENTS,
+  });
   Object.assign(out, summarise('offline', offline));
 
   const stub = installTownResponders(await new OpenAIStub({ latencyMs: 100 }).start());
@@ -49,7 +60,14 @@ export async function benchChaos(): Promise<Record<string, number>> {
   try {
     const env = { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'chaos', LLM_MODEL: 'stub-model' };
     // The first kill lands while the new world seeds its residents' memories through the LLM.
-    llm = await killAndResume({ kills: KILLS, seed: 2027, dataDir: tempDir('smalltown-chaos-'), env, moments: MOMENTS, killFirstWhen: () => (stub.stats.bySchema.importance_reply ?? 0) >= 3 });
+    llm = await killAndResume({
+      kills: KILLS,
+      seed: 2027,
+      dataDir: tempDir('smalltown-chaos-'),
+      env,
+      moments: MOMENTS,
+      killFirstWhen: () => (stub.stats.bySchema.importance_reply ?? 0) >= 3,
+    });
   } finally {
     await stub.close();
   }

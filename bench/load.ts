@@ -81,7 +81,10 @@ async function measure(server: ServerChild, count: number): Promise<Window> {
   const window: Window = {
     patchRateMean: rates.reduce((a, b) => a + b, 0) / rates.length,
     patchRateMin: Math.min(...rates),
-    maxGapP99Ms: percentile(spectators.map((s) => s.maxGapMs), 99),
+    maxGapP99Ms: percentile(
+      spectators.map((s) => s.maxGapMs),
+      99,
+    ),
     serverCpuPct: ((after.cpuMs - before.cpuMs) / elapsedMs) * 100,
     serverRssMb: after.rssMb,
     clientCpuPct: ((own.user + own.system) / 1000 / elapsedMs) * 100,

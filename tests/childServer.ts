@@ -44,7 +44,13 @@ function hermeticEnv(env: Record<string, string>): Record<string, string> {
  * Starts a command and resolves once its output matches `ready`, or fails with its output when it exits
  * first or is not ready in time. `started` sees the process at once (a caller may kill it before it is ready).
  */
-export function startChild(command: string, args: string[], env: Record<string, string>, ready: RegExp, options: { startupMs?: number; started?: (p: ChildProcess) => void } = {}): Promise<Child> {
+export function startChild(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  options: { startupMs?: number; started?: (p: ChildProcess) => void } = {},
+): Promise<Child> {
   const spawnedAt = performance.now();
   const child = spawn(command, args, { env: hermeticEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   options.started?.(child);
@@ -75,17 +81,26 @@ export function startChild(command: string, args: string[], env: Record<string, 
 }
 
 /** `npm start`'s server in a process of its own: no cron jobs, no idle pause, port chosen by the system (LOG_LEVEL info or lower: its ready line is info). */
-export async function startServerProcess(env: Record<string, string>, options: { startupMs?: number; started?: (p: ChildProcess) => void } = {}): Promise<ServerChild> {
-  const child = await startChild(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    IDLE_PAUSE_MINUTES: '0',
-    BACKUP_CRON: 'off',
-    IDLE_CHECK_CRON: 'off',
-    HOUSEKEEPING_CRON: 'off',
-    LOG_LEVEL: 'info',
-    ...env,
-  }, /Smalltown on (http:\/\/localhost:\d+)/, options);
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { startupMs?: number; started?: (p: ChildProcess) => void } = {},
+): Promise<ServerChild> {
+  const child = await startChild(
+    process.execPath,
+    ['--import', 'tsx', 'server/src/index.ts'],
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      IDLE_PAUSE_MINUTES: '0',
+      BACKUP_CRON: 'off',
+      IDLE_CHECK_CRON: 'off',
+      HOUSEKEEPING_CRON: 'off',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    /Smalltown on (http:\/\/localhost:\d+)/,
+    options,
+  );
   return { ...child, url: child.match[1]! };
 }
 

@@ -109,10 +109,13 @@ export class OutsideReader {
     const db = this.open();
     if (!db) return;
     try {
-      for (const e of db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? ORDER BY seq').all(this.lastSeenSeq) as Row[]) {
+      for (const e of db
+        .prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? ORDER BY seq')
+        .all(this.lastSeenSeq) as Row[]) {
         this.events.set(e.seq, eventKey(e));
         this.lastSeenSeq = e.seq;
-        if (isSimEvent({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, data: JSON.parse(e.data) } as LoggedEvent)) this.simEventGameMs.set(e.seq, e.gameMs);
+        if (isSimEvent({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, data: JSON.parse(e.data) } as LoggedEvent))
+          this.simEventGameMs.set(e.seq, e.gameMs);
       }
       for (const m of db.prepare(MEMORY_ROWS).all(this.lastMemoryId) as MemoryRow[]) {
         this.memories.set(m.id, memoryKey(m));
@@ -137,7 +140,11 @@ export class OutsideReader {
       if (memories.get(id) !== key) lost.push(`memory ${id}`);
       else if (!vectors.has(id)) lost.push(`memory ${id}'s vector`);
     }
-    const { n, lo, hi } = db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM events').get() as { n: number; lo: number | null; hi: number | null };
+    const { n, lo, hi } = db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM events').get() as {
+      n: number;
+      lo: number | null;
+      hi: number | null;
+    };
     const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
     let dangling = 0;
     let worldStarts = 0;
@@ -150,12 +157,21 @@ export class OutsideReader {
     let lastSimEventGameMs = -Infinity;
     for (const [seq, gameMs] of this.simEventGameMs) if (seq <= restartedAfterSeq) lastSimEventGameMs = Math.max(lastSimEventGameMs, gameMs);
     const rolledBackGameMs = resumed && Number.isFinite(lastSimEventGameMs) ? Math.max(0, lastSimEventGameMs - resumed.gameMs) : 0;
-    const seedsTwice = db
-      .prepare('SELECT count(*) FROM (SELECT 1 FROM memories WHERE created_ms = (SELECT min(created_ms) FROM memories) GROUP BY agent_id, description HAVING count(*) > 1)')
-      .pluck()
-      .get() as number;
+    const seeds = 'SELECT agent_id, description FROM memories WHERE created_ms = (SELECT min(created_ms) FROM memories)';
+    const seedsTwice = db.prepare(`SELECT count(*) FROM (${seeds} GROUP BY agent_id, description HAVING count(*) > 1)`).pluck().get() as number;
     const eventsAfterResume = resumed ? (hi ?? 0) - resumed.seq : 0;
-    return { lost, eventCount: n, lastSeq: hi ?? 0, gapFree: n === (hi ?? 0) && (n === 0 || lo === 1), integrity, dangling, rolledBackGameMs, eventsAfterResume, worldStarts, seedsTwice };
+    return {
+      lost,
+      eventCount: n,
+      lastSeq: hi ?? 0,
+      gapFree: n === (hi ?? 0) && (n === 0 || lo === 1),
+      integrity,
+      dangling,
+      rolledBackGameMs,
+      eventsAfterResume,
+      worldStarts,
+      seedsTwice,
+    };
   }
 
   close(): void {
@@ -243,7 +259,13 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
       await sleep(pollMs);
     }
     const child = ready as ServerChild | null;
-    return { proc: proc! as ChildProcess, child, spawned, resumedMs: child && restart ? child.readyAt - child.spawnedAt : null, openMs: child && restart ? openTimeMs(child.output.join('')) : null };
+    return {
+      proc: proc! as ChildProcess,
+      child,
+      spawned,
+      resumedMs: child && restart ? child.readyAt - child.spawnedAt : null,
+      openMs: child && restart ? openTimeMs(child.output.join('')) : null,
+    };
   };
 
   for (let index = 0; index < o.kills; index++) {
@@ -262,7 +284,15 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
     await killChild(run.proc);
     if (run.resumedMs !== null) resumeMs.push(run.resumedMs);
     if (run.openMs !== null) openMs.push(run.openMs);
-    const cycle: KillCycle = { index, killedAfterMs, wasReady: run.child !== null, resumeMs: run.resumedMs, openMs: run.openMs, seenSeq: reader.lastSeenSeq, seenMemories: reader.memories.size };
+    const cycle: KillCycle = {
+      index,
+      killedAfterMs,
+      wasReady: run.child !== null,
+      resumeMs: run.resumedMs,
+      openMs: run.openMs,
+      seenSeq: reader.lastSeenSeq,
+      seenMemories: reader.memories.size,
+    };
     cycles.push(cycle);
     o.onCycle?.(cycle);
   }

@@ -68,7 +68,13 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
   const warnings: string[] = [];
   const logger: Logger = { debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: (m) => void warnings.push(m) };
   const server = await startTestTown(
-    { personasDir: o.personasDir, startTime: '2026-02-13T08:30', rate: o.rate, clockPolicy: 'wait', llm: { baseURL: stub.url, apiKey: 'outage', model: 'stub-model', ...o.llm } },
+    {
+      personasDir: o.personasDir,
+      startTime: '2026-02-13T08:30',
+      rate: o.rate,
+      clockPolicy: 'wait',
+      llm: { baseURL: stub.url, apiKey: 'outage', model: 'stub-model', ...o.llm },
+    },
     { logger },
   );
   const town = server.town;
@@ -76,7 +82,9 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
   if (!(mind instanceof LlmMind)) throw new Error('the town is not on the LLM mind');
   const fallbacksMade = () => [...mind.fallbacks.values()].reduce((a, b) => a + b, 0);
   const callRows = (sinceWallMs: number) =>
-    town.db.db.prepare("SELECT count(*) AS calls, coalesce(sum(outcome != 'ok'), 0) AS failed FROM llm_calls WHERE cached = 0 AND wall_ms >= ?").get(sinceWallMs) as { calls: number; failed: number };
+    town.db.db
+      .prepare("SELECT count(*) AS calls, coalesce(sum(outcome != 'ok'), 0) AS failed FROM llm_calls WHERE cached = 0 AND wall_ms >= ?")
+      .get(sinceWallMs) as { calls: number; failed: number };
 
   let maxStallMs = 0;
   let lastMove = { realMs: performance.now(), gameMs: town.clock.gameMs };
@@ -133,7 +141,9 @@ export async function runLlmOutage(o: OutageOptions): Promise<OutageResult> {
     let firstGoodCallMs: number | null = null;
     let clockRunningMs: number | null = null;
     const recovered = () => {
-      const good = town.db.db.prepare("SELECT min(wall_ms) FROM llm_calls WHERE outcome = 'ok' AND cached = 0 AND wall_ms >= ?").pluck().get(back) as number | null;
+      const good = town.db.db.prepare("SELECT min(wall_ms) FROM llm_calls WHERE outcome = 'ok' AND cached = 0 AND wall_ms >= ?").pluck().get(back) as
+        | number
+        | null;
       if (good !== null && firstGoodCallMs === null) firstGoodCallMs = good - back;
       if (clockRunningMs === null && town.holds.list().length === 0 && town.clock.gameMs !== gameAtReturn) clockRunningMs = performance.now() - backPerf;
       return firstGoodCallMs !== null && clockRunningMs !== null;

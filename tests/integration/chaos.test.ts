@@ -102,9 +102,13 @@ describe('a first start cut short before the world was first saved', () => {
     await expect(Town.open(config, { ...parts, mind: new MindThatDiesSeeding() })).rejects.toThrow(/died here/);
 
     const warnings: string[] = [];
-    const town = await Town.open(config, { ...parts, mind: new OfflineMind(), logger: { ...createLogger('silent'), warn: (m: string) => void warnings.push(m) } });
+    const town = await Town.open(config, {
+      ...parts,
+      mind: new OfflineMind(),
+      logger: { ...createLogger('silent'), warn: (m: string) => void warnings.push(m) },
+    });
     expect(town.opening.kind).toBe('new');
-    expect(warnings.join('\n')).toMatch(/first start stopped before the world was first saved; starting it anew \(dropped \d+ memories/);
+    expect(warnings.join('\n')).toMatch(/first start stopped before the world was first saved; starting anew \(dropped \d+ memories/);
     const seeds = town.db.db.prepare('SELECT agent_id AS agent, description, count(*) AS n FROM memories GROUP BY agent_id, description HAVING n > 1').all();
     expect(seeds).toEqual([]);
     expect(town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'run.started'").pluck().get()).toBe(1);
@@ -113,7 +117,10 @@ describe('a first start cut short before the world was first saved', () => {
   });
 
   it('never clears a file that holds a running town\u2019s history, even with no snapshot: it refuses it, saying why', async () => {
-    const config = loadConfig({}, { dataDir: tempDir(), personasDir: subsetPersonas(['isabella', 'kenji']), startTime: '2026-02-13T08:00', logLevel: 'silent' });
+    const config = loadConfig(
+      {},
+      { dataDir: tempDir(), personasDir: subsetPersonas(['isabella', 'kenji']), startTime: '2026-02-13T08:00', logLevel: 'silent' },
+    );
     const parts = { embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS };
     const town = await Town.open(config, { ...parts, mind: new OfflineMind() });
     await town.loop.runLockstep(town.gameMs + 30 * 60_000);
@@ -121,7 +128,9 @@ describe('a first start cut short before the world was first saved', () => {
     town.db.db.prepare('DELETE FROM snapshots').run();
     town.log.close();
     town.db.close();
-    await expect(Town.open(config, { ...parts, mind: new OfflineMind() })).rejects.toThrow(/holds \d+ events of a running town but no snapshot to resume them from; move it away/);
+    await expect(Town.open(config, { ...parts, mind: new OfflineMind() })).rejects.toThrow(
+      /holds \d+ events of a running town but no snapshot to resume them from; move it away/,
+    );
     const again = new Database(path.join(config.dataDir, 'smalltown.sqlite'), { readonly: true });
     expect(again.prepare('SELECT count(*) FROM events').pluck().get()).toBe(events);
     again.close();
@@ -131,8 +140,16 @@ describe('a first start cut short before the world was first saved', () => {
 describe('the outside reader the kill test trusts', () => {
   it('notices a row gone, an event rewritten, a gap in the log and a world started twice', async () => {
     const dataDir = tempDir();
-    const config = loadConfig({}, { dataDir, world: 'chaos', personasDir: subsetPersonas(['isabella', 'kenji']), startTime: '2026-02-13T08:00', logLevel: 'silent' });
-    const town = await Town.open(config, { embedder: loadOfflineEmbedder(), logger: createLogger('silent'), mind: new OfflineMind(), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+    const config = loadConfig(
+      {},
+      { dataDir, world: 'chaos', personasDir: subsetPersonas(['isabella', 'kenji']), startTime: '2026-02-13T08:00', logLevel: 'silent' },
+    );
+    const town = await Town.open(config, {
+      embedder: loadOfflineEmbedder(),
+      logger: createLogger('silent'),
+      mind: new OfflineMind(),
+      runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+    });
     await town.loop.runLockstep(town.gameMs + 30 * 60_000);
     const reader = new OutsideReader(path.join(dataDir, 'chaos.sqlite'));
     reader.poll();

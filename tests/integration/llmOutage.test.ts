@@ -24,7 +24,10 @@ describe('an LLM endpoint that fails, disappears and returns', () => {
     const summary = JSON.stringify({ ...r, stub: undefined });
     console.log(`LLM outage: ${summary}`);
     // The faults were served, and the outage cost calls that fell back.
-    expect(Object.values(r.stub.faults).reduce((a, b) => a + b, 0), summary).toBeGreaterThan(0);
+    expect(
+      Object.values(r.stub.faults).reduce((a, b) => a + b, 0),
+      summary,
+    ).toBeGreaterThan(0);
     expect(r.phases.outage.fallbacks, summary).toBeGreaterThan(0);
     expect(r.fallbacksByPurpose.interview, summary).toBeGreaterThan(0);
     expect(r.interviewAnswer.length).toBeGreaterThan(0);

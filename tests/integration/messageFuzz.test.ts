@@ -60,10 +60,16 @@ const extraKey = fc.dictionary(fc.string({ maxLength: 8 }), fc.anything({ maxDep
 const nearlyValid = fc
   .tuple(
     fc.oneof(
-      fc.record({ op: fc.constantFrom('pause', 'resume', 'step', 'speed', 'fly', 'add', 'remove'), gameMinutes: number, rate: number, personaId: agentId, agentId }, { requiredKeys: ['op'] }),
+      fc.record(
+        { op: fc.constantFrom('pause', 'resume', 'step', 'speed', 'fly', 'add', 'remove'), gameMinutes: number, rate: number, personaId: agentId, agentId },
+        { requiredKeys: ['op'] },
+      ),
       fc.record({ agentId, text }, { requiredKeys: [] }),
       fc.record({ requestId: fc.oneof(fc.string({ maxLength: 70 }), number), agentId, question: text }, { requiredKeys: [] }),
-      fc.record({ text, arena: fc.oneof(fc.constantFrom('Hobbs Cafe: cafe', 'Johnson Park', 'Nowhere: at all'), fc.string({ maxLength: 130 })) }, { requiredKeys: [] }),
+      fc.record(
+        { text, arena: fc.oneof(fc.constantFrom('Hobbs Cafe: cafe', 'Johnson Park', 'Nowhere: at all'), fc.string({ maxLength: 130 })) },
+        { requiredKeys: [] },
+      ),
       fc.record({ t: number, rate: number }, { requiredKeys: [] }),
     ),
     fc.option(extraKey, { freq: 4 }),
@@ -71,7 +77,19 @@ const nearlyValid = fc
   .map(([message, extra]) => ({ ...message, ...(extra ?? {}) }));
 const payload = fc.oneof(
   { weight: 5, arbitrary: nearlyValid },
-  { weight: 3, arbitrary: fc.anything({ maxDepth: 3, maxKeys: 5, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true }) },
+  {
+    weight: 3,
+    arbitrary: fc.anything({
+      maxDepth: 3,
+      maxKeys: 5,
+      withMap: true,
+      withSet: true,
+      withDate: true,
+      withTypedArray: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+    }),
+  },
   { weight: 1, arbitrary: fc.constantFrom(undefined, null, '', 0, [], {}) },
 );
 const inTown = fc.constantFrom(...IN_TOWN);
@@ -83,9 +101,18 @@ const valid = fc.oneof(
   fc.tuple(fc.constant('control'), fc.record({ op: fc.constant('speed'), rate: fc.double({ min: 1, max: 3600, noNaN: true }) })),
   fc.tuple(fc.constant('whisper'), fc.record({ agentId: inTown, text: words })),
   fc.tuple(fc.constant('interview'), fc.record({ requestId: fc.string({ maxLength: 8 }), agentId: inTown, question: words })),
-  fc.tuple(fc.constant('inject'), fc.record({ text: words, arena: fc.constantFrom('Hobbs Cafe: cafe', 'Rivera House: kitchen', 'Johnson Park') }, { requiredKeys: ['text'] })),
+  fc.tuple(
+    fc.constant('inject'),
+    fc.record({ text: words, arena: fc.constantFrom('Hobbs Cafe: cafe', 'Rivera House: kitchen', 'Johnson Park') }, { requiredKeys: ['text'] }),
+  ),
   fc.tuple(fc.constant('inspect'), fc.record({ requestId: fc.string({ maxLength: 8 }), agentId: fc.constantFrom(...IN_TOWN, ...ADDABLE) })),
-  fc.tuple(fc.constant('agent'), fc.oneof(fc.record({ op: fc.constant('add'), personaId: fc.constantFrom(...ADDABLE, ...IN_TOWN) }), fc.record({ op: fc.constant('remove'), agentId: fc.constantFrom(...IN_TOWN, ...ADDABLE) }))),
+  fc.tuple(
+    fc.constant('agent'),
+    fc.oneof(
+      fc.record({ op: fc.constant('add'), personaId: fc.constantFrom(...ADDABLE, ...IN_TOWN) }),
+      fc.record({ op: fc.constant('remove'), agentId: fc.constantFrom(...IN_TOWN, ...ADDABLE) }),
+    ),
+  ),
   fc.tuple(fc.constant('seek'), fc.record({ t: fc.integer({ min: Date.UTC(2026, 1, 13, 8), max: Date.UTC(2026, 1, 13, 11) }) })),
   fc.tuple(fc.constant('play'), fc.record({ rate: fc.constantFrom(60, 600, 36_000) })),
 );
@@ -95,7 +122,15 @@ const outgoing: fc.Arbitrary<Outgoing> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bytes' as const), type: messageType, bytes: fc.uint8Array({ maxLength: 64 }) }) },
 );
 /** Raw frames: a protocol code (or any byte) and a random body, as a broken or hostile client would send them. */
-const CODES = [Protocol.ROOM_DATA, Protocol.ROOM_DATA_BYTES, Protocol.ROOM_REQUEST, Protocol.ROOM_INPUT_RELIABLE, Protocol.ROOM_INPUT_UNRELIABLE, Protocol.JOIN_ROOM, Protocol.PING];
+const CODES = [
+  Protocol.ROOM_DATA,
+  Protocol.ROOM_DATA_BYTES,
+  Protocol.ROOM_REQUEST,
+  Protocol.ROOM_INPUT_RELIABLE,
+  Protocol.ROOM_INPUT_UNRELIABLE,
+  Protocol.JOIN_ROOM,
+  Protocol.PING,
+];
 const rawFrame = fc
   .tuple(fc.oneof(fc.constantFrom(...CODES), fc.integer({ min: 0, max: 255 })), fc.uint8Array({ maxLength: 48 }))
   .map(([code, body]) => Uint8Array.from([code, ...body]));
@@ -113,7 +148,12 @@ describe('a message fuzzer over a real Colyseus server', () => {
   const crashes: unknown[] = [];
   /** The server's log: nothing may reach it at error level but Colyseus's note of a payload it could not decode. */
   const logged: string[] = [];
-  const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void logged.push(`warn ${m}`), error: (m: string) => void logged.push(`error ${m}`) };
+  const logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (m: string) => void logged.push(`warn ${m}`),
+    error: (m: string) => void logged.push(`error ${m}`),
+  };
   // Colyseus decodes a frame before the room sees it, and logs (with its stack) what it cannot decode, then drops the client.
   const serverErrors = () => logged.filter((l) => l.startsWith('error') && !/MessagePack map with non-string keys|RoomMessages\.mjs/.test(l));
   const onCrash = (error: unknown) => crashes.push(error);
@@ -124,7 +164,8 @@ describe('a message fuzzer over a real Colyseus server', () => {
     const hash = createHash('sha256');
     hash.update(JSON.stringify([t.sim.getState(), t.clock.getState(), t.holds.list(), [...t.personas.keys()]]));
     for (const table of ['events', 'memories', 'plans', 'conversations', 'utterances', 'relationships', 'snapshots', 'llm_calls']) {
-      for (const row of t.db.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
+      for (const row of t.db.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).iterate())
+        hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
     }
     return { digest: hash.digest('hex'), lastSeq: t.db.events.lastSeq(), memories: t.db.memories.count(), gameMs: t.clock.gameMs, paused: t.clock.paused };
   };
@@ -133,7 +174,8 @@ describe('a message fuzzer over a real Colyseus server', () => {
     const room = await new Client(town.url).join<TownState>('town', options, TownState);
     const replies: Array<[string, unknown]> = [];
     room.onMessage('*', (type: string | number, m: unknown) => replies.push([String(type), m]));
-    for (const type of ['welcome', 'feed', 'utterance', 'error', 'inspect', 'interview', 'whispered']) room.onMessage(type, (m: unknown) => replies.push([type, m]));
+    for (const type of ['welcome', 'feed', 'utterance', 'error', 'inspect', 'interview', 'whispered'])
+      room.onMessage(type, (m: unknown) => replies.push([type, m]));
     await waitFor('the welcome', () => replies.some(([type]) => type === 'welcome'), 10_000, 2);
     return { room, replies };
   };
@@ -150,7 +192,17 @@ describe('a message fuzzer over a real Colyseus server', () => {
     });
   };
 
+  // Expected noise from hostile clients: the SDK noting each drop, and the schema decoder noting a broken string.
+  const EXPECTED_NOISE = /^(Room connection was closed unexpectedly|@colyseus\/sdk: onMessage\(\) not registered|decode\.utf8Read\(\): Invalid byte)/;
+  const quiet =
+    (write: (...args: unknown[]) => void) =>
+    (...args: unknown[]) =>
+      EXPECTED_NOISE.test(String(args[0])) ? undefined : write(...args);
+  const [warn, error] = [console.warn, console.error];
+
   beforeAll(async () => {
+    console.warn = quiet(warn);
+    console.error = quiet(error);
     process.on('uncaughtException', onCrash);
     process.on('unhandledRejection', onCrash);
     const personasDir = subsetPersonas(IN_TOWN);
@@ -163,6 +215,7 @@ describe('a message fuzzer over a real Colyseus server', () => {
   });
 
   afterAll(async () => {
+    [console.warn, console.error] = [warn, error];
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
     await operator?.leave();
@@ -216,7 +269,10 @@ describe('a message fuzzer over a real Colyseus server', () => {
       { seed: SEED, numRuns: 40, endOnFailure: true },
     );
     heaps.push(heapMb());
-    console.log(`fuzzer: ${sent} spectator messages and frames (${answered} answered, ${drops} clients dropped for undecodable payloads); heap after each 500: ${heaps.map((h) => h.toFixed(1)).join(', ')} MB`);
+    console.log(
+      `fuzzer: ${sent} spectator messages and frames (${answered} answered, ${drops} clients dropped for undecodable payloads); ` +
+        `heap after each 500: ${heaps.map((h) => h.toFixed(1)).join(', ')} MB`,
+    );
     // Bounded: what the server keeps does not grow with the number of messages (the first figure is after the warm-up).
     expect(Math.max(...heaps.slice(1)) - heaps[0]!).toBeLessThan(24);
     expect(crashes).toEqual([]);
@@ -237,7 +293,12 @@ describe('a message fuzzer over a real Colyseus server', () => {
         // Play what was asked for a little: replay ticks read the same (manual) wall clock.
         wall.advance(500);
         room.send('inspect', { requestId: 'sentinel', agentId: 'isabella' });
-        await waitFor('the sentinel’s answer or the drop', () => dropped || replies.some(([type, m]) => type === 'inspect' && (m as { requestId: string }).requestId === 'sentinel'), 10_000, 2);
+        await waitFor(
+          'the sentinel’s answer or the drop',
+          () => dropped || replies.some(([type, m]) => type === 'inspect' && (m as { requestId: string }).requestId === 'sentinel'),
+          10_000,
+          2,
+        );
         if (!dropped) await room.leave();
         sent += batch.length;
         expect(worldDigest()).toEqual(before);
@@ -246,16 +307,26 @@ describe('a message fuzzer over a real Colyseus server', () => {
     );
     // Join options of any shape: a room is made or refused with a reason; nothing else happens.
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.record({ live: agentId, world: agentId, t: fc.oneof(number, fc.string({ maxLength: 20 })) }, { requiredKeys: [] }), fc.anything({ maxDepth: 2 })), fc.anything({ maxDepth: 2 }), async (replayOptions, token) => {
-        for (const [name, options] of [['replay', replayOptions], ['town', { token }]] as const) {
-          const room = await new Client(town.url)[name === 'replay' ? 'create' : 'join'](name, options).catch((error: Error) => error);
-          if (room instanceof Error) continue;
-          room.onMessage('*', () => undefined);
-          await room.leave();
-        }
-        sent += 2;
-        expect(worldDigest()).toEqual(before);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ live: agentId, world: agentId, t: fc.oneof(number, fc.string({ maxLength: 20 })) }, { requiredKeys: [] }),
+          fc.anything({ maxDepth: 2 }),
+        ),
+        fc.anything({ maxDepth: 2 }),
+        async (replayOptions, token) => {
+          for (const [name, options] of [
+            ['replay', replayOptions],
+            ['town', { token }],
+          ] as const) {
+            const room = await new Client(town.url)[name === 'replay' ? 'create' : 'join'](name, options).catch((error: Error) => error);
+            if (room instanceof Error) continue;
+            room.onMessage('*', () => undefined);
+            await room.leave();
+          }
+          sent += 2;
+          expect(worldDigest()).toEqual(before);
+        },
+      ),
       { seed: SEED, numRuns: 60, endOnFailure: true },
     );
     console.log(`fuzzer: ${sent} replay messages and join options`);
@@ -274,7 +345,12 @@ describe('a message fuzzer over a real Colyseus server', () => {
         room.onLeave(() => (dropped = true));
         for (const m of batch) send(room, m);
         room.send('inspect', { requestId: 'sentinel', agentId: 'isabella' });
-        await waitFor('the sentinel’s answer or the drop', () => dropped || replies.some(([type, m]) => type === 'inspect' && (m as { requestId: string }).requestId === 'sentinel'), 20_000, 2);
+        await waitFor(
+          'the sentinel’s answer or the drop',
+          () => dropped || replies.some(([type, m]) => type === 'inspect' && (m as { requestId: string }).requestId === 'sentinel'),
+          20_000,
+          2,
+        );
         if (dropped) drops++;
         else await room.leave();
         sent += batch.length;
@@ -297,12 +373,19 @@ describe('a message fuzzer over a real Colyseus server', () => {
     expect(town.town.db.events.lastSeq()).toBeGreaterThan(seq);
     expect(town.town.db.db.pragma('integrity_check', { simple: true })).toBe('ok');
     await o.room.leave();
-    const actions = town.town.db.db.prepare("SELECT json_extract(data, '$.action') AS action, count(*) AS n FROM events WHERE kind = 'operator.action' GROUP BY action").all() as Array<{ action: string; n: number }>;
-    console.log(`fuzzer: ${sent} operator messages (${drops} clients dropped for undecodable payloads); the town at ${new Date(town.town.clock.gameMs).toISOString()}, ${town.town.sim.agents().length} agents; done: ${JSON.stringify(actions)}`);
+    const actions = town.town.db.db
+      .prepare("SELECT json_extract(data, '$.action') AS action, count(*) AS n FROM events WHERE kind = 'operator.action' GROUP BY action")
+      .all() as Array<{ action: string; n: number }>;
+    console.log(
+      `fuzzer: ${sent} operator messages (${drops} clients dropped for undecodable payloads); ` +
+        `the town at ${new Date(town.town.clock.gameMs).toISOString()}, ${town.town.sim.agents().length} agents; done: ${JSON.stringify(actions)}`,
+    );
     // The digest the spectators left unchanged does see what operators do.
     expect(worldDigest().digest).not.toBe(before.digest);
     // Every command was carried out at least once among the refusals.
-    expect(actions.map((a) => a.action).sort()).toEqual(expect.arrayContaining(['add agent', 'inject', 'interview', 'pause', 'remove agent', 'resume', 'speed', 'step', 'whisper']));
+    expect(actions.map((a) => a.action).sort()).toEqual(
+      expect.arrayContaining(['add agent', 'inject', 'interview', 'pause', 'remove agent', 'resume', 'speed', 'step', 'whisper']),
+    );
     expect(crashes).toEqual([]);
     expect(serverErrors()).toEqual([]);
   }, 180_000);

@@ -15,11 +15,17 @@ import { subsetPersonas, tempDir } from '../helpers';
 describe('operator commands on top of one another', () => {
   let town: Town;
   const personasDir = subsetPersonas(['isabella', 'kenji', 'ruth']);
-  const actions = (action: string) => town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'operator.action' AND json_extract(data, '$.action') = ?").pluck().get(action) as number;
+  const actions = (action: string) =>
+    town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'operator.action' AND json_extract(data, '$.action') = ?").pluck().get(action) as number;
 
   beforeAll(async () => {
     const config = loadConfig({}, { dataDir: tempDir(), personasDir, startTime: '2026-02-13T09:00', logLevel: 'silent' });
-    town = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+    town = await Town.open(config, {
+      mind: new OfflineMind(),
+      embedder: loadOfflineEmbedder(),
+      logger: createLogger('silent'),
+      runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+    });
     fs.copyFileSync(path.join('personas', 'yumi.yaml'), path.join(personasDir, 'yumi.yaml'));
   });
   afterAll(async () => town?.close());
@@ -40,7 +46,10 @@ describe('operator commands on top of one another', () => {
     await town.loop.runLockstep(town.gameMs + 60_000);
     expect(town.sim.agent('yumi')).toBeDefined();
     expect(actions('add agent')).toBe(1);
-    const twice = town.db.db.prepare("SELECT count(*) FROM (SELECT description FROM memories WHERE agent_id = 'yumi' GROUP BY description HAVING count(*) > 1)").pluck().get();
+    const twice = town.db.db
+      .prepare("SELECT count(*) FROM (SELECT description FROM memories WHERE agent_id = 'yumi' GROUP BY description HAVING count(*) > 1)")
+      .pluck()
+      .get();
     expect(twice).toBe(0);
     expect(town.db.memories.count('yumi' as AgentId)).toBeGreaterThan(0);
   });

@@ -167,8 +167,11 @@ export class WorldDb {
   discardUnfinishedStart(): { memories: number; events: number } {
     if (this.snapshots.latest()) throw new Error(`${this.file}: has a snapshot, so its start finished; nothing to discard`);
     // A first start writes only these before its snapshot; anything else is a town's history, never cleared.
-    const lived = this.db.prepare(`SELECT count(*) FROM events WHERE kind NOT IN (${FIRST_START_EVENTS.map(() => '?').join(', ')})`).pluck().get(...FIRST_START_EVENTS) as number;
-    if (lived > 0) throw new WorldFileError(this.file, `holds ${lived} events of a running town but no snapshot to resume them from; move it away to start a new world`);
+    const kinds = FIRST_START_EVENTS.map(() => '?').join(', ');
+    const lived = this.db.prepare(`SELECT count(*) FROM events WHERE kind NOT IN (${kinds})`).pluck().get(...FIRST_START_EVENTS) as number;
+    if (lived > 0) {
+      throw new WorldFileError(this.file, `holds ${lived} events of a running town but no snapshot to resume them from; move it away to start a new world`);
+    }
     return this.db.transaction(() => {
       const memories = this.db.prepare('DELETE FROM memories').run().changes;
       this.db.prepare('DELETE FROM vec_memories').run();

@@ -124,7 +124,8 @@ export class Town implements Composed {
       const resumed = stateAt(db, world, null);
       if (!resumed) {
         const left = db.discardUnfinishedStart();
-        if (left.memories + left.events > 0) parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting it anew (dropped ${left.memories} memories and ${left.events} events it had written)`);
+        const dropped = `dropped ${left.memories} memories and ${left.events} events it had written`;
+        if (left.memories + left.events > 0) parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting anew (${dropped})`);
       }
       const start = startGameMs(config);
       const sim = resumed ? Simulation.fromState(world, resumed.sim) : new Simulation(world, personaList.map((p) => toResident(p, map)), { seed: config.seed, startGameMs: start });

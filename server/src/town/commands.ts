@@ -93,7 +93,8 @@ export class OperatorCommands {
     const { sim, map, personas, loop } = this.p;
     if (sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
     // From the first ask until the sim has the agent (its next step), a second ask is refused: it would seed it twice.
-    if (this.adding.has(personaId) || loop.hasPending((i) => i.kind === 'addAgent' && i.resident.id === personaId)) throw new Error(`'${personaId}' is already being added`);
+    const queued = loop.hasPending((i) => i.kind === 'addAgent' && i.resident.id === personaId);
+    if (this.adding.has(personaId) || queued) throw new Error(`'${personaId}' is already being added`);
     this.adding.add(personaId);
     try {
       const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
