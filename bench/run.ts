@@ -13,6 +13,9 @@ async function main(): Promise<void> {
     ['cognition', './cognition', 'benchCognition'],
     ['replay', './replay', 'benchReplay'],
     ['analysis', './analysis', 'benchAnalysis'],
+    ['load', './load', 'benchLoad'],
+    ['chaos', './chaos', 'benchChaos'],
+    ['outage', './chaos', 'benchOutage'],
   ] as const) {
     benches.push({ name, run: async () => ((await import(file)) as Record<string, () => Promise<Record<string, number>>>)[fn]() });
   }

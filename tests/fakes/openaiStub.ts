@@ -1,7 +1,8 @@
 // An in-process OpenAI-compatible server for tests and benchmarks, over real HTTP. It checks each
 // request (a model is named; a json_schema response format carries a named schema), answers with
 // content valid against the request's schema (or from a responder registered for a schema name), and
-// can inject latency and faults: 500, 429 with Retry-After, timeouts and malformed JSON.
+// can inject latency and faults: 500, 429 with Retry-After, timeouts and malformed JSON, at a rate that
+// can change while it runs; and it can disappear (its port refuses connections) and come back.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -84,8 +85,10 @@ export class OpenAIStub {
   private rngState: number;
   private readonly faults: Fault[];
   private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly options: StubOptions;
 
-  constructor(private readonly options: StubOptions = {}) {
+  constructor(options: StubOptions = {}) {
+    this.options = { ...options };
     this.rngState = options.seed ?? 1;
     this.faults = [...(options.faults ?? [])];
   }
@@ -101,14 +104,41 @@ export class OpenAIStub {
   }
 
   async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    this.server.on('connection', (s) => {
+    await this.listen(0);
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
+    return this;
+  }
+
+  private async listen(port: number): Promise<void> {
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-    return this;
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+    this.server = server;
+  }
+
+  /** Chance per request of a random fault from now on (0 stops them). */
+  setFaultRate(rate: number): void {
+    this.options.faultRate = rate;
+  }
+
+  /** Gone: the port refuses connections and requests in flight are cut, until `reappear`. */
+  async disappear(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  /** Back on the same port and address. */
+  async reappear(): Promise<void> {
+    if (this.server) return;
+    const port = Number(new URL(this.url).port);
+    await this.listen(port);
   }
 
   async close(): Promise<void> {

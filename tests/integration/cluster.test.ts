@@ -1,15 +1,14 @@
 // Two server processes sharing one real Redis (Debian's redis-server), each holding its own world: a
 // client that knows one process's port reaches both worlds, each in the process that holds it.
 // Skipped, saying so, where redis-server is not installed (.ci/run installs it).
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Room } from '@colyseus/sdk';
 import { TownState } from '../../server/src/protocol/state';
 import type { TownList } from '../../server/src/protocol/towns';
 import { subsetPersonas, tempDir, waitFor } from '../helpers';
+import { freePort, startChild, startServerProcess, stopChild as stop, type Child, type ServerChild } from '../childServer';
 
 const REDIS_SERVER = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/sbin']
   .map((dir) => path.join(dir, 'redis-server'))
@@ -19,74 +18,15 @@ const STARTUP_MS = 60_000;
 
 if (!REDIS_SERVER) console.warn('cluster.test.ts skipped: redis-server is not installed (apt-get install redis-server, as .ci/run does)');
 
-interface Child {
-  process: ChildProcess;
-  output: string[];
-  url: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
-
-/** Starts a command and resolves once a line of its output matches `ready` (or fails with its output when it exits first). */
-function startChild(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Child & { match: RegExpMatchArray }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} not ready in ${STARTUP_MS} ms:\n${output.join('')}`)), STARTUP_MS);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = ready.exec(output.join(''));
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: child, output, url: '', match });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} exited (${code}) before it was ready:\n${output.join('')}`));
-    });
-  });
-}
-
-/** `npm start`'s entry point, in a process of its own. */
-async function startServer(redisPort: number, env: Record<string, string>): Promise<Child> {
-  const child = await startChild(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-    OPERATOR_TOKEN: TOKEN,
-    IDLE_PAUSE_MINUTES: '0',
-    BACKUP_CRON: 'off',
-    IDLE_CHECK_CRON: 'off',
-    HOUSEKEEPING_CRON: 'off',
-    LOG_LEVEL: 'info',
-    ...env,
-  }, /Smalltown on (http:\/\/localhost:\d+)/);
-  return { ...child, url: child.match[1]! };
-}
-
-function stop(child: Child | undefined): Promise<void> {
-  if (!child || child.process.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.process.once('exit', () => resolve());
-    child.process.kill('SIGTERM');
-  });
+/** `npm start`'s entry point, in a process of its own, sharing the Redis. */
+function startServer(redisPort: number, env: Record<string, string>): Promise<ServerChild> {
+  return startServerProcess({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, OPERATOR_TOKEN: TOKEN, ...env });
 }
 
 describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
   let redis: Child | undefined;
-  let alpha: Child | undefined;
-  let beta: Child | undefined;
+  let alpha: ServerChild | undefined;
+  let beta: ServerChild | undefined;
   const rooms: Room<unknown, TownState>[] = [];
   const api = async (base: string, method: string, route: string, body?: unknown) => {
     const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` };

@@ -1,7 +1,7 @@
 // One viewer's replay: a private room per viewer (created, never joined by a second client), holding
 // a ReplaySession over a world file opened read-only. It answers seek, play, pause and inspect; it
 // changes nothing in any world, so spectators may use it without the operator token.
-import { Room, type Client } from '@colyseus/core';
+import { ErrorCode, Room, ServerError, type Client } from '@colyseus/core';
 import { TownState } from '../protocol/state';
 import type { FeedItem, UtteranceEvent } from '../protocol/messages';
 import { InspectMessage } from '../protocol/messages';
@@ -28,6 +28,14 @@ export interface ReplayOptions {
 
 const TICK_MS = 100;
 
+/**
+ * What the viewer asked for cannot be replayed: answered with the reason, and not logged as the server's
+ * error (Colyseus logs other errors of onCreate with their stack), as HTTP answers a 4xx.
+ */
+function refused(message: string): ServerError {
+  return new ServerError(ErrorCode.MATCHMAKE_INVALID_CRITERIA, message);
+}
+
 export class ReplayRoom extends Room<{ state: TownState }> {
   private session!: ReplaySession;
   private guard!: MessageGuard;
@@ -41,10 +49,15 @@ export class ReplayRoom extends Room<{ state: TownState }> {
     const own = typeof options.world === 'string' && replayContexts.has(options.world) ? options.world : undefined;
     const live = options.live ?? own ?? replayContexts.keys().next().value;
     const context = live === undefined ? undefined : replayContexts.get(live);
-    if (!context) throw new Error(`no town '${live}' is running`);
+    if (!context) throw refused(`no town '${live}' is running`);
     this.context = context;
     // Errors here (a broken, foreign or missing file) reach the viewer as the reason the room failed.
-    const opened = openReplay(context, options.world ?? null);
+    let opened: ReturnType<typeof openReplay>;
+    try {
+      opened = openReplay(context, options.world ?? null);
+    } catch (error) {
+      throw refused(error instanceof Error ? error.message : String(error));
+    }
     this.session = opened.session;
     this.close = opened.close;
     this.guard = new MessageGuard(context.wallClock);

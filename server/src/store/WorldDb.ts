@@ -158,6 +158,29 @@ export class WorldDb {
   }
 
   // ---- maintenance ---------------------------------------------------------------------------------
+  /**
+   * Clears what a first start left when it died before the world's first snapshot (kill -9 while it
+   * seeded its residents' memories): with no snapshot the world starts anew, and would otherwise hold
+   * those rows twice. The LLM call log and the reply and embedding caches stay: those calls were made
+   * (and paid for), and asking again is answered from the cache. Call before anything reads memories.
+   */
+  discardUnfinishedStart(): { memories: number; events: number } {
+    if (this.snapshots.latest()) throw new Error(`${this.file}: has a snapshot, so its start finished; nothing to discard`);
+    // A first start writes only these before its snapshot; anything else is a town's history, never cleared.
+    const kinds = FIRST_START_EVENTS.map(() => '?').join(', ');
+    const lived = this.db.prepare(`SELECT count(*) FROM events WHERE kind NOT IN (${kinds})`).pluck().get(...FIRST_START_EVENTS) as number;
+    if (lived > 0) {
+      throw new WorldFileError(this.file, `holds ${lived} events of a running town but no snapshot to resume them from; move it away to start a new world`);
+    }
+    return this.db.transaction(() => {
+      const memories = this.db.prepare('DELETE FROM memories').run().changes;
+      this.db.prepare('DELETE FROM vec_memories').run();
+      const events = this.db.prepare('DELETE FROM events').run().changes;
+      for (const table of ['utterances', 'conversations', 'plans', 'relationships']) this.db.prepare(`DELETE FROM ${table}`).run();
+      return { memories, events };
+    })();
+  }
+
   /** Online backup (SQLite's backup API): safe while the town runs; the copy opens as a world. */
   async backupTo(destFile: string): Promise<void> {
     await this.db.backup(destFile);
@@ -268,6 +291,9 @@ function toSnapshot(row: unknown): Snapshot | undefined {
   const json = typeof r.state === 'string' ? r.state : inflateSync(r.state).toString('utf8');
   return { seq: r.seq, gameMs: r.gameMs, state: JSON.parse(json) as unknown };
 }
+
+/** What a world's first start logs before its first snapshot (seeding its residents). */
+const FIRST_START_EVENTS: readonly EventKind[] = ['memory.created', 'persona.set', 'llm.fallback', 'budget.paused', 'run.started'];
 
 /** The format of the event log a world was written with: 2 since events carry what replay needs. */
 export const EVENT_FORMAT = 2;

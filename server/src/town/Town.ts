@@ -122,6 +122,11 @@ export class Town implements Composed {
       const world = createSimWorld(map);
       // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
       const resumed = stateAt(db, world, null);
+      if (!resumed) {
+        const left = db.discardUnfinishedStart();
+        const dropped = `dropped ${left.memories} memories and ${left.events} events it had written`;
+        if (left.memories + left.events > 0) parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting anew (${dropped})`);
+      }
       const start = startGameMs(config);
       const sim = resumed ? Simulation.fromState(world, resumed.sim) : new Simulation(world, personaList.map((p) => toResident(p, map)), { seed: config.seed, startGameMs: start });
       const clock = new SimClock(resumed ? resumed.clock : { gameMs: start, rate: config.rate, paused: false });

@@ -35,6 +35,9 @@ export interface CommandParts {
 }
 
 export class OperatorCommands {
+  /** Personas being seeded for `addAgent`. */
+  private readonly adding = new Set<string>();
+
   constructor(private readonly p: CommandParts) {}
 
   pause(by: string): void {
@@ -56,6 +59,8 @@ export class OperatorCommands {
 
   /** Advances the world by some game minutes in one lockstep run (live ticks wait meanwhile). */
   async step(minutes: number, by: string): Promise<void> {
+    // Refused before it is logged: the log holds what was done.
+    this.p.loop.refuseSecondLockstep();
     this.record(by, { action: 'step', gameMinutes: minutes });
     await this.p.loop.runLockstep(this.p.clock.gameMs + minutes * GAME_MS_PER_MINUTE);
   }
@@ -87,17 +92,25 @@ export class OperatorCommands {
    * `spawn` (a spawn point of the map) when given, else where it would at start-up, and starts its day.
    */
   async addAgent(personaId: string, by: string, options: { spawn?: string } = {}): Promise<Persona> {
-    const { sim, map, personas } = this.p;
+    const { sim, map, personas, loop } = this.p;
     if (sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
-    const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
-    const resident = toResident(persona, map, options.spawn);
-    for (const w of warnings) this.p.logger.warn(w.message);
-    personas.set(persona.id, persona);
-    await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
-    this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
-    this.p.loop.enqueue({ kind: 'addAgent', resident });
-    this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
-    return persona;
+    // From the first ask until the sim has the agent (its next step), a second ask is refused: it would seed it twice.
+    const queued = loop.hasPending((i) => i.kind === 'addAgent' && i.resident.id === personaId);
+    if (this.adding.has(personaId) || queued) throw new Error(`'${personaId}' is already being added`);
+    this.adding.add(personaId);
+    try {
+      const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
+      const resident = toResident(persona, map, options.spawn);
+      for (const w of warnings) this.p.logger.warn(w.message);
+      personas.set(persona.id, persona);
+      await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
+      this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
+      loop.enqueue({ kind: 'addAgent', resident });
+      this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
+      return persona;
+    } finally {
+      this.adding.delete(personaId);
+    }
   }
 
   /** The persona files not in town, each with what stops it from being added (read-only). */

@@ -50,6 +50,16 @@ export class TownLoop {
     this.pending.push(...inputs);
   }
 
+  /** Throws while a lockstep run goes: a second one is refused. */
+  refuseSecondLockstep(): void {
+    if (this.lockstep) throw new Error('the town is already running a lockstep run');
+  }
+
+  /** Whether an input waits for the next step (queued by an operator, not yet applied). */
+  hasPending(test: (input: Input) => boolean): boolean {
+    return this.pending.some(test);
+  }
+
   /** Whether a lockstep run is going (live ticks wait for it). */
   get lockstepRunning(): boolean {
     return this.lockstep !== null;
@@ -71,7 +81,7 @@ export class TownLoop {
    * before the next. Operations already in flight finish first. A second run while one goes is refused.
    */
   async runLockstep(untilGameMs: number, stepGameMs = LOCKSTEP_GAME_MS, onStep?: (r: TickResult) => void): Promise<void> {
-    if (this.lockstep) throw new Error('the town is already running a lockstep run');
+    this.refuseSecondLockstep();
     const run = this.lockstepRun(untilGameMs, stepGameMs, onStep);
     this.lockstep = run;
     try {

@@ -1,0 +1,122 @@
+// Chaos benchmarks: `npm run bench -- chaos` (1) and `npm run bench -- outage` (2).
+// 1. kill -9 at random moments, 20 times during an offline run and 20 times during an LLM run (the stub
+//    over real HTTP): the server is `npm start`'s entry point in a process of its own, its world file read
+//    from outside before each kill (tests/chaos/killAndResume.ts). Reports the kills, the rows seen
+//    committed and lost after the restarts (must be 0), and the resume time (spawn to serving).
+// 2. An LLM endpoint that fails 30% of calls, then is gone for a minute, then returns, under a live
+//    25-agent town at 1x (tests/chaos/llmOutage.ts).
+import { performance } from 'node:perf_hooks';
+import { OpenAIStub } from '../tests/fakes/openaiStub';
+import { installTownResponders } from '../tests/fakes/townResponders';
+import { killAndResume, type KillRunResult } from '../tests/chaos/killAndResume';
+import { runLlmOutage } from '../tests/chaos/llmOutage';
+import { tempDir } from '../tests/helpers';
+import { clonePersonas } from './fixtures';
+import { percentile } from './sim';
+
+const KILLS = 20;
+/** A quarter of the kills at a random moment of the start-up or resume, the rest up to 5 s into serving. */
+const MOMENTS = { duringStart: 0.25, startMs: [300, 2500] as [number, number], servingMs: [200, 5000] as [number, number] };
+
+function summarise(name: string, r: KillRunResult): Record<string, number> {
+  const failed = r.checks.filter(
+    (c) => c.integrity !== 'ok' || !c.gapFree || c.dangling > 0 || c.rolledBackGameMs > 0 || c.worldStarts !== 1 || c.seedsTwice > 0,
+  );
+  const killedServing = r.cycles.filter((c) => c.wasReady).length;
+  console.log(
+    `  ${name}: ${r.cycles.length} kills (${killedServing} while serving, the rest during start-up or resume), ` +
+      `${r.seenEvents} events and ${r.seenMemories} memories seen committed, ` +
+      `${r.lostRows.length} lost${r.lostRows.length ? ` (${r.lostRows.slice(0, 5).join(', ')}…)` : ''}, ` +
+      `${failed.length} of ${r.checks.length} restart checks failed; ` +
+      `resume ms (spawn to serving): ${r.resumeMs.map((m) => m.toFixed(0)).join(' ')}; ` +
+      `of which opening the world (first log line to resumed): ${r.openMs.join(' ')}`,
+  );
+  if (failed.length) console.log(`  failed checks: ${JSON.stringify(failed)}`);
+  return {
+    [`chaos.kills.${name}`]: r.cycles.length,
+    [`chaos.lost_rows.${name}`]: r.lostRows.length,
+    [`chaos.failed_checks.${name}`]: failed.length,
+    [`chaos.seen_rows.${name}`]: r.seenEvents + r.seenMemories,
+    [`chaos.resume_p50_ms.${name}`]: percentile(r.resumeMs, 50),
+    [`chaos.resume_p99_ms.${name}`]: percentile(r.resumeMs, 99),
+    [`chaos.open_p99_ms.${name}`]: percentile(r.openMs, 99),
+  };
+}
+
+export async function benchChaos(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const t0 = performance.now();
+  const offline = await killAndResume({
+    kills: KILLS,
+    seed: 2026,
+    dataDir: tempDir('smalltown-chaos-'),
+    env: { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600' },
+    moments: MOMENTS,
+  });
+  Object.assign(out, summarise('offline', offline));
+
+  const stub = installTownResponders(await new OpenAIStub({ latencyMs: 100 }).start());
+  let llm: KillRunResult;
+  try {
+    const env = { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'chaos', LLM_MODEL: 'stub-model' };
+    // The first kill lands while the new world seeds its residents' memories through the LLM.
+    llm = await killAndResume({
+      kills: KILLS,
+      seed: 2027,
+      dataDir: tempDir('smalltown-chaos-'),
+      env,
+      moments: MOMENTS,
+      killFirstWhen: () => (stub.stats.bySchema.importance_reply ?? 0) >= 3,
+    });
+  } finally {
+    await stub.close();
+  }
+  Object.assign(out, summarise('llm', llm));
+  const resumes = [...offline.resumeMs, ...llm.resumeMs];
+  out['chaos.kills'] = offline.cycles.length + llm.cycles.length;
+  out['chaos.lost_rows'] = offline.lostRows.length + llm.lostRows.length;
+  out['chaos.resume_p50_ms'] = percentile(resumes, 50);
+  out['chaos.resume_p99_ms'] = percentile(resumes, 99);
+  out['chaos.resume_max_ms'] = Math.max(...resumes);
+  out['chaos.open_p99_ms'] = percentile([...offline.openMs, ...llm.openMs], 99);
+  console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  return out;
+}
+
+export async function benchOutage(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+
+  // The endpoint: healthy while the town plans its morning, then 30% faults for half a minute, gone for a minute, back.
+  const outage = await runLlmOutage({
+    healthyMs: 20_000,
+    faultyMs: 30_000,
+    outageMs: 60_000,
+    faultRate: 0.3,
+    recoveryLimitMs: 60_000,
+    watchAfterMs: 10_000,
+    rate: 60,
+    llm: { timeoutMs: 10_000, maxRetries: 3, concurrency: 8 },
+    hangMs: 15_000,
+    personasDir: clonePersonas(25),
+  });
+  console.log(`  LLM outage: ${JSON.stringify({ ...outage, stub: { requests: outage.stub.requests, faults: outage.stub.faults } })}`);
+  out['llm_outage.max_stall_ms'] = outage.maxStallMs;
+  out['llm_outage.max_stall_ms.faulty'] = outage.phases.faulty.maxStallMs;
+  out['llm_outage.max_stall_ms.outage'] = outage.phases.outage.maxStallMs;
+  out['llm_outage.max_stall_ms.after_return'] = outage.phases.after.maxStallMs;
+  out['llm_outage.game_minutes.faulty_30s'] = outage.phases.faulty.gameMinutes;
+  out['llm_outage.game_minutes.outage_60s'] = outage.phases.outage.gameMinutes;
+  out['llm_outage.fallbacks'] = outage.fallbacksMade;
+  out['llm_outage.fallbacks_logged'] = outage.fallbacksLogged;
+  out['llm_outage.fallbacks.outage'] = outage.phases.outage.fallbacks;
+  out['llm_outage.operation_failures'] = outage.operationFailures.length;
+  out['llm_outage.recovery_first_good_call_ms'] = outage.recovery.firstGoodCallMs ?? -1;
+  out['llm_outage.recovery_clock_running_ms'] = outage.recovery.clockRunningMs ?? -1;
+  out['llm_outage.recovery_interview_ms'] = outage.recovery.interviewMs;
+  out['llm_outage.recovery_interview_by_llm'] = Number(outage.recovery.interviewByLlm);
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  (process.argv[2] === 'outage' ? benchOutage() : benchChaos()).then((r) => console.table(r));
+}
