@@ -12,7 +12,7 @@ const isabella = personas.get('isabella')!;
 const claire = personas.get('claire')!;
 const FEB13 = Math.floor(Date.UTC(2026, 1, 13) / 86_400_000);
 const memory = (id: number, description: string, importance = 8, extra: Partial<Memory> = {}): Memory => ({ id, agentId: asAgentId('isabella'), kind: 'observation', description, createdGameMs: 0, lastAccessedGameMs: 0, importance, triple: null, evidenceIds: [], ...extra });
-const ctx = (persona = isabella, gameMs = Date.UTC(2026, 1, 13, 10, 0)) => ({ agent: { persona, currentAction: 'serving customers', currentPlace: 'Hobbs Cafe: cafe: counter', plan: planFromRoutine(persona, map, 1, FEB13) }, map, gameMs, seed: 1, names: new Map([...personas].map(([id, p]) => [id, p.name])) });
+const ctx = (persona = isabella, gameMs = Date.UTC(2026, 1, 13, 10, 0)) => ({ agent: { persona, currentAction: 'serving customers', currentPlace: 'Hobbs Cafe: cafe: counter', plan: planFromRoutine(persona, map, 1, FEB13) }, map, gameMs, seed: 1, names: new Map([...personas].map(([id, p]) => [id, p.name])), relationships: new Map(Object.entries(persona.relationships)) });
 
 describe('the offline mind', () => {
   it('plans the waking day in 5-60 minute actions at real places, differently from day to day', () => {
@@ -32,7 +32,7 @@ describe('the offline mind', () => {
   });
 
   it('goes to a gathering it remembers on its day', () => {
-    const party = memory(1, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.');
+    const party = memory(1, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.', 8, { createdGameMs: FEB13 * 86_400_000 });
     const onTheDay = planFromRoutine(claire, map, 1, FEB13 + 1, [party]);
     expect(onTheDay.actions).toContainEqual(expect.objectContaining({ startMinute: 17 * 60, description: 'attending the party at Hobbs Cafe', address: 'Hobbs Cafe: cafe' }));
     expect(planFromRoutine(claire, map, 1, FEB13, [party]).actions.some((a) => a.description.includes('party'))).toBe(false);
@@ -55,10 +55,10 @@ describe('the offline mind', () => {
       lines.push({ speaker: me.id, speakerName: me.name, text: out.text });
       if (out.end) break;
     }
-    expect(lines[0].text).toMatch(/^Good morning, Claire!/);
-    expect(lines.some((l) => l.text === 'Did you hear? Omar Haddad wants to start home deliveries.')).toBe(true);
+    expect(lines[0].text).toMatch(/^(Good morning, Claire|Claire!)/);
+    expect(lines.some((l) => l.text.endsWith('Omar Haddad wants to start home deliveries.'))).toBe(true);
     expect(lines.filter((l) => l.text.includes('home deliveries'))).toHaveLength(1);
-    const summary = await mind.summariseConversation(ctx(), [isabella, claire], lines);
+    const summary = await mind.summariseConversation({ contexts: [ctx(), ctx(claire)], lines, relationships: [isabella.relationships.claire, claire.relationships.isabella] });
     expect(summary.learned.claire).toContain('Omar Haddad wants to start home deliveries.');
   });
 

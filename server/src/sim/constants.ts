@@ -14,10 +14,12 @@ export const HELD_EVENTS_LIMIT = 48;
 export const REPERCEIVE_AFTER_GAME_MS = 3 * 3_600_000;
 /** Observations held back while an operation is in flight, oldest dropped first. */
 export const PENDING_OBSERVATIONS_LIMIT = 12;
-/** Two agents closer than this, in one arena, may start talking. */
+/** Two agents closer than this, in one arena, are offered to each other's cognition as company to talk with. */
 export const CONVERSE_RADIUS_TILES = 4;
-/** Chance that an eligible encounter becomes a conversation. */
-export const CONVERSE_CHANCE = 0.5;
+/** Someone offered as company and not chosen is not offered to the same agent again for this long. */
+export const RECONSIDER_COMPANY_AFTER_GAME_MS = 60 * 60_000;
+/** A decision to talk waits this long for both agents to be free, then is forgotten. */
+export const TALK_INTENT_GAME_MS = 10 * 60_000;
 /** Don't start another conversation for 45 game minutes after having one. */
 export const AGENT_CONVERSATION_COOLDOWN_GAME_MS = 45 * 60_000;
 /** The same two agents don't talk again for four game hours. */
