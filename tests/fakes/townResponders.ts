@@ -21,7 +21,7 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
     const text = lastUser(r);
     const perceived = (text.split(/just perceived:\n/)[1] ?? '').split(/\n(?!\d+\. )/)[0];
     const lines = perceived.split('\n').filter((l) => /^\d+\. /.test(l));
-    const people = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => ({ name: m[1], known: !m[2].startsWith('a stranger') || m[2].includes('news') }));
+    const people = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => ({ name: m[1], known: !m[2].startsWith('a stranger') }));
     return {
       ratings: lines.map((l) => (/party|invit|festival|closed/i.test(l) ? 8 : /talk|said|heard/i.test(l) ? 5 : 3)),
       react: lines.some((l) => /closed/i.test(l)),
@@ -87,10 +87,13 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
     ];
     return { lines };
   });
-  // The second one accepts a party they heard of and fits it in at 17:00 at Hobbs Cafe.
+  // The second one accepts a party they heard of and fits it in an hour from now at Hobbs Cafe.
   stub.respond('summarise_reply', (r) => {
-    const party = /Did you hear\? (.*)$/m.exec(lastUser(r))?.[1];
-    const plans = party ? { thought: 'I will go to the party at Hobbs Cafe at 5pm.', appointment: { start: '17:00', minutes: 60, description: 'going to the party', emoji: '🎉', place: 'Hobbs Cafe: cafe' } } : null;
+    const text = lastUser(r);
+    const party = /Did you hear\? (.*)$/m.exec(text)?.[1];
+    const hour = (Number(/^It is .*?(\d\d):\d\d\./.exec(text)?.[1] ?? 16) + 1) % 24;
+    const start = `${String(hour).padStart(2, '0')}:00`;
+    const plans = party ? { thought: `I will go to the party at Hobbs Cafe at ${start}.`, appointment: { start, minutes: 60, description: 'going to the party', emoji: '🎉', place: 'Hobbs Cafe: cafe' } } : null;
     return { summary: 'They had a friendly chat.', learnedByFirst: [], learnedBySecond: party ? [party] : [], firstNowThinks: 'A friendly face.', secondNowThinks: party ? 'A friend who invited me to a party.' : 'A friendly face.', firstPlans: null, secondPlans: plans };
   });
   stub.respond('reflect_questions', () => ({ questions: ['What matters most lately?', 'Who have I been seeing?', 'What is coming up?'] }));

@@ -132,6 +132,11 @@ export class AgentRuntime {
     return interview(this.c, this.memory, agentId, question, gameMs);
   }
 
+  /** Summed importance of the agent's memories since its last reflection (reflection comes at REFLECTION_THRESHOLD). */
+  reflectionProgress(agentId: AgentId): number {
+    return this.memory.pendingImportance(agentId);
+  }
+
   /** The agent's status now: the persona file's `currently` as last revised. */
   statusOf(agentId: AgentId): string {
     return this.c.status(agentId);

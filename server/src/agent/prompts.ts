@@ -112,7 +112,7 @@ export function appraisePrompt(
 ): ChatMessage[] {
   const people = context.company.length
     ? `People nearby ${p.name} could start talking with now:\n${context.company
-        .map((c) => `- ${c.name}: ${c.relationship ?? 'a stranger'}${c.lastTalked ? ` (last talked ${c.lastTalked})` : ''}${c.news.length ? `; news ${p.name} could tell: ${c.news.join(' ')}` : ''}`)
+        .map((c) => `- ${c.name}: ${c.relationship ?? 'a stranger'}${c.lastTalked ? ` (last talked ${c.lastTalked})` : ''}${c.news.length ? `\n  News ${p.name} could tell them: ${c.news.join(' ')}` : ''}`)
         .join('\n')}\n`
     : '';
   return [
