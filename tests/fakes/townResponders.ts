@@ -16,16 +16,17 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
     const lines = text.split('\n').filter((l) => /^\d+\. /.test(l));
     return { ratings: lines.map((l) => (/party|invit|festival|closed/i.test(l) ? 8 : /talk|said|heard/i.test(l) ? 5 : 3)) };
   });
-  // Observations: ratings as above; react to a closure; talk to the first person in view who is known, or brings news.
+  // Observations: ratings as above; react to a closure; talk to someone in view: the first it knows, else the
+  // first it has not talked with today (a sociable model).
   stub.respond('appraise_reply', (r) => {
     const text = lastUser(r);
     const perceived = (text.split(/just perceived:\n/)[1] ?? '').split(/\n(?!\d+\. )/)[0];
     const lines = perceived.split('\n').filter((l) => /^\d+\. /.test(l));
-    const people = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => ({ name: m[1], known: !m[2].startsWith('a stranger') }));
+    const people = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => ({ name: m[1], known: !m[2].startsWith('a stranger'), talked: m[2].includes('(last talked') }));
     return {
       ratings: lines.map((l) => (/party|invit|festival|closed/i.test(l) ? 8 : /talk|said|heard/i.test(l) ? 5 : 3)),
       react: lines.some((l) => /closed/i.test(l)),
-      talkTo: people.find((p) => p.known)?.name ?? null,
+      talkTo: (people.find((p) => p.known && !p.talked) ?? people.find((p) => !p.talked))?.name ?? null,
     };
   });
   stub.respond('plan_reply', (r) => {

@@ -72,17 +72,17 @@ function runDay(sim: Simulation, fromMs: number, toMs: number, stepMs = 10_000) 
 }
 
 describe('Simulation', () => {
-  it('sleeps at night, asks for the plan an hour before waking, then follows it to real places', () => {
-    const sim = new Simulation(map, [ada, bo], { seed: 1, startGameMs: at(5, 0) });
+  it('sleeps at night, asks for the plan three hours before waking, then follows it to real places', () => {
+    const sim = new Simulation(map, [ada, bo], { seed: 1, startGameMs: at(3, 0) });
     const driver = new Driver(sim);
-    const early = driver.step(at(5, 0));
+    const early = driver.step(at(3, 0));
     expect(sim.agent('ada')!.asleep).toBe(true);
     expect(sim.agent('ada')!.current.description).toBe('sleeping');
     expect(early.requests).toEqual([]);
-    const r = driver.step(at(6, 0));
+    const r = driver.step(at(4, 0));
     expect(r.requests.filter((q) => q.kind === 'plan').map((q) => q.agentId).sort()).toEqual(['ada', 'bo']);
 
-    driver.run(at(6, 0) + 10_000, at(8, 30));
+    driver.run(at(4, 0) + 10_000, at(8, 30));
     const a = sim.agent('ada')!;
     expect(a.asleep).toBe(false);
     expect(a.current.description).toBe('serving coffee');

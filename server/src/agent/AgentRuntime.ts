@@ -48,7 +48,8 @@ export class AgentRuntime {
 
   /** Live mode: runs the request in the background; its Inputs arrive through `drainInputs` as they come. */
   submit(request: OperationRequest): void {
-    const entry: Running = { gameMs: request.gameMs, blocking: true };
+    // The sim needs a plan only when its agent wakes (the loop holds the clock for that), so planning ahead does not block.
+    const entry: Running = { gameMs: request.gameMs, blocking: request.kind !== 'plan' };
     const p = this.run(request, (input) => this.inbox.push(input), () => (entry.blocking = false)).then(
       (inputs) => void this.inbox.push(...inputs),
       () => undefined,
