@@ -23,6 +23,8 @@ import { percentile } from './sim';
 
 const AGENTS = 25;
 const DAYS = 2;
+/** Game ms per real ms at 600× (60 is 1×). */
+const PLAY_RATE_600X = 600 * 60;
 
 async function recordWorld(snapshotEveryGameMinutes: number): Promise<{ town: Town; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-replay-'));
@@ -74,15 +76,16 @@ export async function benchReplay(): Promise<Record<string, number>> {
   out['replay.seek_p99_ms'] = seeks.p99;
   out['replay.snapshots_bytes_per_agent_day'] = (town.db.db.prepare('SELECT coalesce(sum(length(state)), 0) FROM snapshots').pluck().get() as number) / (AGENTS * DAYS);
 
-  // One viewer playing at 600x: ten ticks a second for a game day's worth of ticks.
+  // One viewer playing at the page's 600× (1× is a game minute a real second, so 600× is ten game hours
+  // a real second): ten ticks a second through the whole recorded span.
   const opened = openReplay(contextFor(town, dataDir), null);
   const span = opened.session.currentSpan();
   opened.session.seek(span.firstGameMs);
-  opened.session.rate = 600;
+  opened.session.rate = PLAY_RATE_600X;
   const state = new TownState();
   state.mapWidth = town.map.widthTiles;
   const encoder = new Encoder(state);
-  const ticks = Math.floor((span.lastGameMs - span.firstGameMs) / (100 * 600));
+  const ticks = Math.floor((span.lastGameMs - span.firstGameMs) / (100 * PLAY_RATE_600X));
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < ticks && opened.session.rate > 0; i++) {
     opened.session.advance(100);

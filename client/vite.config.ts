@@ -13,8 +13,9 @@ export default defineConfig({
     outDir: path.resolve(here, '../dist/client'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
-    // Two pages: the town (index.html) and the analysis page (analysis.html, served at /analysis).
-    rollupOptions: { input: { main: path.join(here, 'index.html'), analysis: path.join(here, 'analysis.html') } },
+    // Three pages: the town (index.html), the analysis page (analysis.html, served at /analysis) and the
+    // persona editor (personas.html, served at /personas).
+    rollupOptions: { input: { main: path.join(here, 'index.html'), analysis: path.join(here, 'analysis.html'), personas: path.join(here, 'personas.html') } },
   },
   logLevel: 'warn',
 });

@@ -1,13 +1,18 @@
-// Entry point: join the town (asking what to do when a token is refused), build the DOM panels, then
-// start Phaser with Boot -> Preloader -> Town.
+// Entry point: join the town (asking what to do when a token is refused) or, for a world file that is
+// no running town, open its replay; build the DOM panels and the timeline, then start Phaser with
+// Boot -> Preloader -> Town. Everything shown reads one connection hub, which switches between the live
+// town and this viewer's replay room.
 import Phaser from 'phaser';
-import type { TownInfo } from '@protocol/api';
+import type { PlaceTree } from '@protocol/places';
 import type { ErrorReply } from '@protocol/messages';
+import { parseIsoMoment } from '@protocol/time';
 import { Boot } from './scenes/Boot';
 import { Preloader } from './scenes/Preloader';
 import { Town, type TownHost } from './scenes/Town';
 import { connectToTown, forgetToken, isTokenRefused, rememberToken, takeToken, type TownConnection } from './net/townConnection';
-import { fetchTownInfo } from './net/api';
+import { connectToReplay } from './net/replayConnection';
+import { ConnectionHub } from './net/connectionHub';
+import { chosenWorld, fetchReplayWorld, fetchTownInfo } from './net/api';
 import { Hud, type ViewControls } from './ui/hud';
 import { Inspector } from './ui/inspector';
 import { FeedPanel } from './ui/feed';
@@ -17,6 +22,8 @@ import { installShortcuts } from './ui/keyboard';
 import { watchInsets } from './ui/layout';
 import { askForToken, tokenDialogOpen } from './ui/tokenDialog';
 import { isTownsPage, mountTownsLink, showTownsPage } from './ui/towns';
+import { ReplayBar } from './ui/replayBar';
+import { WorldPicker } from './ui/worldPicker';
 
 declare global {
   interface Window {
@@ -25,7 +32,9 @@ declare global {
       ready: boolean;
       scene: string;
       /** Agents with their world position and their position on the page (x, y), and whether that is inside the town's viewport. */
-      agents(): Array<{ id: string; name: string; x: number; y: number; worldX: number; worldY: number; onScreen: boolean; action: string; emoji: string }>;
+      agents(): Array<{
+        id: string; name: string; x: number; y: number; worldX: number; worldY: number; onScreen: boolean; action: string; emoji: string; speech: string; walking: boolean;
+      }>;
       camera(): {
         mode: string; zoom: number; fitZoom: number; centerX: number; centerY: number; watched: string[];
         viewport: { x: number; y: number; width: number; height: number }; map: { width: number; height: number };
@@ -37,6 +46,10 @@ declare global {
       /** How many inspector replies have been drawn: each refresh adds one. */
       inspectorReplies(): number;
       followed(): string | null;
+      /** Live or replay, and the game time shown. */
+      view(): { mode: 'live' | 'replay'; gameMs: number; playing: boolean; span: { firstGameMs: number; lastGameMs: number } };
+      /** The timeline's markers (game ms and kind). */
+      markers(): Array<{ gameMs: number; kind: string }>;
     };
   }
 }
@@ -72,31 +85,68 @@ async function join(world: string): Promise<TownConnection> {
   }
 }
 
+/** What the page shows: a running town (and replays of it), or only the replay of a world file. */
+interface Opened {
+  hub: ConnectionHub;
+  places: PlaceTree;
+  mapUrl: string;
+  /** The world replays open (null: the town this page watches by default). */
+  replayWorld: string | null;
+}
+
+/** The moment in the address (`?t=2026-02-14T17:00`), null when none; a malformed one is said and ignored. */
+function requestedMoment(): number | null {
+  const text = new URLSearchParams(location.search).get('t');
+  if (text === null) return null;
+  const t = parseIsoMoment(text);
+  if (t === null) status.textContent = `The address's t=${text} is not a moment (YYYY-MM-DDTHH:MM[:SS]); showing the live town.`;
+  return t;
+}
+
+async function open(at: number | null): Promise<Opened> {
+  const requested = chosenWorld();
+  try {
+    const info = await fetchTownInfo();
+    const live = await join(info.name);
+    return { hub: new ConnectionHub(live, live), places: info.places, mapUrl: info.mapUrl, replayWorld: requested };
+  } catch (error) {
+    const noTown = new Error(`${error instanceof Error ? error.message : String(error)} (see /towns)`);
+    if (requested === null) throw noTown;
+    // No running town by that name: a world file (a headless run, a backup) replays on its own page.
+    const file = await fetchReplayWorld(requested).catch((reason: unknown) => {
+      const why = reason instanceof Error ? reason.message : String(reason);
+      // Neither a town nor a file: the town's message. A file that cannot be replayed: its own reason.
+      if (/no such world file|is not a world name/.test(why)) throw noTown;
+      throw new Error(`cannot replay ${requested}: ${why}`);
+    });
+    const replay = await connectToReplay({ world: requested, gameMs: at ?? file.span.lastGameMs });
+    return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: requested };
+  }
+}
+
 async function start(): Promise<void> {
   status.textContent = 'connecting to the town…';
-  let connection: TownConnection;
-  let info: TownInfo;
+  const at = requestedMoment();
+  let opened: Opened;
   try {
-    info = await fetchTownInfo().catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)} (see /towns)`);
-    });
-    connection = await join(info.name);
+    opened = await open(at);
   } catch (error) {
     status.textContent = `Could not join the town: ${error instanceof Error ? error.message : String(error)}. `;
     const retry = Object.assign(document.createElement('button'), { type: 'button', textContent: 'try again', onclick: () => location.reload() });
     status.append(retry);
     return;
   }
+  const { hub } = opened;
   status.textContent = '';
   mountTownsLink();
-  const hud = new Hud(connection);
-  connection.on('error', (m) => {
+  const hud = new Hud(hub);
+  hub.on('error', (m) => {
     const e = m as ErrorReply;
     hud.say(`${e.type}: ${e.message}`);
   });
-  const inspector = new Inspector(connection, document.getElementById('panel')!);
-  const tools = new OperatorTools(connection, document.getElementById('tools')!, info.places);
-  new FeedPanel(connection, document.getElementById('log')!);
+  const inspector = new Inspector(hub, document.getElementById('panel')!);
+  const tools = new OperatorTools(hub, document.getElementById('tools')!, opened.places);
+  const feed = new FeedPanel(hub, document.getElementById('log')!);
   const help = document.getElementById('help')!;
   buildHelp(help);
   document.getElementById('hud-help')!.addEventListener('click', () => (help.hidden = !help.hidden));
@@ -108,6 +158,26 @@ async function start(): Promise<void> {
       location.reload();
     });
   };
+  const replayBar = new ReplayBar({
+    hub,
+    root: document.getElementById('timeline')!,
+    world: opened.replayWorld,
+    say: (text) => hud.say(text),
+    onMoved: () => inspector.refresh(),
+  });
+  const picker = new WorldPicker(() => opened.replayWorld);
+  const worlds = Object.assign(document.createElement('button'), { type: 'button', className: 'timeline-worlds', textContent: '📼 worlds', title: 'replay another world file (W)' });
+  worlds.addEventListener('click', () => void picker.open());
+  document.getElementById('timeline')!.append(worlds);
+  hub.onSwitch((mode) => {
+    if (mode === 'replay') tools.close();
+    feed.reset(mode);
+    inspector.reset();
+  });
+  if (hub.mode === 'replay') {
+    feed.reset('replay');
+    if (hub.state.detail) hud.say(`This world replays with less detail: ${hub.state.detail}.`);
+  } else if (at !== null) void replayBar.seek(at);
 
   const game = new Phaser.Game({
     type: hardwareWebGl() ? Phaser.WEBGL : Phaser.CANVAS,
@@ -123,18 +193,22 @@ async function start(): Promise<void> {
     if (townReady()) town().layout();
   });
   const host: TownHost = {
-    places: info.places,
+    places: opened.places,
     insets,
-    onPick: (id) => inspector.show(id),
+    onPick: (id) => {
+      inspector.show(id);
+      replayBar.setAgent(id);
+    },
     onFrame: (now) => {
       hud.update(now);
       inspector.tick();
       tools.tick();
+      replayBar.frame(now);
     },
   };
-  game.registry.set('connection', connection);
+  game.registry.set('connection', hub);
   game.registry.set('host', host);
-  game.registry.set('mapUrl', info.mapUrl);
+  game.registry.set('mapUrl', opened.mapUrl);
   inspector.onClose = () => town().follow(null);
   hud.onFind((id) => town().follow(id));
   const view: ViewControls = {
@@ -162,12 +236,19 @@ async function start(): Promise<void> {
     },
     showWholeTown: view.showWholeTown,
     toggleAutoFollow: () => view.setAutoFollow(!view.autoFollow()),
-    togglePause: () => hud.togglePause(),
+    // Space plays and pauses a replay; in the live town it is the operator's pause.
+    togglePause: () => (hub.mode === 'replay' ? replayBar.togglePlay() : hud.togglePause()),
+    stepMarker: (direction) => replayBar.stepMarker(direction),
+    backToLive: () => {
+      if (hub.mode === 'replay') replayBar.backToLive();
+    },
+    toggleWorlds: () => (picker.isOpen ? picker.close() : void picker.open()),
     setRate: (i) => hud.setRate(i),
     focusFind: () => hud.focusFind(),
     toggleHelp: () => (help.hidden = !help.hidden),
     toggleTools: () => tools.toggle(),
     closeOverlay: () => {
+      if (picker.close()) return true;
       if (help.hidden) return tools.close();
       help.hidden = true;
       return true;
@@ -188,11 +269,11 @@ async function start(): Promise<void> {
       const scene = town();
       const cam = scene.cameras.main;
       return [...scene.agents.values()].map((v) => {
-        const a = connection.state.agents.get(v.id)!;
+        const a = hub.state.agents.get(v.id)!;
         const x = cam.x + (v.x - cam.worldView.x) * cam.zoom;
         const y = cam.y + (v.y - cam.worldView.y) * cam.zoom;
         const onScreen = x >= cam.x && x < cam.x + cam.width && y >= cam.y && y < cam.y + cam.height;
-        return { id: v.id, name: a.name, worldX: v.x, worldY: v.y, x, y, onScreen, action: a.action, emoji: a.emoji };
+        return { id: v.id, name: a.name, worldX: v.x, worldY: v.y, x, y, onScreen, action: a.action, emoji: a.emoji, speech: a.speech, walking: v.isWalking };
       });
     },
     camera() {
@@ -218,10 +299,17 @@ async function start(): Promise<void> {
     inspected: () => inspector.shown,
     inspectorReplies: () => inspector.replies,
     followed: () => town().followedId,
+    view: () => ({ mode: hub.mode, gameMs: hub.gameNow(), playing: hub.mode === 'replay' && hub.state.replayRate > 0, span: replayBar.timeline.shownSpan }),
+    markers: () => replayBar.markerList.map((m) => ({ gameMs: m.gameMs, kind: m.kind })),
   };
+  // An agent named in the address is followed once it is on the map.
+  const wanted = new URLSearchParams(location.search).get('agent');
   game.events.on('step', () => {
     const hooks = window.__smalltown!;
-    if (!hooks.ready && townReady() && town().agents.size > 0) hooks.ready = true;
+    if (!hooks.ready && townReady() && town().agents.size > 0) {
+      hooks.ready = true;
+      if (wanted && town().agents.has(wanted)) town().follow(wanted);
+    }
   });
 }
 

@@ -13,7 +13,7 @@ import type { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom } from './rooms/TownRoom';
 import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
-import { replayRouter } from './api/replay';
+import { replayRouter, serveRecordedMaps } from './api/replay';
 import { buildMinds } from './town/minds';
 import { townsRouter } from './api/towns';
 import { serveWorldMaps } from './api/mapFiles';
@@ -22,6 +22,7 @@ import { mountExportApi } from './api/exports';
 import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
+import { clientPage } from './api/clientPages';
 import { formatGameTime } from './protocol/time';
 import { INVALID_TOKEN_MESSAGE } from './protocol/messages';
 import type { WallClock } from './core/wallClock';
@@ -117,7 +118,16 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   });
   app.use('/api', (req, _res, next) => next(typeof req.query.world === 'string' ? new HttpError(404, `no town '${req.query.world}' is running`) : undefined));
   mountMapAssets(app, config.mapFile, (message) => logger.warn(message));
+  app.get('/personas', clientPage('personas.html', config.dev));
   app.get('/towns/:world/map/*file', serveWorldMaps((world) => host.get(world)?.map ?? null));
+  // The maps recorded worlds were made on, for replaying a world file that is no running town.
+  let recordedMaps: express.RequestHandler | null = null;
+  app.get('/replays/:world/map/*file', (req, res, next) => {
+    const context = replayContexts.get(host.defaultWorld);
+    if (!context) return next();
+    recordedMaps ??= serveRecordedMaps(context);
+    recordedMaps(req, res, next);
+  });
 
   let vite: ViteDevServer | null = null;
   if (config.dev) {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -25,6 +25,19 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until the town page has drawn its agents (the page's test hook says ready). */
+export async function townReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
+}
+
+/** A new tab on the town page at `url`, once it is ready. */
+export async function openTown(browser: LaunchedBrowser, url: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(url);
+  await townReady(page);
+  return page;
 }
 
 export type { Browser };

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type LaunchedBrowser } from './browser';
+import { launchBrowser, openTown, type LaunchedBrowser } from './browser';
 import { startTestTown, tempDir } from '../helpers';
 
 const TOKEN = 'e2e-operator';
@@ -26,12 +26,7 @@ describe('watching and operating the town in the browser', () => {
     await town?.close();
   });
 
-  async function open(url: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
-    return page;
-  }
+  const open = (url: string): Promise<Page> => openTown(browser, url);
 
   const feedText = (page: Page) => page.locator('#town-feed').textContent();
 

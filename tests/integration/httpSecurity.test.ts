@@ -164,7 +164,7 @@ describe('CORS_ORIGINS', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers).toMatchObject({
       'access-control-allow-origin': 'https://friend.example',
-      'access-control-allow-methods': 'GET, HEAD, POST, DELETE',
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, DELETE',
       'access-control-allow-headers': 'Authorization, Content-Type',
     });
     const matchmake = await request(server.url, '/matchmake/joinOrCreate/town', {

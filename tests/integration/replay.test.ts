@@ -5,9 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Room } from '@colyseus/sdk';
 import { TownState } from '../../server/src/protocol/state';
-import type { ReplayHistory } from '../../server/src/protocol/replay';
+import type { ReplayHistory, ReplayWorldInfo } from '../../server/src/protocol/replay';
 import type { InspectReply } from '../../server/src/protocol/inspection';
-import type { Timeline, WorldListing } from '../../server/src/api/replay';
+import type { Timeline, WorldListing } from '../../server/src/protocol/replay';
+import { loadConfig } from '../../server/src/config';
+import { Town } from '../../server/src/town/Town';
+import { OfflineMind } from '../../server/src/agent/offlineMind';
+import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
+import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
+import { createLogger } from '../../server/src/town/logger';
 import { stateAt } from '../../server/src/history/stateAt';
 import { positionOnPath } from '../../server/src/protocol/movement';
 import { GAME_MS_PER_HOUR, formatIsoMinute } from '../../server/src/protocol/time';
@@ -151,5 +157,33 @@ describe('replay', () => {
     expect(((await timeline.json()) as { error: string }).error).toMatch(/broken\.sqlite/);
     // The live town is fine.
     expect((await fetch(`${town.url}/healthz`)).status).toBe(200);
+  });
+
+  it('gives the page what it needs to replay a world recorded on another map, and serves that map by the same rules', async () => {
+    // A world file from another map (a third-party map whose tileset sits in a sibling folder), written beside the live one.
+    const config = loadConfig({}, {
+      dataDir: town.dataDir, world: 'meadow', mapFile: 'tests/fixtures/adopted/maps/meadow.tmj', personasDir: 'tests/fixtures/adopted/personas',
+      startTime: '2026-02-13T11:00', logLevel: 'silent',
+    });
+    const meadow = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+    await meadow.loop.runLockstep(meadow.gameMs + GAME_MS_PER_HOUR, 20_000);
+    await meadow.close();
+
+    const info = (await (await fetch(`${town.url}/api/replay/world?world=meadow`)).json()) as ReplayWorldInfo;
+    expect(info.mapUrl).toBe('/replays/meadow/map/meadow.tmj');
+    expect(info.places.sectors.map((s) => s.name)).toContain('Camp');
+    expect(info.span.lastGameMs).toBeGreaterThan(info.span.firstGameMs);
+    const map = (await (await fetch(`${town.url}${info.mapUrl}`)).json()) as { tilesets: Array<{ image: string }> };
+    const image = await fetch(`${town.url}/replays/meadow/map/${map.tilesets[0].image}`);
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+    // Only the map and its images: nothing beside them, no way out of the folder.
+    expect((await fetch(`${town.url}/replays/meadow/map/meadow.yaml`)).status).toBe(404);
+    expect((await fetch(`${town.url}/replays/meadow/map/..%2F..%2Fpackage.json`)).status).toBe(404);
+    // The live world's file replays on the map the page already has.
+    const live = (await (await fetch(`${town.url}/api/replay/world?world=smalltown`)).json()) as ReplayWorldInfo;
+    expect(live.mapUrl).toBe('/maps/town.tmj');
+    const missing = await fetch(`${town.url}/api/replay/world?world=atlantis`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: string }).error).toMatch(/atlantis\.sqlite: no such world file/);
   });
 });

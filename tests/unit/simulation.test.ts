@@ -282,6 +282,35 @@ describe('plan helpers', () => {
     { startMinute: 420, durationMinutes: 60, description: 'a', emoji: '', address: 'x' },
     { startMinute: 480, durationMinutes: 60, description: 'b', emoji: '', address: 'x' },
   ];
+  it('holds an edited resident\u2019s spec until its next plan is asked for, then takes it over; a snapshot keeps both', () => {
+    const sim = new Simulation(map, [ada, bo], { seed: 1, startGameMs: at(5, 0) });
+    const driver = new Driver(sim);
+    driver.run(at(5, 0), at(10, 0));
+    const edited: ResidentSpec = { ...ada, name: 'Ada Renamed', wakeMinute: 8 * 60, sleepMinute: 23 * 60, look: { ...look, shirt: '#00ff00' }, spawnTile: tile(20, 5) };
+    const events = driver.step(at(10, 0) + 10_000, [{ kind: 'updateResident', resident: edited }]).events;
+    expect(events.filter((e) => e.kind === 'agent.updated')).toEqual([expect.objectContaining({ agentId: 'ada', data: { spec: { ...edited, spawnTile: ada.spawnTile }, at: 'next plan' } })]);
+    // Today goes on as planned, under the old spec.
+    driver.run(at(10, 0) + 20_000, at(22, 30));
+    const a = sim.agent('ada')!;
+    expect(a.spec.name).toBe('Ada Tester');
+    expect(a.nextSpec?.name).toBe('Ada Renamed');
+    expect(a.asleep).toBe(true);
+    // When the next plan would be asked for (an hour before the old 7:00 wake), the new spec takes over,
+    // and the plan is asked for by the new hours (an hour before 8:00).
+    const night = driver.run(at(22, 30) + 10_000, at(7, 30) + GAME_MS_PER_DAY);
+    const swaps = night.filter((r) => r.events.some((e) => e.kind === 'agent.updated'));
+    expect(swaps).toHaveLength(1);
+    expect(swaps[0].events.find((e) => e.kind === 'agent.updated')!.data).toMatchObject({ at: 'now', spec: { name: 'Ada Renamed' } });
+    expect(swaps[0].events[0].gameMs).toBe(at(6, 0) + GAME_MS_PER_DAY);
+    const asked = night.find((r) => r.requests.some((q) => q.kind === 'plan' && q.agentId === 'ada'))!;
+    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: at(7, 0) + GAME_MS_PER_DAY });
+    expect(sim.agent('ada')!.spec).toEqual({ ...edited, spawnTile: ada.spawnTile });
+    expect(sim.agent('ada')!.nextSpec).toBeUndefined();
+    // The same state from the snapshot round trip.
+    const copy = Simulation.fromState(map, sim.getState());
+    expect(copy.getState()).toEqual(sim.getState());
+  });
+
   it('finds the action in force, or none', () => {
     expect(findActionIndex(actions, 419)).toBe(-1);
     expect(findActionIndex(actions, 420)).toBe(0);

@@ -1,6 +1,7 @@
 // HTTP reads of the town's API (server/src/api/routes.ts); the reply types come from @protocol/api.
 import type { AddablePersonasReply, TownInfo } from '@protocol/api';
 import type { FeedItem } from '@protocol/messages';
+import type { ReplayWorldInfo, Timeline, WorldListing } from '@protocol/replay';
 
 /** The world named in the page's address (`?world=<name>`), or null for the server's default. */
 export function chosenWorld(): string | null {
@@ -12,6 +13,11 @@ export function withWorld(url: string): string {
   const world = chosenWorld();
   if (world === null) return url;
   return `${url}${url.includes('?') ? '&' : '?'}world=${encodeURIComponent(world)}`;
+}
+
+/** An /api URL naming a world file explicitly (null: the live world). */
+function forFile(url: string, world: string | null): string {
+  return world === null ? url : `${url}${url.includes('?') ? '&' : '?'}world=${encodeURIComponent(world)}`;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -29,3 +35,12 @@ export const fetchTownInfo = (): Promise<TownInfo> => getJson<TownInfo>(withWorl
 export const fetchAddablePersonas = async (): Promise<AddablePersonasReply['personas']> => (await getJson<AddablePersonasReply>(withWorld('/api/personas'))).personas;
 
 export const fetchFeed = async (limit: number): Promise<FeedItem[]> => (await getJson<{ items: FeedItem[] }>(withWorld(`/api/feed?limit=${limit}`))).items;
+
+/** The world files a viewer may replay (DATA_DIR and its backups). */
+export const fetchWorlds = (): Promise<WorldListing> => getJson<WorldListing>('/api/worlds');
+
+/** A world's recorded span and its timeline markers (null: the live world the page watches). */
+export const fetchTimeline = (world: string | null): Promise<Timeline> => getJson<Timeline>(forFile('/api/timeline', world));
+
+/** What the page needs to replay a world file that is no running town: its map and place tree. */
+export const fetchReplayWorld = (world: string): Promise<ReplayWorldInfo> => getJson<ReplayWorldInfo>(forFile('/api/replay/world', world));

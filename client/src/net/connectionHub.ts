@@ -6,22 +6,26 @@ import type { TownState } from '@protocol/state';
 import type { TownConnection } from './townConnection';
 
 type Handler = (message: unknown) => void;
+export type ViewMode = 'live' | 'replay';
 
 export class ConnectionHub implements TownConnection {
   private current: TownConnection;
   /** Every subscription, with what unsubscribes it from the room it is bound to now. */
   private readonly bindings = new Set<{ type: string; handler: Handler; off: () => void }>();
-  private readonly switchListeners = new Set<(mode: 'live' | 'replay') => void>();
+  private readonly switchListeners = new Set<(mode: ViewMode) => void>();
 
   constructor(
-    /** The live town; kept open while a replay plays, so going back is instant. */
-    readonly live: TownConnection,
+    /** What the page shows first: the live town, or (for a world file that is no running town) a replay. */
+    initial: TownConnection,
+    /** The live town, kept open while a replay plays so that going back is instant; null on a page that only replays a file. */
+    readonly live: TownConnection | null,
   ) {
-    this.current = live;
+    this.current = initial;
   }
 
-  get mode(): 'live' | 'replay' {
-    return this.current === this.live ? 'live' : 'replay';
+  /** A replay room says so in its state; everything else is the live town. */
+  get mode(): ViewMode {
+    return this.current.state.mode === 'replay' ? 'replay' : 'live';
   }
 
   get room(): TownConnection['room'] {
@@ -34,7 +38,12 @@ export class ConnectionHub implements TownConnection {
 
   get role(): Role {
     // Operator rights are the live town's; a replay changes nothing.
-    return this.mode === 'live' ? this.live.role : 'spectator';
+    return this.mode === 'live' ? this.current.role : 'spectator';
+  }
+
+  /** Whether this viewer is an operator of the live town (even while replaying, when the controls are off). */
+  get liveOperator(): boolean {
+    return this.live?.role === 'operator';
   }
 
   gameNow(): number {
@@ -54,7 +63,7 @@ export class ConnectionHub implements TownConnection {
     };
   }
 
-  onSwitch(listener: (mode: 'live' | 'replay') => void): () => void {
+  onSwitch(listener: (mode: ViewMode) => void): () => void {
     this.switchListeners.add(listener);
     return () => this.switchListeners.delete(listener);
   }

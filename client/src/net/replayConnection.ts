@@ -2,7 +2,7 @@
 // the same way; game time between patches advances at the replay's rate and never past its span.
 import { Client } from '@colyseus/sdk';
 import { TownState } from '@protocol/state';
-import type { TownConnection } from './townConnection';
+import { followGameClock, type TownConnection } from './townConnection';
 
 export interface ReplayTarget {
   /** A world file id from /api/worlds; null for the live world. */
@@ -17,16 +17,7 @@ export async function connectToReplay(target: ReplayTarget): Promise<TownConnect
   if (target.world) options.world = target.world;
   const room = await client.create<TownState>('replay', options, TownState);
   for (const type of ['welcome', 'utterance', 'feed', 'inspect', 'history']) room.onMessage(type, () => undefined);
-  let anchorGameMs = 0;
-  let anchorLocalMs = performance.now();
-  room.onStateChange(() => {
-    anchorGameMs = room.state.gameMs;
-    anchorLocalMs = performance.now();
-  });
-  await new Promise<void>((resolve) => {
-    if (room.state?.mapWidth) return resolve();
-    room.onStateChange.once(() => resolve());
-  });
+  const clock = await followGameClock(room);
   return {
     room,
     get state() {
@@ -35,9 +26,7 @@ export async function connectToReplay(target: ReplayTarget): Promise<TownConnect
     role: 'spectator',
     gameNow() {
       const s = room.state;
-      if (!(s.replayRate > 0)) return s.gameMs;
-      const ahead = Math.min(performance.now() - anchorLocalMs, 500);
-      return Math.min(anchorGameMs + ahead * s.replayRate, s.spanEndGameMs);
+      return s.replayRate > 0 ? Math.min(clock.ahead(s.replayRate), s.spanEndGameMs) : s.gameMs;
     },
     send(type, message) {
       room.send(type, message);

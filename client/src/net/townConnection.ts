@@ -5,6 +5,9 @@ import { TownState } from '@protocol/state';
 import type { Role, WelcomeMessage } from '@protocol/messages';
 import { INVALID_TOKEN_MESSAGE } from '@protocol/constants';
 
+// The tab's operator token lives in ./token.ts (the persona editor reads it too, without Colyseus).
+export { forgetToken, rememberToken, takeToken } from './token';
+
 export interface TownConnection {
   room: Room<unknown, TownState>;
   state: TownState;
@@ -13,33 +16,6 @@ export interface TownConnection {
   gameNow(): number;
   send(type: string, message: unknown): void;
   on(type: string, handler: (message: unknown) => void): () => void;
-}
-
-const TOKEN_KEY = 'smalltown-token';
-
-/**
- * The operator token for this tab, or null for a spectator. A `?token=` in the address is remembered
- * for the tab and taken out of the address bar, so a reload of the plain address keeps the role and
- * the token is not shared with a copied link.
- */
-export function takeToken(): string | null {
-  const url = new URL(location.href);
-  const fromUrl = url.searchParams.get('token');
-  if (fromUrl !== null) {
-    if (fromUrl.trim()) rememberToken(fromUrl);
-    url.searchParams.delete('token');
-    history.replaceState(history.state, '', url.toString());
-  }
-  return sessionStorage.getItem(TOKEN_KEY);
-}
-
-export function rememberToken(token: string): void {
-  sessionStorage.setItem(TOKEN_KEY, token.trim());
-}
-
-/** Forgets a token the town refused, so that reloading the plain address joins as a spectator. */
-export function forgetToken(): void {
-  sessionStorage.removeItem(TOKEN_KEY);
 }
 
 /** Whether a failed join was the room refusing the operator token (not the network, not the server). */
@@ -55,18 +31,7 @@ export async function connectToTown(world: string, token: string | null): Promis
   room.onMessage('welcome', (m: WelcomeMessage) => (role = m.role));
   // Lines and feed items also arrive as messages; panels subscribe with `on`. Until one does, keep quiet.
   for (const type of ['utterance', 'feed', 'inspect', 'interview', 'whispered', 'error']) room.onMessage(type, () => undefined);
-  // Anchor for the local clock: the last game time received, and when.
-  let anchorGameMs = 0;
-  let anchorLocalMs = performance.now();
-  room.onStateChange(() => {
-    anchorGameMs = room.state.gameMs;
-    anchorLocalMs = performance.now();
-  });
-  // The first full state arrives right after joining.
-  await new Promise<void>((resolve) => {
-    if (room.state?.mapWidth) return resolve();
-    room.onStateChange.once(() => resolve());
-  });
+  const clock = await followGameClock(room);
   return {
     room,
     get state() {
@@ -77,10 +42,7 @@ export async function connectToTown(world: string, token: string | null): Promis
     },
     gameNow() {
       const s = room.state;
-      if (s.paused || s.holdReason) return anchorGameMs;
-      // Never run more than half a second of real time ahead of the last patch.
-      const ahead = Math.min(performance.now() - anchorLocalMs, 500);
-      return anchorGameMs + ahead * s.rate;
+      return s.paused || s.holdReason ? clock.gameMs : clock.ahead(s.rate);
     },
     send(type, message) {
       room.send(type, message);
@@ -88,5 +50,31 @@ export async function connectToTown(world: string, token: string | null): Promis
     on(type, handler) {
       return room.onMessage(type, handler);
     },
+  };
+}
+
+/** Never run more than half a second of real time ahead of the last patch. */
+const MAX_AHEAD_MS = 500;
+
+/**
+ * Follows a room's game clock between patches: the last game time received, and how far it has run
+ * since at a rate. Resolves once the first full state has arrived (right after joining or creating).
+ */
+export async function followGameClock(room: Room<unknown, TownState>): Promise<{ readonly gameMs: number; ahead(rate: number): number }> {
+  let anchorGameMs = 0;
+  let anchorLocalMs = performance.now();
+  room.onStateChange(() => {
+    anchorGameMs = room.state.gameMs;
+    anchorLocalMs = performance.now();
+  });
+  await new Promise<void>((resolve) => {
+    if (room.state?.mapWidth) return resolve();
+    room.onStateChange.once(() => resolve());
+  });
+  return {
+    get gameMs() {
+      return anchorGameMs;
+    },
+    ahead: (rate) => anchorGameMs + Math.min(performance.now() - anchorLocalMs, MAX_AHEAD_MS) * rate,
   };
 }

@@ -1,7 +1,9 @@
 // The side log: conversation lines as they are said, and the town feed (who talks to whom,
 // reflections, plans, whispers, injected events, operators' actions). Two sections, each with its own
-// heading and its own scrolling list, so neither hides the other.
+// heading and its own scrolling list, so neither hides the other. In a replay both show what was said
+// and done up to the moment shown (the replay room's `history`, sent after each seek), then go on as it plays.
 import type { FeedItem, UtteranceEvent } from '@protocol/messages';
+import type { ReplayHistory } from '@protocol/replay';
 import type { TownConnection } from '../net/townConnection';
 import { fetchFeed } from '../net/api';
 import { formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
@@ -25,9 +27,30 @@ export class FeedPanel {
     );
     connection.on('utterance', (m) => this.addLine(m as UtteranceEvent));
     connection.on('feed', (m) => (m as FeedItem[]).forEach((i) => this.addItem(i)));
+    connection.on('history', (m) => this.showHistory(m as ReplayHistory));
+    this.readLiveFeed();
+  }
+
+  /** After a switch between the live town and a replay: start again from what that one has said. */
+  reset(mode: 'live' | 'replay'): void {
+    this.lines.replaceChildren();
+    this.feed.replaceChildren();
+    if (mode === 'live') this.readLiveFeed();
+    else this.connection.send('history', {});
+  }
+
+  private readLiveFeed(): void {
     void fetchFeed(40)
       .then((items) => items.forEach((i) => this.addItem(i)))
       .catch(() => undefined);
+  }
+
+  /** A replay's lines and feed up to its moment (the newest last in the reply, first on screen). */
+  private showHistory(h: ReplayHistory): void {
+    this.lines.replaceChildren();
+    this.feed.replaceChildren();
+    for (const u of h.utterances.slice(-KEEP)) this.addLine(u);
+    for (const i of h.feed.slice(-KEEP)) this.addItem(i);
   }
 
   private name(id: string): string {

@@ -1,7 +1,8 @@
 // The clock bar over the canvas: world, date and time, speed, mind, role, the find box, the view
 // buttons (auto-follow, whole town), and for operators the clock controls and the tools toggle.
-// Reads state; sends only operator controls, which the server checks.
-import type { TownConnection } from '../net/townConnection';
+// While replaying it says so ("Replay · Sat 14 Feb 2026 · 17:00") and the operator's controls, which
+// change the live town, are disabled. Reads state; sends only operator controls, which the server checks.
+import type { ConnectionHub } from '../net/connectionHub';
 import { nightAlpha } from './help';
 import { formatClock, formatGameDate, minuteOfDay } from '@protocol/time';
 
@@ -41,7 +42,7 @@ export class Hud {
     status: document.getElementById('status')!,
   };
 
-  constructor(private readonly connection: TownConnection) {
+  constructor(private readonly connection: ConnectionHub) {
     this.buildControls();
   }
 
@@ -68,16 +69,22 @@ export class Hud {
     if (t - this.lastRender < 200) return;
     this.lastRender = t;
     const s = this.connection.state;
-    const operator = this.connection.role === 'operator';
+    const replay = this.connection.mode === 'replay';
+    const operator = this.connection.role === 'operator' || this.connection.liveOperator;
     this.el.world.textContent = s.world || 'Smalltown';
-    this.el.clock.textContent = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
-    const held = s.paused ? 'paused' : s.holdReason ? `waiting (${s.holdReason})` : '';
-    this.el.speed.textContent = held || `${Math.round((s.rate / 60) * 10) / 10}×`;
+    const when = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
+    this.el.clock.textContent = replay ? `Replay · ${when}` : when;
+    this.el.clock.classList.toggle('replay', replay);
+    const rate = (r: number) => `${Math.round((r / 60) * 10) / 10}×`;
+    const held = replay ? (s.replayRate > 0 ? '' : 'paused') : s.paused ? 'paused' : s.holdReason ? `waiting (${s.holdReason})` : '';
+    this.el.speed.textContent = held || rate(replay ? s.replayRate : s.rate);
     this.el.speed.classList.toggle('held', held !== '');
     this.el.mind.textContent = `mind: ${s.mind}`;
     this.el.agents.textContent = `${s.agents.size} agents`;
     this.el.role.textContent = operator ? 'operator' : 'spectator';
     this.el.controls.hidden = !operator;
+    this.el.controls.title = replay ? 'replaying: these change the live town; go back to live to use them' : '';
+    for (const b of this.el.controls.querySelectorAll('button')) b.disabled = replay;
     this.el.token.hidden = operator;
     for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]')) b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
     const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');

@@ -227,6 +227,19 @@ export class Inspector {
     this.timer = setInterval(() => this.request(), REFRESH_MS);
   }
 
+  /** Draws the shown agent afresh (after a switch between the live town and a replay: another source, other forms). */
+  reset(): void {
+    const id = this.agentId;
+    if (id === null) return;
+    this.agentId = null;
+    this.show(id);
+  }
+
+  /** Asks for the shown agent now (a replay moved to another moment). */
+  refresh(): void {
+    this.request();
+  }
+
   /** Called every frame or so: the header and the plan step in force, from the live state. */
   tick(): void {
     const id = this.agentId;

@@ -12,7 +12,11 @@ export interface ShortcutActions {
   focusFind(): void;
   toggleHelp(): void;
   toggleTools(): void;
-  /** Closes the help or the tools if one is open; false when none was. */
+  /** The timeline's previous (-1) or next (+1) marker. */
+  stepMarker(direction: 1 | -1): void;
+  backToLive(): void;
+  toggleWorlds(): void;
+  /** Closes the world picker, the help or the tools if one is open; false when none was. */
   closeOverlay(): boolean;
   /** Stops following and closes the inspector. */
   closeInspector(): void;
@@ -49,6 +53,10 @@ export function installShortcuts(actions: ShortcutActions): void {
     else if (/^[1-5]$/.test(key)) actions.setRate(Number(key) - 1);
     else if (key === 'f') actions.focusFind();
     else if (key === 't') actions.toggleTools();
+    else if (key === '[') actions.stepMarker(-1);
+    else if (key === ']') actions.stepMarker(1);
+    else if (key === 'l') actions.backToLive();
+    else if (key === 'w') actions.toggleWorlds();
     else if (key === 'ArrowLeft') actions.panBy(-PAN_PX, 0);
     else if (key === 'ArrowRight') actions.panBy(PAN_PX, 0);
     else if (key === 'ArrowUp') actions.panBy(0, -PAN_PX);

@@ -1,12 +1,13 @@
-// The operator's tools: inject a world event at a place of the place tree, and add an agent from a
-// persona file that is not in town (GET /api/personas). Both send room messages the server checks;
+// The operator's tools: inject a world event at a place of the place tree, add an agent from a
+// persona file that is not in town (GET /api/personas), and a link to the persona editor (/personas). Both send room messages the server checks;
 // the town feed shows what happened, and refusals come back as `error` messages shown here.
 import type { TownConnection } from '../net/townConnection';
 import type { AddablePersona } from '@protocol/api';
 import type { PlaceTree } from '@protocol/places';
 import type { ErrorReply } from '@protocol/messages';
 import { MAX_TEXT_CHARS } from '@protocol/constants';
-import { fetchAddablePersonas } from '../net/api';
+import { chosenWorld, fetchAddablePersonas } from '../net/api';
+import { personaEditorUrl } from '../net/token';
 import { el } from './dom';
 
 export class OperatorTools {
@@ -57,6 +58,8 @@ export class OperatorTools {
       el('header', {}, el('h2', { textContent: 'Operator tools' }), close),
       el('h3', { textContent: 'Inject an event' }), inject,
       el('h3', { textContent: 'Add an agent' }), add, this.personaNote,
+      el('p', {}, el('a', { className: 'persona-editor-link', href: personaEditorUrl(chosenWorld()), target: '_blank', textContent: '✎ Persona editor', title: 'write, check, preview and add personas, or edit and delete their files (opens a new tab)' }),
+        ' — write a new persona or edit one, and add it to the town.'),
       this.status,
     );
     connection.on('error', (m) => {

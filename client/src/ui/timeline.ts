@@ -33,6 +33,12 @@ export const MARKER_COLOURS: Record<MarkerKind, string> = {
 
 /** Markers drawn at most; more are thinned to one per pixel column and kind. */
 const MAX_DRAWN = 1500;
+/** The track's keys: a game minute (ten with Shift), an hour. */
+const KEY_STEPS_GAME_MS: Record<string, number> = { ArrowLeft: -60_000, ArrowRight: 60_000, PageDown: -3_600_000, PageUp: 3_600_000 };
+
+/** How long the cursor waits at a sought moment for the replay to get there. */
+const SEEK_PATIENCE_MS = 2000;
+
 /** While dragging, seek at most this often. */
 const DRAG_SEEK_MS = 150;
 
@@ -44,6 +50,10 @@ export class Timeline {
   private playingRate = 0;
   private speed = TIMELINE_SPEEDS[0][1];
   private dragging = false;
+  /** A moment sought and not reached yet: the cursor stays there meanwhile, so keys and clicks add up from it. */
+  private sought: { gameMs: number; atMs: number } | null = null;
+  /** The span a drag maps the pointer onto: the one at its start (a live world's grows meanwhile). */
+  private dragSpan: { firstGameMs: number; lastGameMs: number } | null = null;
   private lastDragSeek = 0;
   private readonly el: {
     root: HTMLElement;
@@ -70,9 +80,12 @@ export class Timeline {
       b.addEventListener('click', onClick);
       return b;
     };
-    const prev = button('⏮', 'previous marker', () => this.stepMarker(-1));
-    const play = button('▶', 'play / pause the replay', () => this.togglePlay());
-    const next = button('⏭', 'next marker', () => this.stepMarker(1));
+    const prev = button('⏮', 'previous marker ([)', () => this.stepMarker(-1));
+    const play = button('▶', 'play / pause the replay (Space while replaying)', () => this.togglePlay());
+    const next = button('⏭', 'next marker (])', () => this.stepMarker(1));
+    prev.className = 'timeline-prev';
+    play.className = 'timeline-play';
+    next.className = 'timeline-next';
     const speed = document.createElement('select');
     speed.title = 'replay speed';
     speed.setAttribute('aria-label', 'replay speed');
@@ -94,7 +107,8 @@ export class Timeline {
     track.append(marks, cursor);
     const label = document.createElement('span');
     label.className = 'timeline-label';
-    const live = button('● live', 'back to the live town', () => this.handlers.live());
+    // Always there (so the track keeps its width when a replay starts): an indicator while live, the way back while replaying.
+    const live = button('● live', 'back to the live town (L)', () => this.handlers.live());
     live.className = 'timeline-live';
     root.replaceChildren(prev, play, next, speed, track, label, live);
     root.classList.add('timeline');
@@ -102,6 +116,7 @@ export class Timeline {
 
     track.addEventListener('pointerdown', (e) => {
       this.dragging = true;
+      this.dragSpan = { ...this.span };
       track.setPointerCapture(e.pointerId);
       this.dragTo(e.clientX, true);
     });
@@ -110,27 +125,43 @@ export class Timeline {
     });
     const end = (e: PointerEvent) => {
       if (!this.dragging) return;
-      this.dragging = false;
       this.dragTo(e.clientX, true);
+      this.dragging = false;
+      this.dragSpan = null;
+      this.render();
     };
     track.addEventListener('pointerup', end);
     track.addEventListener('pointercancel', end);
     track.addEventListener('keydown', (e) => {
-      const step = (this.span.lastGameMs - this.span.firstGameMs) / 100;
-      if (e.key === 'ArrowLeft') this.handlers.seek(Math.max(this.span.firstGameMs, this.cursorGameMs - step));
-      else if (e.key === 'ArrowRight') this.handlers.seek(Math.min(this.span.lastGameMs, this.cursorGameMs + step));
+      // Steps of game time that do not depend on the span (a live one grows): forward and back lands where it began.
+      const step = KEY_STEPS_GAME_MS[e.key];
+      let t: number;
+      if (e.key === 'Home') t = this.span.firstGameMs;
+      else if (e.key === 'End') t = this.span.lastGameMs;
+      else if (step !== undefined) t = this.cursorGameMs + step * (e.shiftKey ? 10 : 1);
       else return;
+      t = Math.round(Math.min(this.span.lastGameMs, Math.max(this.span.firstGameMs, t)));
+      this.seekTo(t);
+      // The page's own arrow keys (panning) stay out of it.
       e.preventDefault();
+      e.stopPropagation();
     });
     new ResizeObserver(() => this.drawMarkers()).observe(track);
     this.render();
   }
 
   setSpan(firstGameMs: number, lastGameMs: number): void {
+    // While a drag goes on, the track keeps the span it started on, so the pointer and the cursor agree.
+    if (this.dragging) return;
     const changed = firstGameMs !== this.span.firstGameMs || lastGameMs !== this.span.lastGameMs;
     this.span = { firstGameMs, lastGameMs: Math.max(lastGameMs, firstGameMs + 1) };
     if (changed) this.drawMarkers();
     this.render();
+  }
+
+  /** The span drawn, from the track's left end to its right. */
+  get shownSpan(): { firstGameMs: number; lastGameMs: number } {
+    return { ...this.span };
   }
 
   setMarkers(markers: TimelineMarker[]): void {
@@ -140,7 +171,9 @@ export class Timeline {
 
   /** Where the town shown is in time, whether it is live, and the replay's rate (0: paused). */
   setCursor(gameMs: number, mode: 'live' | 'replay', playingRate: number): void {
-    this.cursorGameMs = gameMs;
+    // While dragging, the cursor follows the pointer; after a seek it waits there for the replay to catch up.
+    if (this.sought && (Math.abs(gameMs - this.sought.gameMs) < 1 || performance.now() - this.sought.atMs > SEEK_PATIENCE_MS)) this.sought = null;
+    if (!this.dragging && !this.sought) this.cursorGameMs = gameMs;
     this.mode = mode;
     this.playingRate = playingRate;
     this.render();
@@ -153,15 +186,24 @@ export class Timeline {
     return direction > 0 ? this.markers.find((m) => m.gameMs > t + 500) : [...this.markers].reverse().find((m) => m.gameMs < t - 500);
   }
 
-  private stepMarker(direction: 1 | -1): void {
+  stepMarker(direction: 1 | -1): void {
     const m = this.markerFrom(direction);
-    if (m) this.handlers.seek(m.gameMs);
+    if (m) this.seekTo(m.gameMs);
   }
 
-  private togglePlay(): void {
+  /** The cursor moves at once, so keys pressed quickly add up before the replay has caught up. */
+  private seekTo(gameMs: number): void {
+    const t = Math.round(gameMs);
+    this.cursorGameMs = t;
+    this.sought = { gameMs: t, atMs: performance.now() };
+    this.render();
+    this.handlers.seek(t);
+  }
+
+  togglePlay(): void {
     if (this.mode === 'live') {
       // From live, play starts a replay a little back in time.
-      this.handlers.seek(Math.max(this.span.firstGameMs, this.cursorGameMs - 60 * 60_000));
+      this.seekTo(Math.max(this.span.firstGameMs, this.cursorGameMs - 60 * 60_000));
       return;
     }
     if (this.playingRate > 0) this.handlers.pause();
@@ -171,13 +213,14 @@ export class Timeline {
   private dragTo(clientX: number, final: boolean): void {
     const rect = this.el.track.getBoundingClientRect();
     const f = Math.min(1, Math.max(0, (clientX - rect.left) / Math.max(1, rect.width)));
-    const t = this.span.firstGameMs + f * (this.span.lastGameMs - this.span.firstGameMs);
+    const span = this.dragSpan ?? this.span;
+    const t = span.firstGameMs + f * (span.lastGameMs - span.firstGameMs);
     this.cursorGameMs = t;
     this.render();
     const now = performance.now();
     if (final || now - this.lastDragSeek > DRAG_SEEK_MS) {
       this.lastDragSeek = now;
-      this.handlers.seek(t);
+      this.seekTo(t);
     }
   }
 
@@ -214,7 +257,8 @@ export class Timeline {
     this.el.cursor.style.left = `${(f * 100).toFixed(3)}%`;
     this.el.root.classList.toggle('replaying', replay);
     this.el.play.textContent = replay && this.playingRate > 0 ? '⏸' : '▶';
-    this.el.live.hidden = !replay;
+    this.el.live.disabled = !replay;
+    this.el.live.title = replay ? 'back to the live town (L)' : 'this is the live town';
     this.el.track.setAttribute('aria-valuenow', String(Math.round(this.cursorGameMs)));
     this.el.label.textContent = `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}`;
   }

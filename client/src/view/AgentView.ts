@@ -3,7 +3,7 @@
 import Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
 import { positionOnPath, type Direction } from '@protocol/movement';
-import { ensureCharacterTexture, standingFrame, FRAME_PX } from './characterTextures';
+import { ensureCharacterTexture, standingFrame, FRAME_PX, type Look } from './characterTextures';
 
 const BUBBLE_MAX_CHARS = 90;
 
@@ -12,7 +12,10 @@ export class AgentView {
   private readonly label: Phaser.GameObjects.Text;
   private readonly emoji: Phaser.GameObjects.Text;
   private readonly bubble: Phaser.GameObjects.Text;
-  private readonly textureKey: string;
+  private textureKey: string;
+  /** The look and name drawn, to notice when an edited persona takes over. */
+  private look: Look;
+  private name: string;
   private direction: Direction = 'down';
   private walking = false;
   /** World position in px, for the camera and the test hooks. */
@@ -26,6 +29,8 @@ export class AgentView {
     private readonly tilePx: number,
   ) {
     this.textureKey = ensureCharacterTexture(scene, state);
+    this.look = { skin: state.skin, hair: state.hair, shirt: state.shirt, pants: state.pants };
+    this.name = state.name;
     this.sprite = scene.add.sprite(0, 0, this.textureKey, 0).setOrigin(0.5, 0.8).setDepth(10).setInteractive({ useHandCursor: true });
     this.sprite.setData('agentId', id);
     const textStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#ffffff', stroke: '#1b1b24', strokeThickness: 3 };
@@ -46,6 +51,8 @@ export class AgentView {
 
   /** `textScale` keeps the name, emoji and bubble readable when zoomed out (1 / zoom, at least 1). */
   update(state: AgentState, mapWidth: number, gameNow: number, textScale = 1): void {
+    if (state.skin !== this.look.skin || state.hair !== this.look.hair || state.shirt !== this.look.shirt || state.pants !== this.look.pants) this.redress(state);
+    if (state.name !== this.name) this.label.setText((this.name = state.name).split(' ')[0]);
     let x = state.tileX;
     let y = state.tileY;
     let moving = false;
@@ -76,6 +83,15 @@ export class AgentView {
     this.bubble.setVisible(speech !== '');
     this.bubble.setPosition(this.x, this.y - FRAME_PX * 1.1);
     if (this.label.scale !== textScale) for (const t of [this.label, this.emoji, this.bubble]) t.setScale(textScale);
+  }
+
+  /** A new look: its texture, and the walk restarted in it. */
+  private redress(state: AgentState): void {
+    this.look = { skin: state.skin, hair: state.hair, shirt: state.shirt, pants: state.pants };
+    this.textureKey = ensureCharacterTexture(this.scene, this.look);
+    this.sprite.stop();
+    this.sprite.setTexture(this.textureKey, standingFrame(this.direction));
+    this.walking = false;
   }
 
   destroy(): void {

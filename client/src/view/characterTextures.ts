@@ -34,6 +34,20 @@ export function classifyMarker(r: number, g: number, b: number): { part: keyof L
   return null;
 }
 
+/** Repaints the template's marker pixels (RGBA) in a look's colours, in place. The persona editor draws its preview with it too. */
+export function paintLook(d: Uint8ClampedArray, look: Look): void {
+  const colours = { skin: rgb(look.skin), hair: rgb(look.hair), shirt: rgb(look.shirt), pants: rgb(look.pants) };
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] === 0) continue;
+    const m = classifyMarker(d[i], d[i + 1], d[i + 2]);
+    if (!m) continue;
+    const [r, g, b] = colours[m.part];
+    d[i] = Math.round(r * m.level);
+    d[i + 1] = Math.round(g * m.level);
+    d[i + 2] = Math.round(b * m.level);
+  }
+}
+
 export function ensureCharacterTexture(scene: Phaser.Scene, look: Look): string {
   const key = lookKey(look);
   if (scene.textures.exists(key)) return key;
@@ -44,17 +58,7 @@ export function ensureCharacterTexture(scene: Phaser.Scene, look: Look): string 
   const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
   ctx.drawImage(source, 0, 0);
   const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
-  const colours = { skin: rgb(look.skin), hair: rgb(look.hair), shirt: rgb(look.shirt), pants: rgb(look.pants) };
-  const d = image.data;
-  for (let i = 0; i < d.length; i += 4) {
-    if (d[i + 3] === 0) continue;
-    const m = classifyMarker(d[i], d[i + 1], d[i + 2]);
-    if (!m) continue;
-    const [r, g, b] = colours[m.part];
-    d[i] = Math.round(r * m.level);
-    d[i + 1] = Math.round(g * m.level);
-    d[i + 2] = Math.round(b * m.level);
-  }
+  paintLook(image.data, look);
   ctx.putImageData(image, 0, 0);
   const texture = scene.textures.addCanvas(key, canvas)!;
   const columns = Math.floor(canvas.width / FRAME_PX);

@@ -1,8 +1,6 @@
 // HTTP for the analysis page (/analysis; the world files come from /api/worlds): a world's report over a window, the
 // relationship graph, the conversation browser and one agent's day. Read-only, open to spectators;
 // every world (the live one too) is read through its own read-only connection.
-import path from 'node:path';
-import fs from 'node:fs';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Config } from '../config';
 import type { Town } from '../town/Town';
@@ -12,8 +10,8 @@ import { buildReport, type Report } from '../analysis/report';
 import { readWorldFacts } from '../analysis/facts';
 import { relationshipGraph } from '../analysis/exports';
 import { agentDay, findConversations, openWorldForAnalysis, type OpenedWorld } from '../analysis/browse';
+import { clientPage } from './clientPages';
 
-const CLIENT_DIR = path.resolve('dist/client');
 const REPORT_CACHE_SIZE = 8;
 
 export class BadRequest extends Error {}
@@ -51,11 +49,7 @@ export function mountAnalysisApi(app: express.Router, town: Town, config: Config
   const reports = new Map<string, Report>();
   const fallbackRelationships = new Map([...town.personas.values()].map((p) => [p.id as string, Object.keys(p.relationships)]));
 
-  app.get('/analysis', (req, res) => {
-    const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-    if (!config.dev && fs.existsSync(path.join(CLIENT_DIR, 'analysis.html'))) res.sendFile(path.join(CLIENT_DIR, 'analysis.html'));
-    else res.redirect(`/analysis.html${query}`);
-  });
+  app.get('/analysis', clientPage('analysis.html', config.dev));
 
   api.get('/report', (req, res, next) => {
     withWorld(req, config, async (w) => {

@@ -1,36 +1,41 @@
-// HTTP for replay: the world files a viewer may open, and a world's timeline (span and markers).
-// Read-only, open to spectators. Files are opened read-only; the live world is read from its own file.
+// HTTP for replay: the world files a viewer may open, a world's timeline (span and markers), what the
+// page needs to replay a world file that is no running town (its map and place tree), and that map's
+// files. Read-only, open to spectators. Files are opened read-only; the live world is read from its own file.
+import path from 'node:path';
 import express from 'express';
 import { listWorldFiles } from '../history/worlds';
-import { openReplay, type ReplayContext } from '../replay/open';
+import { openReplay, type OpenedReplay, type ReplayContext } from '../replay/open';
 import { timelineMarkers } from '../replay/markers';
-import type { TimelineMarker } from '../protocol/replay';
+import type { ReplayWorldInfo, Timeline, WorldListing } from '../protocol/replay';
+import { serveWorldMaps, worldMapOf, type WorldMap } from './mapFiles';
 
-export interface WorldListing {
-  /** The live world's id. */
-  live: string;
-  worlds: Array<{
-    id: string;
-    kind: 'world' | 'backup';
-    live: boolean;
-    sizeBytes: number;
-    span: { firstGameMs: number; lastGameMs: number } | null;
-    agents: number;
-    mind: string | null;
-    /** Replays with less detail (recorded before events carried everything). */
-    reduced: boolean;
-    error?: string;
-  }>;
-}
+export type { Timeline, WorldListing } from '../protocol/replay';
 
-export interface Timeline {
-  span: { firstGameMs: number; lastGameMs: number };
-  markers: TimelineMarker[];
-  detail: string;
+/** Where the page loads a recorded world's map: the live town's own address when it is the same map. */
+export function recordedMapUrl(context: ReplayContext, worldId: string, mapFile: string): string {
+  if (path.resolve(mapFile) === path.resolve(context.live.mapFile)) return `/maps/${encodeURIComponent(path.basename(mapFile))}`;
+  return `/replays/${encodeURIComponent(worldId)}/map/${encodeURIComponent(path.basename(mapFile))}`;
 }
 
 export function replayRouter(context: ReplayContext): express.Router {
   const router = express.Router();
+  /** Opens the world named by ?world= (the live one when absent), answering 404 with the reason when it cannot. */
+  const withReplay = <T>(req: express.Request, res: express.Response, use: (opened: OpenedReplay, world: string | null) => T): void => {
+    const world = typeof req.query.world === 'string' && req.query.world !== '' ? req.query.world : null;
+    let opened: OpenedReplay;
+    try {
+      opened = openReplay(context, world === context.live.world ? null : world);
+    } catch (error) {
+      res.status(404).json({ error: error instanceof Error ? error.message.replace(context.dataDir, 'DATA_DIR') : String(error) });
+      return;
+    }
+    try {
+      res.json(use(opened, world));
+    } finally {
+      opened.close();
+    }
+  };
+
   router.get('/worlds', (_req, res) => {
     const listing: WorldListing = {
       live: context.live.world,
@@ -49,21 +54,43 @@ export function replayRouter(context: ReplayContext): express.Router {
     };
     res.json(listing);
   });
-  router.get('/timeline', (req, res) => {
-    const world = typeof req.query.world === 'string' && req.query.world !== '' ? req.query.world : null;
-    let opened;
-    try {
-      opened = openReplay(context, world === context.live.world ? null : world);
-    } catch (error) {
-      res.status(404).json({ error: error instanceof Error ? error.message.replace(context.dataDir, 'DATA_DIR') : String(error) });
-      return;
-    }
-    try {
-      const timeline: Timeline = { span: opened.session.currentSpan(), markers: timelineMarkers(opened.db, opened.session.nameOf), detail: opened.detail };
-      res.json(timeline);
-    } finally {
-      opened.close();
-    }
-  });
+  router.get('/timeline', (req, res) =>
+    withReplay(req, res, (opened): Timeline => ({ span: opened.session.currentSpan(), markers: timelineMarkers(opened.db, opened.session.nameOf), detail: opened.detail })),
+  );
+  router.get('/replay/world', (req, res) =>
+    withReplay(req, res, (opened, world): ReplayWorldInfo => {
+      const id = world ?? context.live.world;
+      return {
+        id,
+        world: opened.map.places.world,
+        mapUrl: recordedMapUrl(context, id, opened.mapFile),
+        places: opened.map.places,
+        mind: opened.mind,
+        span: opened.session.currentSpan(),
+        detail: opened.detail,
+      };
+    }),
+  );
   return router;
+}
+
+/**
+ * GET /replays/<world>/map/…: the map a recorded world was made on, by the same rules as /maps (the map
+ * and the images it names, nothing else). Maps are read once per file and kept.
+ */
+export function serveRecordedMaps(context: ReplayContext): express.RequestHandler {
+  const maps = new Map<string, WorldMap>();
+  return serveWorldMaps((world) => {
+    let mapFile: string;
+    try {
+      const opened = openReplay(context, world === context.live.world ? null : world);
+      mapFile = opened.mapFile;
+      opened.close();
+    } catch {
+      return null;
+    }
+    let map = maps.get(mapFile);
+    if (!map) maps.set(mapFile, (map = worldMapOf(mapFile)));
+    return map;
+  });
 }

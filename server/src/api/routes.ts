@@ -5,6 +5,7 @@ import type { Town } from '../town/Town';
 import { inspectAgent } from '../town/inspect';
 import { describeEvent } from '../protocol/feedText';
 import type { AddablePersonasReply, TownInfo } from '../protocol/api';
+import { mountPersonaApi } from './personas';
 
 export interface ApiOptions {
   operatorToken: string;
@@ -61,6 +62,8 @@ export function apiRouter(town: Town, options: ApiOptions): express.Router {
   api.get('/llm/calls', (_req, res) => {
     res.json(town.db.summariseCalls());
   });
+
+  mountPersonaApi(api, town, options.operatorToken);
 
   return api;
 }

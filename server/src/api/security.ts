@@ -56,7 +56,7 @@ export function applyCorsPolicy(origins: readonly string[]): void {
     return {
       ...vary,
       'Access-Control-Allow-Origin': anyOrigin ? '*' : origin,
-      'Access-Control-Allow-Methods': 'GET, HEAD, POST, DELETE',
+      'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, DELETE',
       'Access-Control-Allow-Headers': 'Authorization, Content-Type',
       'Access-Control-Max-Age': '600',
     };

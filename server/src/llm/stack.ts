@@ -40,6 +40,8 @@ export interface ChatStack {
   budget: BudgetChatModel;
   scheduler: SchedulingChatModel;
   cache: CachingChatModel | null;
+  /** The prices the stack charges with (for what a piece of work cost, e.g. a preview). */
+  pricing: Pricing;
 }
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
@@ -48,5 +50,5 @@ export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
   const retry = new RetryingChatModel(scheduler, { maxRetries: o.maxRetries, onRetry: o.onRetry, sleep: o.sleep, random: o.random });
   const budget = new BudgetChatModel(retry, o.budget, o.pricing, { onPause: o.onBudgetPause, onResume: o.onBudgetResume });
   const cache = o.cache ? new CachingChatModel(budget, { store: o.cache, modelFor: o.modelFor, log: o.log, gameNow: o.gameNow, clock: o.clock }) : null;
-  return { model: cache ?? budget, budget, scheduler, cache };
+  return { model: cache ?? budget, budget, scheduler, cache, pricing: o.pricing };
 }

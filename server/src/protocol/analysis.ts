@@ -111,11 +111,7 @@ export interface DayEntry {
   asleep: boolean;
 }
 
-/** The part of /api/worlds (api/replay.ts, history/worlds.ts) the analysis page reads. */
-export interface WorldListing {
-  live: string;
-  worlds: Array<{ id: string; kind: 'world' | 'backup'; span: { firstGameMs: number; lastGameMs: number } | null; agents: number; mind: string | null; error?: string }>;
-}
+export type { WorldListing } from './replay';
 
 /** The replay at a moment: `/?world=<id>&t=<YYYY-MM-DDTHH:MM>&agent=<id>` (no `world` for the live one). */
 export function replayLink(t: string, world: string | null, agent?: string | null): string {

@@ -57,11 +57,16 @@ export type TalkBasis = 'acquainted' | 'news' | 'stranger';
 
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
 
-export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent';
+export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent' | 'edit persona';
 
 export interface EventData {
   'agent.added': { spec: ResidentSpec; tile: number; current: CurrentAction };
   'agent.removed': Record<string, never>;
+  /**
+   * A resident's spec (name, look, bed, waking hours) changed with its persona file: `next plan` holds
+   * it until the agent's next plan is asked for, `now` is the moment it takes over.
+   */
+  'agent.updated': { spec: ResidentSpec; at: 'next plan' | 'now' };
   'agent.action': { description: string; emoji: string; address: string; asleep: boolean };
   /** A walk starts (speed > 0) or the agent stands still on path[0] (speed 0). */
   'agent.move': { path: number[]; startGameMs: number; tilesPerGameMinute: number; arriveGameMs?: number };
@@ -113,6 +118,7 @@ export type EventKind = keyof EventData;
 export const EVENT_KINDS = [
   'agent.added',
   'agent.removed',
+  'agent.updated',
   'agent.action',
   'agent.move',
   'agent.warning',

@@ -25,6 +25,7 @@ export function describeEvent(e: LoggedEvent, nameOf: NameOf): string | null {
       if (d.action === 'inject') return null; // the world.event line says it
       if (d.action === 'add agent') return `Operator added ${d.name ?? name(d.agentId)} to the town`;
       if (d.action === 'remove agent') return `Operator removed ${d.name ?? name(d.agentId)} from the town`;
+      if (d.action === 'edit persona') return `Operator edited ${d.name ?? name(d.agentId)}'s persona (it applies from their next plan)`;
       return `Operator: ${d.action}${d.rate ? ` ${d.rate / 60}×` : ''}`;
     }
     case 'run.started':

@@ -43,6 +43,24 @@ export function formatIsoMinute(gameMs: number): string {
   return new Date(gameMs).toISOString().slice(0, 16);
 }
 
+/**
+ * A moment for an address: "2026-02-14T17:00", with ":SS" or ":SS.mmm" only when the moment is not on a
+ * whole minute, so that a shared link names exactly the moment it was made at.
+ */
+export function formatIsoMoment(gameMs: number): string {
+  const iso = new Date(Math.round(gameMs)).toISOString();
+  if (iso.slice(20, 23) !== '000') return iso.slice(0, 23);
+  return iso.slice(17, 19) !== '00' ? iso.slice(0, 19) : iso.slice(0, 16);
+}
+
+/** The inverse of formatIsoMoment (minutes, seconds or milliseconds given); null when the text is not such a moment. */
+export function parseIsoMoment(text: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(\.\d{1,3})?)?$/.exec(text);
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}${m[2] ?? ':00'}Z`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
 /** The inverse of formatIsoMinute; null when the text is not such a moment. */
 export function parseIsoMinute(text: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text)) return null;

@@ -26,6 +26,8 @@ export interface OpenedReplay {
   session: ReplaySession;
   db: WorldDb;
   map: TownMap;
+  /** The map file it was recorded on (the live town's when the log does not say). */
+  mapFile: string;
   mind: string;
   /** Why it replays with less detail, or ''. */
   detail: string;
@@ -42,12 +44,14 @@ export function openReplay(context: ReplayContext, worldId: string | null): Open
   const db = openWorldDb(file, embedding, { readonly: true, clock: context.wallClock });
   try {
     const run = lastRun(db);
-    const simWorld = worldOf(context, file, run?.map ?? null);
+    const recordedMap = run?.map ?? null;
+    const simWorld = worldOf(context, file, recordedMap);
     const session = new ReplaySession({ db, world: simWorld, embedder: context.embedder, retrieval: context.retrieval });
     return {
       session,
       db,
       map: simWorld.map,
+      mapFile: simWorld === context.live.simWorld ? context.live.mapFile : recordedMap!,
       mind: run?.mind ?? context.live.mind,
       detail: db.eventFormat < 2 ? REDUCED_DETAIL : '',
       close: () => db.close(),

@@ -17,12 +17,16 @@ export function syncAgentState(state: TownState, sim: SimReadView, id: string): 
   if (!s) {
     s = new AgentState();
     s.id = id;
-    s.name = agent.spec.name;
-    s.skin = agent.spec.look.skin;
-    s.hair = agent.spec.look.hair;
-    s.shirt = agent.spec.look.shirt;
-    s.pants = agent.spec.look.pants;
     state.agents.set(id, s);
+  }
+  // Name and look change only when an edited persona takes over (agent.updated): compared, not resent.
+  const { name, look } = agent.spec;
+  if (s.name !== name) s.name = name;
+  if (s.skin !== look.skin || s.hair !== look.hair || s.shirt !== look.shirt || s.pants !== look.pants) {
+    s.skin = look.skin;
+    s.hair = look.hair;
+    s.shirt = look.shirt;
+    s.pants = look.pants;
   }
   const w = sim.map.widthTiles;
   const conversation = agent.conversationId !== null ? sim.conversation(agent.conversationId) : undefined;

@@ -43,6 +43,15 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
       index.agents.delete(agent.spec.id);
       return;
     }
+    case 'agent.updated': {
+      const agent = e.agentId ? index.agents.get(e.agentId) : undefined;
+      if (!agent) return;
+      if (e.data.at === 'now') {
+        agent.spec = e.data.spec;
+        delete agent.nextSpec;
+      } else agent.nextSpec = e.data.spec;
+      return;
+    }
     case 'agent.action': {
       const agent = e.agentId ? index.agents.get(e.agentId) : undefined;
       if (!agent) return;

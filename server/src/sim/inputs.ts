@@ -70,6 +70,13 @@ export function applyInput(step: Step, input: Input): void {
       step.out.removed.push(a.spec.id);
       return;
     }
+    case 'updateResident': {
+      const a = index.agents.get(input.resident.id);
+      if (!a) return;
+      // Where it stands is where it is: the spawn tile matters only on arrival.
+      emit(step, 'agent.updated', a.spec.id, { spec: { ...input.resident, spawnTile: a.spec.spawnTile }, at: 'next plan' });
+      return;
+    }
     case 'restarted': {
       for (const c of [...step.state.conversations]) endConversation(step, c, 'interrupted');
       for (const a of step.state.agents) {

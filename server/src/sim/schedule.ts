@@ -3,7 +3,7 @@
 import { dayIndex, minuteOfDay } from '../protocol/time';
 import { findActionIndex, isAwake } from '../protocol/plan';
 import { MINUTES_PER_DAY, minuteOfWakingDay, wakingDayAt } from '../world/clockText';
-import type { AgentSimState } from './types';
+import type { AgentSimState, ResidentSpec } from './types';
 import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
@@ -46,16 +46,32 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
   }
 }
 
-/** Asks for today's plan a little before waking (or at once, for a world that starts mid-morning). */
+/**
+ * Asks for today's plan a little before waking (or at once, for a world that starts mid-morning). A
+ * changed spec waiting for this moment (a persona file edited) takes over first, so the new hours,
+ * bed and look start with the plan made from the new persona.
+ */
 function requestPlan(step: Step, agent: AgentSimState): void {
+  const next = agent.nextSpec;
+  if (next && (planDayDue(step, agent, agent.spec) !== null || planDayDue(step, agent, next) !== null)) {
+    emit(step, 'agent.updated', agent.spec.id, { spec: next, at: 'now' });
+    step.out.changed.add(agent.spec.id);
+  }
+  const planDay = planDayDue(step, agent, agent.spec);
+  if (planDay === null) return;
   const spec = agent.spec;
-  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
-  const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
-  if (planDay === null || (agent.plan?.day ?? -1) >= planDay || agent.planRequestedDay === planDay || agent.busy) return;
   agent.planRequestedDay = planDay;
   agent.busy = true;
   step.out.changed.add(spec.id);
   step.out.requests.push({ kind: 'plan', agentId: spec.id, day: planDay, gameMs: step.now });
+}
+
+/** The day whose plan the agent should ask for now, with these hours; null when none is due. */
+function planDayDue(step: Step, agent: AgentSimState, spec: ResidentSpec): number | null {
+  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+  const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
+  if (planDay === null || (agent.plan?.day ?? -1) >= planDay || agent.planRequestedDay === planDay || agent.busy) return null;
+  return planDay;
 }
 
 export function setAction(step: Step, agent: AgentSimState, description: string, emoji: string, address: string, asleep: boolean): void {

@@ -45,6 +45,8 @@ export type Input =
   | { kind: 'worldEvent'; description: string; arena: string | null; durationGameMs: number }
   | { kind: 'addAgent'; resident: ResidentSpec }
   | { kind: 'removeAgent'; agentId: AgentId }
+  /** A resident's persona file changed: its new spec takes over when its next plan is asked for. */
+  | { kind: 'updateResident'; resident: ResidentSpec }
   /** The process restarted: operations that were in flight are gone, so their agents are free and their conversations end. */
   | { kind: 'restarted' };
 
@@ -75,6 +77,8 @@ export const NEVER_GAME_MS = Number.MIN_SAFE_INTEGER;
 
 export interface AgentSimState {
   spec: ResidentSpec;
+  /** A changed spec waiting for the agent's next plan request (see Input `updateResident`). */
+  nextSpec?: ResidentSpec;
   tile: number;
   movement: Movement | null;
   plan: DayPlan | null;

@@ -23,7 +23,7 @@ import { stateAt } from '../history/stateAt';
 import { systemClock, type WallClock } from '../core/wallClock';
 import type { MindBundle, MindHooks } from './minds';
 import { recordsFor } from './records';
-import { personaEvent, toResident } from './residents';
+import { personaEvent, residentChanged, toResident } from './residents';
 import type { Logger } from './logger';
 import { ClockHolds } from './holds';
 import { TownLog } from './log';
@@ -181,6 +181,12 @@ export class Town implements Composed {
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
       for (const p of personaList) if (!present.has(p.id)) inputs.push({ kind: 'addAgent', resident: toResident(p, this.map) });
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
+      // A file edited while the town was stopped: its hours, bed and look take over from the next plan, as a live edit's do.
+      for (const p of personaList) {
+        const agent = this.sim.agent(p.id);
+        const resident = agent ? toResident(p, this.map) : null;
+        if (agent && resident && residentChanged(agent.nextSpec ?? agent.spec, resident)) inputs.push({ kind: 'updateResident', resident });
+      }
       const joining = personaList.filter((p) => !present.has(p.id));
       for (const p of joining) await this.runtime.seed(p.id, now);
       this.log.queue(joining.map((p) => personaEvent(p, now)));

@@ -14,10 +14,9 @@ import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { ClockHolds } from './holds';
 import type { TownLog } from './log';
 import type { TownLoop } from './loop';
-import { personaEvent, toResident } from './residents';
+import { personaEvent, residentChanged, toResident } from './residents';
+import { PersonaFolder } from './personaFiles';
 import type { Logger } from './logger';
-
-const PERSONA_FILE = /\.ya?ml$/;
 
 /** How long an injected world event stays perceivable. */
 export const WORLD_EVENT_GAME_MS = 3 * GAME_MS_PER_HOUR;
@@ -83,16 +82,20 @@ export class OperatorCommands {
     this.record(by, { action: 'inject', text, arena });
   }
 
-  /** Brings a persona from the personas folder into town (checked like every persona). */
-  async addAgent(personaId: string, by: string): Promise<Persona> {
+  /**
+   * Brings a persona from the personas folder into town (checked like every persona). It appears at
+   * `spawn` (a spawn point of the map) when given, else where it would at start-up, and starts its day.
+   */
+  async addAgent(personaId: string, by: string, options: { spawn?: string } = {}): Promise<Persona> {
     const { sim, map, personas } = this.p;
     if (sim.agent(personaId)) throw new Error(`'${personaId}' is already in town`);
     const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
+    const resident = toResident(persona, map, options.spawn);
     for (const w of warnings) this.p.logger.warn(w.message);
     personas.set(persona.id, persona);
     await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
     this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
-    this.p.loop.enqueue({ kind: 'addAgent', resident: toResident(persona, map) });
+    this.p.loop.enqueue({ kind: 'addAgent', resident });
     this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });
     return persona;
   }
@@ -100,22 +103,32 @@ export class OperatorCommands {
   /** The persona files not in town, each with what stops it from being added (read-only). */
   addablePersonas(): AddablePersona[] {
     const { personasDir, sim, map } = this.p;
-    let files: string[];
-    try {
-      files = fs.readdirSync(personasDir).filter((f) => PERSONA_FILE.test(f)).sort();
-    } catch (error) {
-      throw new Error(`cannot read the persona folder ${personasDir}: ${error instanceof Error ? error.message : String(error)}`);
-    }
     const out: AddablePersona[] = [];
-    for (const f of files) {
-      const id = f.replace(PERSONA_FILE, '');
-      if (sim.agent(id) || out.some((p) => p.id === id)) continue;
+    for (const { id, file: f } of new PersonaFolder(personasDir).list()) {
+      if (sim.agent(id)) continue;
       const file = path.join(personasDir, f);
       const checked = checkPersonaText(fs.readFileSync(file, 'utf8'), file, map, new Set([...this.p.personas.keys(), id]));
       const name = checked.persona?.name ?? checked.draft.name ?? null;
       out.push({ id, name, file: f, problems: checked.errors.map((e) => e.message.replace(file, f)) });
     }
     return out;
+  }
+
+  /**
+   * A checked new persona for an agent in town (its file was saved). The mind reads it from its next
+   * thought, so its next plan follows the new routine; the day planned already is kept. Its name,
+   * look, bed and hours take over when that next plan is asked for (Input `updateResident`). Seed
+   * memories are not written again: they started a stream that has lived since.
+   */
+  updatePersona(persona: Persona, by: string): void {
+    const { sim, map, personas, clock } = this.p;
+    const agent = sim.agent(persona.id);
+    if (!agent) throw new Error(`no agent '${persona.id}'`);
+    const resident = toResident(persona, map);
+    personas.set(persona.id, persona);
+    this.p.log.queue([personaEvent(persona, clock.gameMs)]);
+    if (residentChanged(agent.nextSpec ?? agent.spec, resident)) this.p.loop.enqueue({ kind: 'updateResident', resident });
+    this.record(by, { action: 'edit persona', agentId: persona.id, name: persona.name });
   }
 
   removeAgent(agentId: AgentId, by: string): void {

@@ -9,11 +9,17 @@ export function bedAddressOf(persona: Persona): string {
   return `${persona.home}: ${persona.bedroom ?? DEFAULT_BEDROOM}: ${persona.bed ?? DEFAULT_BED}`;
 }
 
-export function toResident(persona: Persona, map: TownMap): ResidentSpec {
+/**
+ * What the sim knows of a persona. It first appears at `spawnName` (a spawn point of the map) when
+ * given, else at a spawn point named after it, else at its bed.
+ */
+export function toResident(persona: Persona, map: TownMap, spawnName?: string): ResidentSpec {
   const bed = bedAddressOf(persona);
   const bedObject = map.objectsByAddress.get(bed);
   if (!bedObject) throw new Error(`${persona.file}: home: no '${bed}' in ${map.file}`);
-  const pinned = map.spawns.find((s) => s.name === persona.id);
+  const chosen = spawnName !== undefined ? map.spawns.find((s) => s.name === spawnName) : undefined;
+  if (spawnName !== undefined && !chosen) throw new Error(`no spawn point '${spawnName}' in ${map.file} (it has: ${map.spawns.map((s) => s.name).join(', ')})`);
+  const pinned = chosen ?? map.spawns.find((s) => s.name === persona.id);
   const spawn = pinned ? pinned.tile : bedObject.standTile;
   return {
     id: persona.id,
@@ -24,6 +30,12 @@ export function toResident(persona: Persona, map: TownMap): ResidentSpec {
     spawnTile: spawn.y * map.widthTiles + spawn.x,
     look: { ...persona.sprite },
   };
+}
+
+/** Whether two specs of one resident differ in what a persona file sets (not where it first appeared). */
+export function residentChanged(a: ResidentSpec, b: ResidentSpec): boolean {
+  const same = a.name === b.name && a.bedAddress === b.bedAddress && a.wakeMinute === b.wakeMinute && a.sleepMinute === b.sleepMinute;
+  return !same || a.look.skin !== b.look.skin || a.look.hair !== b.look.hair || a.look.shirt !== b.look.shirt || a.look.pants !== b.look.pants;
 }
 
 export function personaRecord(p: Persona): PersonaRecord {

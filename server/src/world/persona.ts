@@ -84,7 +84,8 @@ export class PersonaError extends Error {
   constructor(
     readonly file: string,
     readonly field: string,
-    what: string,
+    /** The problem alone, without the file and field. */
+    readonly what: string,
   ) {
     super(field ? `${file}: ${field}: ${what}` : `${file}: ${what}`);
     this.name = 'PersonaError';
@@ -107,6 +108,11 @@ export interface PersonaWarning {
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
+
+/** Whether a name can be a persona id (a file name): lowercase letters, digits and '-', starting with a letter. */
+export function isPersonaId(id: string): boolean {
+  return ID_PATTERN.test(id);
+}
 
 /** The persona id of a file: its name without `.yaml`. */
 export function personaIdOf(file: string): string {
