@@ -295,15 +295,15 @@ describe('plan helpers', () => {
     expect(a.spec.name).toBe('Ada Tester');
     expect(a.nextSpec?.name).toBe('Ada Renamed');
     expect(a.asleep).toBe(true);
-    // When the next plan would be asked for (an hour before the old 7:00 wake), the new spec takes over,
-    // and the plan is asked for by the new hours (an hour before 8:00).
+    // When the next plan would be asked for (PLAN_LEAD_MINUTES, three hours, before the old 7:00 wake), the
+    // new spec takes over, and the plan is asked for by the new hours (three hours before 8:00).
     const night = driver.run(at(22, 30) + 10_000, at(7, 30) + GAME_MS_PER_DAY);
     const swaps = night.filter((r) => r.events.some((e) => e.kind === 'agent.updated'));
     expect(swaps).toHaveLength(1);
     expect(swaps[0].events.find((e) => e.kind === 'agent.updated')!.data).toMatchObject({ at: 'now', spec: { name: 'Ada Renamed' } });
-    expect(swaps[0].events[0].gameMs).toBe(at(6, 0) + GAME_MS_PER_DAY);
+    expect(swaps[0].events[0].gameMs).toBe(at(4, 0) + GAME_MS_PER_DAY);
     const asked = night.find((r) => r.requests.some((q) => q.kind === 'plan' && q.agentId === 'ada'))!;
-    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: at(7, 0) + GAME_MS_PER_DAY });
+    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: at(5, 0) + GAME_MS_PER_DAY });
     expect(sim.agent('ada')!.spec).toEqual({ ...edited, spawnTile: ada.spawnTile });
     expect(sim.agent('ada')!.nextSpec).toBeUndefined();
     // The same state from the snapshot round trip.
