@@ -10,6 +10,13 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** The paper's ablations: one part of cognition turned off ('none' runs the full architecture). */
+export const ABLATIONS = ['none', 'no-observation', 'no-planning', 'no-reflection'] as const;
+export type Ablation = (typeof ABLATIONS)[number];
+/** 'turns': one call per line, as in the paper; 'whole': a whole conversation in one call. */
+export const CONVERSATION_MODES = ['turns', 'whole'] as const;
+export type ConversationMode = (typeof CONVERSATION_MODES)[number];
+
 /** A world's name: its file is DATA_DIR/<name>.sqlite, its room is filtered by it. */
 export const WorldName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, - and _ only (at most 64)');
 
@@ -60,10 +67,8 @@ export const ConfigSchema = z.object({
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Memory kept per world for exact retrieval's quantised column cache, MiB (least recently used agents leave first). */
   memoryCacheMb: num(0, 1_000_000).default(512),
-  /** The paper's ablations: turn off observation, planning or reflection ('none' is the full architecture). */
-  ablation: z.enum(['none', 'no-observation', 'no-planning', 'no-reflection']).default('none'),
-  /** 'turns': one call per line, as in the paper; 'whole': a whole conversation in one call. */
-  conversationMode: z.enum(['turns', 'whole']).default('turns'),
+  ablation: z.enum(ABLATIONS).default('none'),
+  conversationMode: z.enum(CONVERSATION_MODES).default('turns'),
   /** Serve the client through Vite with hot reload instead of the built bundle. */
   dev: z.coerce.boolean().default(false),
   llm: z.object({

@@ -266,12 +266,13 @@ describe('the plan preview with an LLM', () => {
     expect(body.label).toMatch(/^llm: stub-model/);
     expect(body.plan.broadStrokes).toContain('work for most of the day');
     // The live town calls the stub meanwhile: the preview's own calls are the ones logged under its tag.
-    expect(body.cost!.calls).toBe(3);
-    expect(stub.stats.requests - before).toBeGreaterThanOrEqual(3 - body.cost!.cachedCalls);
+    // The plan, its hour blocks, and the day's actions in two parts.
+    expect(body.cost!.calls).toBe(4);
+    expect(stub.stats.requests - before).toBeGreaterThanOrEqual(4 - body.cost!.cachedCalls);
     expect(body.cost!.promptTokens).toBeGreaterThan(0);
     expect(body.cost!.usd).toBeCloseTo((body.cost!.promptTokens * 1 + body.cost!.completionTokens * 2) / 1e6, 10);
     const logged = town.town.db.db.prepare("SELECT sum(cached) AS cached, count(*) AS calls, sum(prompt_tokens) AS prompt FROM llm_calls WHERE agent_id = 'preview:nadia'").get();
-    expect(logged).toEqual({ cached: body.cost!.cachedCalls, calls: 3, prompt: body.cost!.promptTokens });
+    expect(logged).toEqual({ cached: body.cost!.cachedCalls, calls: 4, prompt: body.cost!.promptTokens });
     // Nothing of Nadia in the world: no file, no agent, no memories.
     expect(town.town.sim.agent('nadia')).toBeUndefined();
     expect(fs.existsSync(path.join(town.config.personasDir, 'nadia.yaml'))).toBe(false);

@@ -135,9 +135,10 @@ describe('the Valentine scenario on the LLM mind (the in-process stub), shortene
     const [party, candidacy] = outcome.report!.topics;
     expect(party.interviewed).toBe(25);
     expect(candidacy.interviewed).toBe(25);
-    // The stub's interview answer mentions "the party" but not Valentine's: no one counts by interview.
-    expect(party.aware_interview).toBe(0);
-    expect(party.interview![0].answer).toContain('looking forward to the party');
+    // The stub answers with its name and its most relevant memory: those whose memory names the party count.
+    expect(party.interview!.every((i) => i.answer.startsWith(`I'm ${i.name}.`))).toBe(true);
+    expect(party.aware_interview).toBe(party.interview!.filter((i) => i.aware).length);
+    expect(party.aware_interview).toBeLessThanOrEqual(party.aware_end);
     expect(party.aware_start).toBe(1);
     expect(stub.stats.bySchema.interview_reply).toBe(50);
   });

@@ -50,6 +50,7 @@ describe('a bedtime after midnight', () => {
     expect(Object.fromEntries(seen)).toEqual({ '23:30': 'reading late', '00:15': 'reading late asleep=false', '00:45': 'sleeping asleep=true' });
     const plans = requests.filter((q) => q.kind === 'plan');
     expect(plans.map((q) => q.day)).toEqual([dayIndex(at(0, 0)), dayIndex(at(1, 0))]);
-    expect(plans[1].gameMs).toBeGreaterThanOrEqual(at(1, 5));
+    // Asked PLAN_LEAD_MINUTES (3 hours) before the 07:00 waking: after the 00:30 bedtime, on the next day.
+    expect(plans[1].gameMs).toBe(at(1, 4));
   });
 });

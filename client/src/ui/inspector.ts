@@ -108,8 +108,21 @@ export const SECTIONS: Array<Section<unknown>> = [
     key: 'relationships',
     pick: (d) => (d.relationships.length ? d.relationships : null),
     title: () => 'Relationships',
+    // What the agent thinks of each person: revised after every talk (how often, and when last), or the persona file's line.
     draw: (relationships, ctx) => [
-      el('ul', {}, ...relationships.map((r) => el('li', { textContent: `${ctx.agentName(r.otherId)} (${r.interactions}×): ${r.summary}` }))),
+      el(
+        'ul',
+        { className: 'relationships' },
+        ...relationships.map((r) =>
+          el(
+            'li',
+            { title: r.lastGameMs === null ? 'from the persona file; they have not talked yet' : `revised after their last talk, ${formatGameTime(r.lastGameMs)}` },
+            el('strong', { textContent: ctx.agentName(r.otherId) }),
+            el('span', { className: 'talks', textContent: r.interactions > 0 ? ` · talked ${r.interactions}× · last ${formatGameTime(r.lastGameMs ?? 0)}` : ' · not talked yet' }),
+            el('div', { textContent: r.summary }),
+          ),
+        ),
+      ),
     ],
   }),
   section({

@@ -1,6 +1,14 @@
 // Runs the sim's OperationRequests: asynchronous cognition over the memory stream, one operation per
 // agent at a time (the sim guarantees it). Each operation lives in operations/; this class dispatches
 // them, collects the Inputs they hand back to the sim, and tracks what is in flight.
+//
+// An operation has two phases. While the sim waits on it (a plan, a conversation's lines, the decisions
+// an observation leads to) it is "blocking", and the agent is busy. Once it has sent what the sim needs
+// it frees the agent (`done`, or `conversationEnd`) and goes on in the background: summaries, memories,
+// relationships, reflection. That tail writes only the agent's own append-only records (the reflection
+// counter is reset before any await), so it may overlap the agent's next operation; the clock waits
+// on blocking work closely and on background work loosely (town/loop.ts), which keeps more
+// independent work in flight. Lockstep runs await both phases, so they stay deterministic.
 import type { AgentId } from '../protocol/ids';
 import type { Memory } from '../store/types';
 import type { Input, OperationRequest } from '../sim/types';
@@ -11,12 +19,18 @@ import { Observer } from './operations/observe';
 import { converse } from './operations/converse';
 import { interview, seed, whisper } from './operations/interview';
 
+interface Running {
+  gameMs: number;
+  /** The sim still waits on it (false once it has freed its agents and runs in the background). */
+  blocking: boolean;
+}
+
 export class AgentRuntime {
   private readonly c: CognitionContext;
   private readonly memory: AgentMemory;
   private readonly observer: Observer;
   private readonly inbox: Input[] = [];
-  private readonly running = new Map<Promise<unknown>, number>();
+  private readonly running = new Map<Promise<unknown>, Running>();
 
   constructor(deps: AgentRuntimeDeps) {
     this.c = new CognitionContext(deps);
@@ -34,18 +48,29 @@ export class AgentRuntime {
 
   /** Live mode: runs the request in the background; its Inputs arrive through `drainInputs` as they come. */
   submit(request: OperationRequest): void {
-    const p = this.run(request, (input) => this.inbox.push(input)).then(
+    // The sim needs a plan only when its agent wakes (the loop holds the clock for that), so planning ahead does not block.
+    const entry: Running = { gameMs: request.gameMs, blocking: request.kind !== 'plan' };
+    const p = this.run(request, (input) => this.inbox.push(input), () => (entry.blocking = false)).then(
       (inputs) => void this.inbox.push(...inputs),
       () => undefined,
     );
-    this.running.set(p, request.gameMs);
+    this.running.set(p, entry);
     void p.finally(() => this.running.delete(p));
   }
 
-  /** Game time at which the oldest operation still in flight was asked for, or null. */
+  /** Game time at which the oldest operation the sim still waits on was asked for, or null. */
   oldestInFlightGameMs(): number | null {
+    return this.oldest(true);
+  }
+
+  /** Game time at which the oldest operation running in the background (agents freed) was asked for, or null. */
+  oldestBackgroundGameMs(): number | null {
+    return this.oldest(false);
+  }
+
+  private oldest(blocking: boolean): number | null {
     let oldest: number | null = null;
-    for (const t of this.running.values()) if (oldest === null || t < oldest) oldest = t;
+    for (const r of this.running.values()) if (r.blocking === blocking && (oldest === null || r.gameMs < oldest)) oldest = r.gameMs;
     return oldest;
   }
 
@@ -53,28 +78,36 @@ export class AgentRuntime {
     return this.inbox.splice(0, this.inbox.length);
   }
 
-  /** Resolves when every submitted operation has finished. */
+  /** Resolves when every submitted operation has finished, background included. */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running.keys()]);
   }
 
   /**
-   * Runs one operation. Inputs that should show at once (a conversation's lines) go to `stream`;
-   * the rest are returned. Always ends with the Inputs that free the agents, even on failure.
+   * Runs one operation. Inputs go to `stream` as they come (a conversation's lines show at once), or are
+   * returned. The Input that frees the agents (`done`, `conversationEnd`) is sent exactly once, as soon
+   * as the sim need not wait (then `release` is called), or at the end, even on failure.
    */
-  async run(request: OperationRequest, stream?: (input: Input) => void): Promise<Input[]> {
+  async run(request: OperationRequest, stream?: (input: Input) => void, release?: () => void): Promise<Input[]> {
     const out: Input[] = [];
     const send = stream ?? ((input: Input) => void out.push(input));
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      send(request.kind === 'converse' ? { kind: 'conversationEnd', conversationId: request.conversationId } : { kind: 'done', agentId: request.agentId });
+      release?.();
+    };
     try {
       switch (request.kind) {
         case 'plan':
-          out.push(await planDay(this.c, this.memory, request.agentId, request.day, request.gameMs));
+          send(await planDay(this.c, this.memory, request.agentId, request.day, request.gameMs));
           break;
         case 'observe':
-          out.push(...(await this.observer.observe(request.agentId, request.observations, request.gameMs)));
+          await this.observer.observe(request.agentId, request.observations, request.company, request.gameMs, send, free);
           break;
         case 'converse':
-          await converse(this.c, this.memory, request.conversationId, request.initiator, request.partner, request.gameMs, send);
+          await converse(this.c, this.memory, request.conversationId, request.initiator, request.partner, request.gameMs, send, free);
           break;
         default: {
           const never: never = request;
@@ -84,8 +117,7 @@ export class AgentRuntime {
     } catch (error) {
       this.c.deps.onError?.(request, error);
     }
-    if (request.kind === 'converse') out.push({ kind: 'conversationEnd', conversationId: request.conversationId });
-    else out.push({ kind: 'done', agentId: request.agentId });
+    free();
     return out;
   }
 
@@ -99,6 +131,16 @@ export class AgentRuntime {
 
   interview(agentId: AgentId, question: string, gameMs: number): Promise<{ answer: string; memories: Memory[] }> {
     return interview(this.c, this.memory, agentId, question, gameMs);
+  }
+
+  /** Summed importance of the agent's memories since its last reflection (reflection comes at REFLECTION_THRESHOLD). */
+  reflectionProgress(agentId: AgentId): number {
+    return this.memory.pendingImportance(agentId);
+  }
+
+  /** The agent's status now: the persona file's `currently` as last revised. */
+  statusOf(agentId: AgentId): string {
+    return this.c.status(agentId);
   }
 
   /** Stores every observation still waiting for a batch (at shutdown, so none is lost). */

@@ -6,14 +6,34 @@ import type { ChatMessage, ChatModel, JsonSchema, Purpose } from '../llm/types';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
-import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
-import { findActionIndex } from '../protocol/plan';
+import { minuteOfWakingDay, parseClock, planMomentAt, wakingDay } from '../world/clockText';
+import { findActionIndex, fitAction } from '../protocol/plan';
 import { formatClock } from '../protocol/time';
 import type { Observation } from '../sim/types';
-import type { DayPlan, PlannedAction } from '../protocol/plan';
-import type { ConversationLine, ConversationSummary, Insight, Mind, MindContext, Reaction, TurnInput, TurnOutput } from './mind';
-import { OfflineMind, planFromRoutine } from './offlineMind';
+import type { PlannedAction } from '../protocol/plan';
+import type {
+  Acquaintance,
+  Appraisal,
+  ConversationLine,
+  ConversationSummary,
+  DayPlanning,
+  Insight,
+  Mind,
+  MindContext,
+  PlanningThought,
+  Reaction,
+  Speaker,
+  SummaryInput,
+  TurnInput,
+  TurnOutput,
+} from './mind';
+import { OfflineMind } from './offlineMind';
+import { planFromRoutine } from './offlinePlanning';
+import { mentions } from './voice';
 import * as P from './prompts';
+
+/** A part of the day whose actions one reply holds: blocks are grouped up to this many hours. */
+const DECOMPOSE_PART_MINUTES = 5 * 60;
 
 export interface FallbackReport {
   purpose: Purpose;
@@ -79,24 +99,52 @@ export class LlmMind implements Mind {
     return this.offline.rateImportance(ctx, descriptions);
   }
 
-  async planDay(ctx: MindContext, day: number, memories: Memory[]): Promise<DayPlan> {
+  /** Ratings, whether to react and whom to talk to, in one importance call (the offline rules if it fails). */
+  async appraise(ctx: MindContext, observations: Observation[], company: Acquaintance[]): Promise<Appraisal> {
+    if (observations.length === 0) return { ratings: [], react: false, talkTo: null };
+    const p = ctx.agent.persona;
+    const people = company.map((a) => ({
+      name: a.persona.name,
+      relationship: a.relationship,
+      lastTalked: a.lastTalkedGameMs === null ? null : P.nowLabel(a.lastTalkedGameMs),
+      news: a.news.map((m) => m.description),
+    }));
+    const messages = P.appraisePrompt(p, { nowLabel: P.nowLabel(ctx.gameMs), currentAction: ctx.agent.currentAction, observations: observations.map((o) => o.description), company: people });
+    const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 24 + observations.length * 4, 'appraise_reply');
+    if (reply && reply.ratings.length === observations.length) {
+      const named = reply.talkTo?.trim().toLowerCase();
+      const talkTo = named ? (company.find((a) => a.persona.name.toLowerCase() === named || a.persona.name.split(' ')[0].toLowerCase() === named)?.persona.id ?? null) : null;
+      return { ratings: reply.ratings, react: reply.react, talkTo };
+    }
+    if (reply) this.reportMismatch('importance', p.id, `${reply.ratings.length} ratings for ${observations.length} observations`);
+    return this.offline.appraise(ctx, observations, company);
+  }
+
+  async planDay(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<DayPlanning> {
     const p = ctx.agent.persona;
     // The offline plan is the fallback for any level that fails, and fills any gap the LLM leaves.
     const base = planFromRoutine(p, ctx.map, ctx.seed, day, memories);
     const dayLabel = P.nowLabel(day * 86_400_000).replace(/, \d\d:\d\d$/, '');
-    const plan = await this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories), P.PlanReply, 300);
-    if (!plan) return base;
+    const plan = await this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories, yesterday), P.PlanReply, 400);
+    if (!plan) return { plan: base, currently: null };
+    const currently = yesterday ? plan.currently : null;
     const arenas = ctx.map.arenas.map((a) => a.address);
     const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, plan.broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks');
     const blocks = (blocksReply?.blocks ?? []).filter((b) => ctx.map.arenasByAddress.has(b.place) && isClock(b.start));
-    if (blocks.length === 0) return { ...base, broadStrokes: plan.broadStrokes };
-    const objectsByPlace = Object.fromEntries(blocks.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
-    const actionsReply = await this.ask('decompose', p.id, P.actionsPrompt(p, blocks, objectsByPlace), P.ActionsReply, 2500, 'decompose_actions');
+    if (blocks.length === 0) return { plan: { ...base, broadStrokes: plan.broadStrokes }, currently };
     const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
     const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
-    if (!actionsReply) return { ...base, broadStrokes: plan.broadStrokes, hourBlocks };
-    const actions = normaliseActions(actionsReply.actions, ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
-    return { day, broadStrokes: plan.broadStrokes, hourBlocks, actions };
+    // The day's actions in parts of a few hours, asked side by side: no reply has to hold a whole day,
+    // and a part that fails is filled from the routine plan alone.
+    const parts = await Promise.all(
+      partsOfDay(blocks, waking.wakeMinute, waking.sleepMinute).map(async ({ blocks: part, from, to }) => {
+        const objectsByPlace = Object.fromEntries(part.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
+        const reply = await this.ask('decompose', p.id, P.actionsPrompt(p, part, objectsByPlace, { from, to }), P.ActionsReply, 1200, 'decompose_actions');
+        return reply?.actions ?? [];
+      }),
+    );
+    const actions = normaliseActions(parts.flat(), ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
+    return { plan: { day, broadStrokes: plan.broadStrokes, hourBlocks, actions }, currently };
   }
 
   async react(ctx: MindContext, observations: Observation[], memories: Memory[]): Promise<Reaction | null> {
@@ -106,15 +154,9 @@ export class LlmMind implements Mind {
     if (!reply) return this.offline.react(ctx, observations);
     if (!reply.react || !reply.activity) return null;
     const address = resolveAddress(reply.activity.place, ctx.map) ?? ctx.agent.currentPlace;
-    const minute = Math.floor((ctx.gameMs % 86_400_000) / 60_000);
-    const until = minute + reply.activity.minutes;
-    const rest = (ctx.agent.plan?.actions ?? [])
-      .filter((a) => a.startMinute + a.durationMinutes > until)
-      .map((a) => (a.startMinute < until ? { ...a, startMinute: until, durationMinutes: a.startMinute + a.durationMinutes - until } : a));
-    return {
-      reason: reply.reason || observations[0]?.description || 'a reaction',
-      actions: [{ startMinute: minute, durationMinutes: reply.activity.minutes, description: reply.activity.description, emoji: reply.activity.emoji, address }, ...rest],
-    };
+    const minute = planMomentAt(ctx.gameMs, parseClock(p.wakeAt), parseClock(p.sleepAt)).minute;
+    const action = { startMinute: minute, durationMinutes: reply.activity.minutes, description: reply.activity.description, emoji: reply.activity.emoji, address };
+    return { reason: reply.reason || observations[0]?.description || 'a reaction', actions: fitAction(ctx.agent.plan?.actions ?? [], action) };
   }
 
   async converseTurn(ctx: MindContext, input: TurnInput): Promise<TurnOutput> {
@@ -132,11 +174,32 @@ export class LlmMind implements Mind {
     return { text: reply.line, end: reply.end || input.turn >= input.maxTurns - 1 };
   }
 
-  async summariseConversation(ctx: MindContext, participants: [Persona, Persona], lines: ConversationLine[]): Promise<ConversationSummary> {
-    const [a, b] = participants;
-    const reply = await this.ask('summarise', a.id, P.summaryPrompt(a, b, lines), P.SummaryReply, 300);
-    if (!reply) return this.offline.summariseConversation(ctx, participants, lines);
-    return { summary: reply.summary, learned: { [a.id]: reply.learnedByFirst, [b.id]: reply.learnedBySecond } };
+  async converseWhole(speakers: [Speaker, Speaker], maxTurns: number): Promise<ConversationLine[]> {
+    const [a, b] = speakers;
+    const side = (s: Speaker) => ({ persona: s.ctx.agent.persona, relationship: s.relationship, memories: mergeMemories(s.memories, s.news), currentAction: s.ctx.agent.currentAction });
+    const messages = P.wholeConversationPrompt(side(a), side(b), { nowLabel: P.nowLabel(a.ctx.gameMs), place: a.ctx.agent.currentPlace, maxLines: maxTurns });
+    const reply = await this.ask('converse', a.ctx.agent.persona.id, messages, P.ConversationReply, 80 * maxTurns, 'converse_whole');
+    if (!reply) return this.offline.converseWhole(speakers, maxTurns);
+    const byName = new Map(speakers.flatMap((s) => [[s.ctx.agent.persona.name.toLowerCase(), s.ctx.agent.persona], [s.ctx.agent.persona.name.split(' ')[0].toLowerCase(), s.ctx.agent.persona]] as const));
+    return reply.lines
+      .map((l) => ({ persona: byName.get(l.speaker.trim().toLowerCase()), text: l.line }))
+      .filter((l): l is { persona: Persona; text: string } => l.persona !== undefined)
+      .slice(0, maxTurns)
+      .map((l) => ({ speaker: l.persona.id, speakerName: l.persona.name, text: l.text }));
+  }
+
+  async summariseConversation(input: SummaryInput): Promise<ConversationSummary> {
+    const [ca, cb] = input.contexts;
+    const [a, b] = [ca.agent.persona, cb.agent.persona];
+    const context = { nowLabel: P.nowLabel(ca.gameMs), relationships: input.relationships, plans: [restOfDay(ca), restOfDay(cb)] as [string, string] };
+    const reply = await this.ask('summarise', a.id, P.summaryPrompt(a, b, input.lines, context), P.SummaryReply, 600);
+    if (!reply) return this.offline.summariseConversation(input);
+    return {
+      summary: reply.summary,
+      learned: { [a.id]: reply.learnedByFirst, [b.id]: reply.learnedBySecond },
+      relationships: { [a.id]: reply.firstNowThinks, [b.id]: reply.secondNowThinks },
+      plans: { [a.id]: toPlanning(reply.firstPlans, ca), [b.id]: toPlanning(reply.secondPlans, cb) },
+    };
   }
 
   async reflectQuestions(ctx: MindContext, recent: Memory[]): Promise<string[]> {
@@ -157,7 +220,9 @@ export class LlmMind implements Mind {
 
   async interview(ctx: MindContext, question: string, memories: Memory[]): Promise<string> {
     const p = ctx.agent.persona;
-    const reply = await this.ask('interview', p.id, P.interviewPrompt(p, P.nowLabel(ctx.gameMs), ctx.agent.currentAction, question, memories), P.InterviewReply, 300);
+    // What the agent thinks of anyone the question names.
+    const people = [...ctx.names].filter(([id, name]) => id !== p.id && mentions(question, name) && ctx.relationships.has(id)).map(([id, name]) => ({ name, relationship: ctx.relationships.get(id)! }));
+    const reply = await this.ask('interview', p.id, P.interviewPrompt(p, P.nowLabel(ctx.gameMs), ctx.agent.currentAction, question, memories, people), P.InterviewReply, 300);
     return reply ? reply.answer : this.offline.interview(ctx, question, memories);
   }
 
@@ -165,6 +230,51 @@ export class LlmMind implements Mind {
     this.fallbacks.set(purpose, (this.fallbacks.get(purpose) ?? 0) + 1);
     this.options.onFallback?.({ purpose, agentId, reason });
   }
+}
+
+/** Memories then news, without repeats. */
+function mergeMemories(memories: Memory[], news: Memory[]): Memory[] {
+  const seen = new Set(memories.map((m) => m.id));
+  return [...memories, ...news.filter((m) => !seen.has(m.id))];
+}
+
+/** The next few actions of the agent's plan, for the summary's planning thoughts. */
+function restOfDay(ctx: MindContext): string {
+  const p = ctx.agent.persona;
+  const minute = planMomentAt(ctx.gameMs, parseClock(p.wakeAt), parseClock(p.sleepAt)).minute;
+  return (ctx.agent.plan?.actions ?? [])
+    .filter((a) => a.startMinute > minute)
+    .slice(0, 6)
+    .map((a) => `${formatClock(a.startMinute % 1440)} ${a.description} @ ${a.address}`)
+    .join('; ');
+}
+
+/** A model's planning thought, with its appointment at a real place and a minute of the agent's waking day (dropped otherwise). */
+function toPlanning(reply: z.infer<typeof P.SummaryReply>['firstPlans'], ctx: MindContext): PlanningThought | null {
+  if (!reply) return null;
+  const a = reply.appointment;
+  const address = a ? resolveAddress(a.place, ctx.map) : null;
+  const wake = parseClock(ctx.agent.persona.wakeAt);
+  const appointment: PlannedAction | null =
+    a && address && isClock(a.start) ? { startMinute: minuteOfWakingDay(parseClock(a.start.padStart(5, '0')), wake), durationMinutes: a.minutes, description: a.description, emoji: a.emoji, address } : null;
+  return { thought: reply.thought, appointment };
+}
+
+/** Hour blocks grouped into parts of the day of at most DECOMPOSE_PART_MINUTES, each with the span it covers. */
+function partsOfDay<B extends { start: string }>(blocks: B[], wakeMinute: number, sleepMinute: number): Array<{ blocks: B[]; from: string; to: string }> {
+  const at = (b: B) => minuteOfWakingDay(parseClock(b.start.padStart(5, '0')), wakeMinute);
+  const sorted = [...blocks].sort((x, y) => at(x) - at(y));
+  const parts: Array<{ blocks: B[]; from: string; to: string }> = [];
+  let current: B[] = [];
+  for (const b of sorted) {
+    if (current.length > 0 && at(b) - at(current[0]) >= DECOMPOSE_PART_MINUTES) {
+      parts.push({ blocks: current, from: current[0].start, to: b.start });
+      current = [];
+    }
+    current.push(b);
+  }
+  if (current.length) parts.push({ blocks: current, from: current[0].start, to: formatClock(sleepMinute % 1440) });
+  return parts;
 }
 
 function isClock(text: string): boolean {

@@ -3,6 +3,7 @@ import type { AgentId } from '../protocol/ids';
 import type { TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
 import type { Embedder } from '../llm/types';
+import type { Ablation, ConversationMode } from '../config';
 import type { ConversationRecord, MemoryStore, RetrievalWeights } from '../store/types';
 import type { EventInput } from '../protocol/events';
 import { findActionIndex, type DayPlan } from '../protocol/plan';
@@ -18,13 +19,26 @@ export interface SimView {
     | undefined;
 }
 
+/** What one agent thinks of another, as revised by their conversations. */
+export interface RelationshipRecord {
+  otherId: string;
+  summary: string;
+  /** Conversations they have had. */
+  interactions: number;
+  lastGameMs: number;
+}
+
 /** Where the runtime keeps what is not a memory. Implemented over the world's SQLite file. */
 export interface RuntimeRecords {
   savePlan(agentId: AgentId, plan: DayPlan): void;
   saveConversation(record: ConversationRecord): void;
-  touchRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): void;
+  /** Replaces what `agentId` thinks of `otherId` after a conversation; returns the record as it now is. */
+  reviseRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): RelationshipRecord;
+  relationshipsOf(agentId: AgentId): RelationshipRecord[];
   /** Id of the newest memory an agent's last reflection covered (0 when none), to resume the counter. */
   lastReflectedMemoryId(agentId: AgentId): number;
+  /** The agent's status as last revised, or null while it is the persona file's `currently`. */
+  statusOf(agentId: AgentId): string | null;
 }
 
 export interface RuntimeSettings {
@@ -34,21 +48,25 @@ export interface RuntimeSettings {
   reflectionThreshold: number;
   /** Observations are rated in one batch once this many wait... */
   importanceBatchSize: number;
-  /** ...or once the oldest has waited this long (a world event is rated at once). */
+  /** ...or once the oldest has waited this long (a world event, or someone to talk to in view, is rated at once). */
   importanceBatchMaxGameMs: number;
-  /** Observations the mind rates at or above this are considered for a reaction. */
-  reactImportance: number;
   maxConversationTurns: number;
+  /** The paper's ablations: observation, planning or reflection turned off. */
+  ablation: Ablation;
+  /** Turn by turn (one call a line) or a whole conversation in one call. */
+  conversationMode: ConversationMode;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
+  // The reference code's weights (recency 0.5, importance 2, relevance 3); the paper itself weighs all three 1.
   retrievalWeights: { recency: 0.5, importance: 2, relevance: 3 },
   decayPerGameHour: 0.995,
   reflectionThreshold: 150,
   importanceBatchSize: 10,
   importanceBatchMaxGameMs: GAME_MS_PER_HOUR,
-  reactImportance: 6,
   maxConversationTurns: 8,
+  ablation: 'none',
+  conversationMode: 'turns',
 };
 
 /** The offline mind rates importance for free: no reason to hold observations back. */
@@ -63,7 +81,7 @@ export interface AgentRuntimeDeps {
   embedder: Embedder;
   records: RuntimeRecords;
   sim: SimView;
-  /** Receives event-log entries (memories made, reflections). */
+  /** Receives event-log entries (memories made, reflections, relationships and statuses revised). */
   emit(events: EventInput[]): void;
   settings?: Partial<RuntimeSettings>;
   /** Called when an operation fails; the agent is freed and the run goes on. */
@@ -72,19 +90,44 @@ export interface AgentRuntimeDeps {
 
 export class CognitionContext {
   readonly settings: RuntimeSettings;
+  private readonly statuses = new Map<string, string>();
 
   constructor(readonly deps: AgentRuntimeDeps) {
     this.settings = { ...DEFAULT_RUNTIME_SETTINGS, ...deps.settings };
+    for (const id of deps.personas.keys()) {
+      const status = deps.records.statusOf(id as AgentId);
+      if (status !== null) this.statuses.set(id, status);
+    }
   }
 
   get mind(): Mind {
     return this.deps.mind;
   }
 
+  /** The persona as the agent is now: its `currently` is the status as last revised. */
   persona(agentId: string): Persona {
     const persona = this.deps.personas.get(agentId);
     if (!persona) throw new Error(`no persona '${agentId}'`);
-    return persona;
+    const status = this.statuses.get(agentId);
+    return status === undefined ? persona : { ...persona, currently: status };
+  }
+
+  /** The agent's status now (the persona file's `currently` until the first revision). */
+  status(agentId: string): string {
+    return this.persona(agentId).currently;
+  }
+
+  /** A new status for the agent, logged as `status.revised`. */
+  reviseStatus(agentId: AgentId, currently: string, day: number, gameMs: number): void {
+    this.statuses.set(agentId, currently);
+    this.deps.emit([{ gameMs, kind: 'status.revised', agentId, data: { day, currently } }]);
+  }
+
+  /** What the agent thinks of everyone it knows: revised relationships over the persona file's lines. */
+  relationshipsOf(agentId: AgentId): Map<string, string> {
+    const out = new Map(Object.entries(this.persona(agentId).relationships));
+    for (const r of this.deps.records.relationshipsOf(agentId)) out.set(r.otherId, r.summary);
+    return out;
   }
 
   mindContext(agentId: string, gameMs: number): MindContext {
@@ -99,6 +142,6 @@ export class CognitionContext {
       plan: view?.plan ?? null,
     };
     const names = new Map([...this.deps.personas.values()].map((p) => [p.id as string, p.name]));
-    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names };
+    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, relationships: this.relationshipsOf(agentId as AgentId) };
   }
 }

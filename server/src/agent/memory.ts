@@ -67,14 +67,40 @@ export class AgentMemory {
       .map((s) => s.memory);
   }
 
-  /** What the agent might tell someone: its most important recent memories that are not plans. */
-  news(agentId: AgentId, gameMs: number): Memory[] {
+  /**
+   * What the agent might tell someone: its most important recent memories that are not plans. With a
+   * listener, not what the listener told it, not news about the listener themself, and not what a
+   * later talk with the listener was already about.
+   */
+  news(agentId: AgentId, gameMs: number, listener?: { name: string }): Memory[] {
     const horizon = gameMs - 48 * GAME_MS_PER_HOUR;
-    return this.c.deps.memories
-      .recent(agentId, 150, ['observation', 'chat', 'thought'])
-      .filter((m) => m.importance >= 6 && m.createdGameMs >= horizon && m.triple?.predicate !== 'talked with')
+    const first = listener?.name.split(' ')[0];
+    const recent = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']);
+    const talks = listener ? recent.filter((m) => m.triple?.predicate === 'talked with' && m.triple.object === listener.name) : [];
+    return recent
+      // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what
+      // someone was doing at a moment (an observed action) is stale by the time it could be told.
+      .filter((m) => m.importance >= 6 && m.createdGameMs >= horizon && m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
+      .filter((m) => !(m.kind === 'observation' && (m.triple?.predicate === 'is' || m.triple?.predicate === 'is in use by')))
+      .filter((m) => !listener || (m.triple?.subject !== listener.name && !m.description.startsWith(`${listener.name} `) && !m.description.startsWith(`${first} `)))
+      .filter((m) => !talks.some((t) => t.createdGameMs >= m.createdGameMs && coveredBy(m, t.description)))
       .sort((a, b) => b.importance - a.importance || b.id - a.id)
       .slice(0, 3);
+  }
+
+  /**
+   * What the agent did and thought over the last day, for the morning's status revision: its plans,
+   * thoughts and the memories that mattered, oldest first. Null before its first plan (no yesterday yet).
+   */
+  yesterday(agentId: AgentId, gameMs: number): Memory[] | null {
+    const since = gameMs - 30 * GAME_MS_PER_HOUR;
+    const day = this.c.deps.memories.recent(agentId, 400).filter((m) => m.createdGameMs >= since && m.createdGameMs < gameMs);
+    if (!day.some((m) => m.kind === 'plan')) return null;
+    return day
+      .filter((m) => m.kind === 'plan' || m.kind === 'thought' || m.importance >= 5)
+      .sort((a, b) => b.importance - a.importance || b.id - a.id)
+      .slice(0, 10)
+      .sort((a, b) => a.id - b.id);
   }
 
   pendingImportance(agentId: string): number {
@@ -85,15 +111,30 @@ export class AgentMemory {
     this.sinceReflection.set(agentId, 0);
   }
 
+  /** The counter after a restart: what the live counter would hold. Thoughts citing evidence (insights, planning thoughts) never count; whispers do. */
   private resumeReflectionCounter(agentId: AgentId): void {
     const through = this.c.deps.records.lastReflectedMemoryId(agentId);
     let sum = 0;
     for (const m of this.c.deps.memories.recent(agentId, 400)) {
       if (m.id <= through) break;
-      if (m.kind !== 'thought') sum += m.importance;
+      if (!isDerivedThought(m)) sum += m.importance;
     }
     this.sinceReflection.set(agentId, sum);
   }
+}
+
+/** Whether a talk's summary was about a memory: it holds the first six content words of what the memory says. */
+function coveredBy(memory: Memory, summary: string): boolean {
+  const text = memory.triple?.predicate === 'said' ? memory.triple.object : memory.description;
+  const words = (s: string) => s.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 3);
+  const said = new Set(words(summary));
+  const key = words(text).slice(0, 6);
+  return key.length > 0 && key.every((w) => said.has(w));
+}
+
+/** A thought the agent derived from other memories (an insight or a planning thought): it cites them. A whisper cites none. */
+export function isDerivedThought(m: Pick<Memory, 'kind' | 'evidenceIds'>): boolean {
+  return m.kind === 'thought' && m.evidenceIds.length > 0;
 }
 
 function clampImportance(value: number): number {

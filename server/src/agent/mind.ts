@@ -9,6 +9,7 @@ import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
 
 export interface MindAgent {
+  /** The persona, its `currently` being the agent's status as last revised (each morning). */
   persona: Persona;
   /** What the agent is doing now, for prompts and templates. */
   currentAction: string;
@@ -25,6 +26,45 @@ export interface MindContext {
   seed: number;
   /** Persona id -> display name, for every agent in town. */
   names: ReadonlyMap<string, string>;
+  /** Persona id -> what the agent thinks of them now: the relationship as revised by their talks, else the persona file's line. */
+  relationships: ReadonlyMap<string, string>;
+}
+
+/** Someone in view the agent could start a conversation with, and what it knows of them. */
+export interface Acquaintance {
+  persona: Persona;
+  /** What the agent thinks of them (the revised relationship, else the persona file's line); null for a stranger. */
+  relationship: string | null;
+  /** How many conversations they have had, and when the last one was (null: never). */
+  conversations: number;
+  lastTalkedGameMs: number | null;
+  /** News the agent could tell them: its important recent memories that did not come from them. */
+  news: Memory[];
+}
+
+/** What the agent makes of a batch of observations, in the one call that rates them. */
+export interface Appraisal {
+  /** Importance 1..10 of each observation, in order. */
+  ratings: number[];
+  /** Whether what was perceived is reason to change what the agent is doing (then `react` is asked how). */
+  react: boolean;
+  /** Persona id of the one person in company to start a conversation with now, or null. */
+  talkTo: string | null;
+}
+
+export interface DayPlanning {
+  plan: DayPlan;
+  /** The agent's status for today, revised from yesterday's plans and thoughts; null keeps it as it was. */
+  currently: string | null;
+}
+
+/** One side of a conversation, as `converseWhole` sees it. */
+export interface Speaker {
+  ctx: MindContext;
+  partner: Persona;
+  relationship: string | null;
+  memories: Memory[];
+  news: Memory[];
 }
 
 export interface ConversationLine {
@@ -53,11 +93,30 @@ export interface TurnOutput {
   end: boolean;
 }
 
+export interface SummaryInput {
+  /** Both participants as they are now, the initiator first. */
+  contexts: [MindContext, MindContext];
+  lines: ConversationLine[];
+  /** What each thought of the other before the talk (null: strangers). */
+  relationships: [string | null, string | null];
+}
+
+/** What a participant makes of the talk for its day: a planning thought, and an appointment it accepted for today. */
+export interface PlanningThought {
+  thought: string;
+  /** An action to fit into today's plan (an accepted invitation), or null. */
+  appointment: PlannedAction | null;
+}
+
 export interface ConversationSummary {
   /** One sentence each participant stores: "Isabella and Klaus talked about the party." */
   summary: string;
   /** What each participant (by persona id) learned from the other, as standalone sentences. */
   learned: Record<string, string[]>;
+  /** How each participant (by persona id) now sees the other: the relationship, revised by this talk. */
+  relationships: Record<string, string>;
+  /** Each participant's planning thought after the talk (by persona id), or null when it has none. */
+  plans: Record<string, PlanningThought | null>;
 }
 
 export interface Reaction {
@@ -80,12 +139,23 @@ export interface Mind {
 
   /** Importance 1..10 of each description, in order. One call for a batch. */
   rateImportance(ctx: MindContext, descriptions: string[]): Promise<number[]>;
-  /** The day's plan at wake-up: broad strokes, hour blocks, and 5-15 minute actions at real places. */
-  planDay(ctx: MindContext, day: number, memories: Memory[]): Promise<DayPlan>;
-  /** Whether to react to what was just perceived; null keeps the plan. Called only for observations worth it. */
+  /**
+   * Observations, in the one call that rates them: their importance, whether to react, and whom of
+   * `company` (people in view, free to talk) to start a conversation with.
+   */
+  appraise(ctx: MindContext, observations: Observation[], company: Acquaintance[]): Promise<Appraisal>;
+  /**
+   * The day's plan at wake-up: broad strokes, hour blocks, and 5-15 minute actions at real places. With
+   * `yesterday` (the previous day's plans, thoughts and important memories), also the revised status.
+   */
+  planDay(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<DayPlanning>;
+  /** How to change the plan for what was just perceived; null keeps it. Asked only when the appraisal said so. */
   react(ctx: MindContext, observations: Observation[], memories: Memory[]): Promise<Reaction | null>;
   converseTurn(ctx: MindContext, input: TurnInput): Promise<TurnOutput>;
-  summariseConversation(ctx: MindContext, participants: [Persona, Persona], lines: ConversationLine[]): Promise<ConversationSummary>;
+  /** A whole conversation at once (CONVERSATION_MODE=whole), the first speaker first, at most `maxTurns` lines. */
+  converseWhole(speakers: [Speaker, Speaker], maxTurns: number): Promise<ConversationLine[]>;
+  /** The summary, what each learned, the revised relationships and each one's planning thought, in one judgement. */
+  summariseConversation(input: SummaryInput): Promise<ConversationSummary>;
   /** The 3 most salient high-level questions about recent memories. */
   reflectQuestions(ctx: MindContext, recent: Memory[]): Promise<string[]>;
   /** Insights that answer a question, each citing the ids of the memories it rests on. */

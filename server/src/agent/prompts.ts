@@ -9,20 +9,22 @@ import { formatClock, formatGameTime } from '../protocol/time';
 import type { ChatMessage } from '../llm/types';
 
 export const PROMPT_VERSIONS: Record<Purpose, number> = {
-  importance: 1,
-  plan: 1,
-  decompose: 1,
+  importance: 2,
+  plan: 2,
+  decompose: 2,
   react: 1,
-  converse: 1,
-  summarise: 1,
+  converse: 2,
+  summarise: 2,
   reflect: 1,
-  interview: 1,
+  interview: 2,
 };
 
 // ---- output schemas (zod validates; the JSON Schema derived from them is sent to the endpoint) ----
 
 export const ImportanceReply = z.strictObject({ ratings: z.array(z.number().int().min(1).max(10)) });
-export const PlanReply = z.strictObject({ broadStrokes: z.array(z.string().min(1)).min(3).max(12) });
+/** Observations: their importance, and in the same reply whether to react and whom in view to talk to. */
+export const AppraiseReply = z.strictObject({ ratings: z.array(z.number().int().min(1).max(10)), react: z.boolean(), talkTo: z.string().nullable() });
+export const PlanReply = z.strictObject({ currently: z.string().min(1), broadStrokes: z.array(z.string().min(1)).min(3).max(12) });
 export const HourBlocksReply = z.strictObject({
   blocks: z.array(z.strictObject({ start: z.string().regex(/^\d{1,2}:\d{2}$/), activity: z.string().min(1), place: z.string().min(1) })).min(3).max(24),
 });
@@ -45,10 +47,23 @@ export const ReactReply = z.strictObject({
   activity: z.strictObject({ description: z.string().min(1), emoji: z.string().min(1).max(8), place: z.string().min(1), minutes: z.number().int().min(5).max(240) }).nullable(),
 });
 export const TurnReply = z.strictObject({ line: z.string().min(1).max(400), end: z.boolean() });
+export const ConversationReply = z.strictObject({ lines: z.array(z.strictObject({ speaker: z.string().min(1), line: z.string().min(1).max(400) })).min(2).max(16) });
+const Appointment = z.strictObject({
+  start: z.string().regex(/^\d{1,2}:\d{2}$/),
+  minutes: z.number().int().min(15).max(240),
+  description: z.string().min(1),
+  emoji: z.string().min(1).max(8),
+  place: z.string().min(1),
+});
+const PlanningReply = z.strictObject({ thought: z.string().min(1), appointment: Appointment.nullable() }).nullable();
 export const SummaryReply = z.strictObject({
   summary: z.string().min(1),
   learnedByFirst: z.array(z.string()).max(5),
   learnedBySecond: z.array(z.string()).max(5),
+  firstNowThinks: z.string().min(1),
+  secondNowThinks: z.string().min(1),
+  firstPlans: PlanningReply,
+  secondPlans: PlanningReply,
 });
 export const QuestionsReply = z.strictObject({ questions: z.array(z.string().min(1)).min(1).max(3) });
 export const InsightsReply = z.strictObject({
@@ -91,12 +106,33 @@ export function importancePrompt(p: Persona, descriptions: string[]): ChatMessag
   ];
 }
 
-export function planPrompt(p: Persona, dayLabel: string, routine: string, memories: readonly Memory[]): ChatMessage[] {
+export function appraisePrompt(
+  p: Persona,
+  context: { nowLabel: string; currentAction: string; observations: string[]; company: Array<{ name: string; relationship: string | null; lastTalked: string | null; news: string[] }> },
+): ChatMessage[] {
+  const people = context.company.length
+    ? `People nearby ${p.name} could start talking with now:\n${context.company
+        .map((c) => `- ${c.name}: ${c.relationship ?? 'a stranger'}${c.lastTalked ? ` (last talked ${c.lastTalked})` : ''}${c.news.length ? `\n  News ${p.name} could tell them: ${c.news.join(' ')}` : ''}`)
+        .join('\n')}\n`
+    : '';
+  return [
+    system(p, 'importance'),
+    {
+      role: 'user',
+      content: `It is ${context.nowLabel}. ${p.name} is ${context.currentAction}.\n${p.name} just perceived:\n${context.observations.map((d, i) => `${i + 1}. ${d}`).join('\n')}\n${people}\nratings: on a scale of 1 (purely mundane, like brushing teeth) to 10 (extremely poignant, like a break-up), how poignant each perception is for ${p.name}: exactly ${context.observations.length}, in order.\nreact: whether ${p.name} should change what they are doing because of it.\ntalkTo: ${context.company.length ? `the name of the one person above ${p.name} would start a conversation with now (given what they think of them, when they last talked, and the news), or null` : 'null'}.`,
+    },
+  ];
+}
+
+export function planPrompt(p: Persona, dayLabel: string, routine: string, memories: readonly Memory[], yesterday: readonly Memory[] | null = null): ChatMessage[] {
+  const revise = yesterday
+    ? `What ${p.name} did and thought yesterday:\n${listMemories(yesterday)}\n\ncurrently: ${p.name}'s status for today, revised in light of yesterday (one or two sentences, like the status above).`
+    : `currently: ${p.name}'s status for today (the status above, unless something changed).`;
   return [
     system(p, 'plan'),
     {
       role: 'user',
-      content: `${describePersona(p)}\nUsual routine:\n${routine}\nWhat ${p.name} remembers that may matter today:\n${listMemories(memories)}\n\nToday is ${dayLabel}. ${p.name} wakes at ${p.wakeAt} and goes to bed at ${p.sleepAt}. Write ${p.name}'s plan for today in broad strokes, 4 to 8 items with times ("wake up and get ready at 6:30am").`,
+      content: `${describePersona(p)}\nUsual routine:\n${routine}\nWhat ${p.name} remembers that may matter today:\n${listMemories(memories)}\n${revise}\n\nToday is ${dayLabel}. ${p.name} wakes at ${p.wakeAt} and goes to bed at ${p.sleepAt}. broadStrokes: ${p.name}'s plan for today in broad strokes, 4 to 8 items with times ("wake up and get ready at 6:30am").`,
     },
   ];
 }
@@ -111,13 +147,14 @@ export function hourBlocksPrompt(p: Persona, broadStrokes: string[], places: str
   ];
 }
 
-export function actionsPrompt(p: Persona, blocks: Array<{ start: string; activity: string; place: string }>, objectsByPlace: Record<string, string[]>): ChatMessage[] {
+/** One part of the day (a few hour blocks, `from` to `to`), so no reply has to hold a whole day's actions. */
+export function actionsPrompt(p: Persona, blocks: Array<{ start: string; activity: string; place: string }>, objectsByPlace: Record<string, string[]>, span: { from: string; to: string }): ChatMessage[] {
   const blockLines = blocks.map((b) => `${b.start} ${b.activity} @ ${b.place} [objects: ${(objectsByPlace[b.place] ?? []).join(', ') || 'none'}]`).join('\n');
   return [
     system(p, 'decompose'),
     {
       role: 'user',
-      content: `Break each block of ${p.name}'s day into actions of 5 to 15 minutes (longer, up to 60, only for long sitting activities). Each action: start (HH:MM, 24h), minutes, a short present-participle description ("brewing coffee"), one emoji, and a place: the block's place, or "place: object" with one of its objects.\nBlocks:\n${blockLines}\nCover the whole day from ${p.wakeAt} to ${p.sleepAt} without gaps.`,
+      content: `Break each block of this part of ${p.name}'s day into actions of 5 to 15 minutes (longer, up to 60, only for long sitting activities). Each action: start (HH:MM, 24h), minutes, a short present-participle description ("brewing coffee"), one emoji, and a place: the block's place, or "place: object" with one of its objects.\nBlocks:\n${blockLines}\nCover from ${span.from} to ${span.to} without gaps.`,
     },
   ];
 }
@@ -147,12 +184,34 @@ export function turnPrompt(
   ];
 }
 
-export function summaryPrompt(a: Persona, b: Persona, lines: Array<{ speakerName: string; text: string }>): ChatMessage[] {
+export function wholeConversationPrompt(
+  a: { persona: Persona; relationship: string | null; memories: readonly Memory[]; currentAction: string },
+  b: { persona: Persona; relationship: string | null; memories: readonly Memory[]; currentAction: string },
+  context: { nowLabel: string; place: string; maxLines: number },
+): ChatMessage[] {
+  const side = (x: typeof a, other: Persona) =>
+    `${describePersona(x.persona)}\n${x.persona.name} was ${x.currentAction}.${x.relationship ? ` What ${x.persona.name} thinks of ${other.name}: ${x.relationship}` : ` ${x.persona.name} does not know ${other.name}.`}\nWhat ${x.persona.name} remembers that may come up:\n${listMemories(x.memories)}`;
+  return [
+    { role: 'system', content: `You write conversations between residents of a small town in a generative-agents simulation. Keep each one in character and concise. ${json} [converse v${PROMPT_VERSIONS.converse}]` },
+    {
+      role: 'user',
+      content: `It is ${context.nowLabel}, at ${context.place}. ${a.persona.name} meets ${b.persona.name} and starts talking.\n\n${side(a, b.persona)}\n\n${side(b, a.persona)}\n\nWrite their whole conversation, ${a.persona.name} first, taking turns, at most ${context.maxLines} lines of one or two sentences. They share news or plans that matter to them, and end naturally. speaker: the full name.`,
+    },
+  ];
+}
+
+export function summaryPrompt(
+  a: Persona,
+  b: Persona,
+  lines: Array<{ speakerName: string; text: string }>,
+  context: { nowLabel: string; relationships: [string | null, string | null]; plans: [string, string] },
+): ChatMessage[] {
+  const thinks = (x: Persona, y: Persona, r: string | null) => `- ${x.name} thought of ${y.name}: ${r ?? 'a stranger'}`;
   return [
     { role: 'system', content: `You summarise conversations in a town simulation. ${json} [summarise v${PROMPT_VERSIONS.summarise}]` },
     {
       role: 'user',
-      content: `Conversation between ${a.name} (first) and ${b.name} (second):\n${lines.map((l) => `${l.speakerName}: ${l.text}`).join('\n')}\n\nGive a one-sentence summary, and the new facts each one learned from the other as standalone third-person sentences (e.g. "Isabella is hosting a party at Hobbs Cafe on February 14 at 5pm."). Empty lists if nothing new.`,
+      content: `It is ${context.nowLabel}. Conversation between ${a.name} (first) and ${b.name} (second):\n${lines.map((l) => `${l.speakerName}: ${l.text}`).join('\n')}\n\nBefore it:\n${thinks(a, b, context.relationships[0])}\n${thinks(b, a, context.relationships[1])}\nThe rest of today for ${a.name}: ${context.plans[0] || 'nothing planned'}\nThe rest of today for ${b.name}: ${context.plans[1] || 'nothing planned'}\n\nsummary: one sentence. learnedByFirst / learnedBySecond: the new facts each learned from the other, as standalone third-person sentences (e.g. "Isabella is hosting a party at Hobbs Cafe on February 14 at 5pm."); empty lists if nothing new. firstNowThinks / secondNowThinks: what each now thinks of the other, revised by this talk (one or two sentences). firstPlans / secondPlans: each one's planning thought after the talk (what they should remember for their plans), with an appointment for later today they accepted (start HH:MM, minutes, description, emoji, place as "Sector: arena"), or null when the talk changes nothing for them.`,
     },
   ];
 }
@@ -171,10 +230,11 @@ export function insightsPrompt(p: Persona, question: string, memories: readonly 
   ];
 }
 
-export function interviewPrompt(p: Persona, nowLabel: string, currentAction: string, question: string, memories: readonly Memory[]): ChatMessage[] {
+export function interviewPrompt(p: Persona, nowLabel: string, currentAction: string, question: string, memories: readonly Memory[], people: Array<{ name: string; relationship: string }> = []): ChatMessage[] {
+  const thinks = people.map((x) => `What ${p.name} thinks of ${x.name}: ${x.relationship}\n`).join('');
   return [
     system(p, 'interview'),
-    { role: 'user', content: `${describePersona(p)}\nIt is ${nowLabel}; ${p.name} is ${currentAction}.\nRelevant memories:\n${listMemories(memories)}\n\nAn interviewer asks: "${question}"\nAnswer as ${p.name}, in the first person, from these memories only.` },
+    { role: 'user', content: `${describePersona(p)}\nIt is ${nowLabel}; ${p.name} is ${currentAction}.\n${thinks}Relevant memories:\n${listMemories(memories)}\n\nAn interviewer asks: "${question}"\nAnswer as ${p.name}, in the first person, from these memories only.` },
   ];
 }
 

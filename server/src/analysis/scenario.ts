@@ -9,6 +9,7 @@ import { z } from 'zod';
 import YAML from 'yaml';
 import { parseIsoMinute } from '../protocol/time';
 import type { TownMap } from '../world/types';
+import { ABLATIONS } from '../config';
 
 const text = z.string().trim().min(1, 'must not be empty');
 const ISO_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
@@ -73,7 +74,7 @@ export const ScenarioSchema = z
     start: isoMinute.describe('When the world starts (game time).'),
     days: z.number().positive().max(365).describe('How many game days it runs (may be fractional).'),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
-    ablation: z.enum(['none', 'no-observation', 'no-planning', 'no-reflection']).default('none').describe('The paper\'s ablations: one part of cognition turned off.'),
+    ablation: z.enum(ABLATIONS).default('none').describe('The paper\'s ablations: one part of cognition turned off.'),
     interview: z.boolean().default(true).describe('With an LLM, ask every agent about every topic at the end, as the paper did.'),
     interventions: z.array(z.discriminatedUnion('kind', [WhisperSchema, InjectSchema])).default([]),
     topics: z.array(TopicSchema).default([]),

@@ -6,7 +6,8 @@ import { findActionIndex } from '../protocol/plan';
 import { planMomentAt } from '../world/clockText';
 import type { AgentSimState } from '../sim/types';
 import type { Memory, ScoredMemory } from '../store/types';
-import type { CallSummary } from '../store/WorldDb';
+import type { CallSummary, WorldDb } from '../store/WorldDb';
+import type { AgentId } from '../protocol/ids';
 
 /** The most shown on each shelf of thoughts. */
 const SHELF_SIZE = 20;
@@ -15,7 +16,7 @@ export const RECENT_THOUGHTS = 60;
 
 export interface InspectionInput {
   agent: Readonly<AgentSimState>;
-  /** What the persona file said (as recorded then, in replay); null when unknown. */
+  /** What the persona file said (as recorded then, in replay), its `currently` the status as revised by then; null when unknown. */
   persona: PersonaRecord | null;
   atGameMs: number;
   /** Memories scored for the agent's focus (its current action). */
@@ -27,6 +28,16 @@ export interface InspectionInput {
   relationships: InspectedRelationship[];
   conversations: AgentInspection['conversations'];
   llm: Pick<CallSummary, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
+}
+
+/**
+ * Everyone the agent has a view of: each relationship as last revised by a talk, then the persona
+ * file's lines for those it has not talked with yet; most talked-with first.
+ */
+export function mergeRelationships(fromPersona: Record<string, string> | undefined, revised: InspectedRelationship[]): InspectedRelationship[] {
+  const out = new Map(revised.map((r) => [r.otherId, r]));
+  for (const [otherId, summary] of Object.entries(fromPersona ?? {})) if (!out.has(otherId)) out.set(otherId, { otherId, summary, interactions: 0, lastGameMs: null });
+  return [...out.values()].sort((a, b) => b.interactions - a.interactions || a.otherId.localeCompare(b.otherId));
 }
 
 export function buildInspection(input: InspectionInput): AgentInspection {
@@ -73,8 +84,27 @@ export function buildInspection(input: InspectionInput): AgentInspection {
         evidence: m.evidenceIds.map((e) => input.evidenceOf(e)).filter((e) => e !== undefined).map((e) => ({ id: e.id, description: e.description })),
       })),
     whispers: input.thoughts.filter((m) => m.evidenceIds.length === 0).slice(0, SHELF_SIZE).map(toView),
-    relationships: input.relationships,
+    relationships: mergeRelationships(persona?.relationships, input.relationships),
     conversations: input.conversations,
     llm: { calls, promptTokens, completionTokens, costUsd },
   };
+}
+
+/**
+ * What an agent thought of the others at a moment: the last `relationship.revised` of each pair by then.
+ * A world recorded before those events has only its conversations: their count, and the last summary.
+ */
+export function relationshipsAt(db: Pick<WorldDb, 'events'>, agentId: AgentId, t: number, talks: Array<{ a: string; b: string; startGameMs: number; summary: string }>): InspectedRelationship[] {
+  const revised = new Map<string, InspectedRelationship>();
+  for (const e of db.events.scan({ kinds: ['relationship.revised'], agentId, untilGameMs: t }))
+    if (e.kind === 'relationship.revised') revised.set(e.data.otherId, { otherId: e.data.otherId, summary: e.data.summary, interactions: e.data.interactions, lastGameMs: e.gameMs });
+  if (revised.size > 0) return [...revised.values()];
+  const fromTalks = new Map<string, InspectedRelationship>();
+  for (const c of talks) {
+    const other = c.a === agentId ? c.b : c.a;
+    const r = fromTalks.get(other) ?? { otherId: other, summary: c.summary, interactions: 0, lastGameMs: c.startGameMs };
+    r.interactions++;
+    fromTalks.set(other, r);
+  }
+  return [...fromTalks.values()];
 }

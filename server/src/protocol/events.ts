@@ -52,6 +52,9 @@ export interface PersonaRecord {
   relationships?: Record<string, string>;
 }
 
+/** What the initiator had with the partner when it chose to talk: it knew them, had news for them, or neither. */
+export type TalkBasis = 'acquainted' | 'news' | 'stranger';
+
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
 
 export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent' | 'edit persona';
@@ -69,7 +72,8 @@ export interface EventData {
   'agent.move': { path: number[]; startGameMs: number; tilesPerGameMinute: number; arriveGameMs?: number };
   /** Something the sim could not do (a place missing from the map, no path); the agent stays put. */
   'agent.warning': { warning: string; address?: string; from?: number; to?: number };
-  'conversation.start': { conversationId: number; a: AgentId; b: AgentId; arena: string };
+  /** `basis`: what the initiator had with the partner (absent in older worlds). */
+  'conversation.start': { conversationId: number; a: AgentId; b: AgentId; arena: string; basis?: TalkBasis };
   'conversation.utterance': { conversationId: number; speaker: AgentId; listener: AgentId; text: string };
   'conversation.end': { conversationId: number; a: AgentId; b: AgentId; lines: number; reason?: ConversationEndReason };
   /** A day's plan (with its broad strokes and hour blocks), or a re-plan from `fromMinute` on. */
@@ -81,6 +85,10 @@ export interface EventData {
   'persona.set': PersonaRecord;
   'memory.created': { id: number; kind: string; description: string; importance: number; evidence: number[]; by: string };
   'reflection.made': { question: string; insights: Array<{ id: number; text: string; evidence: number[] }>; by: string };
+  /** What the agent now thinks of `otherId`, revised by their conversation (`interactions`: conversations so far). */
+  'relationship.revised': { otherId: AgentId; summary: string; interactions: number };
+  /** The agent's status (its `currently`), revised in the morning from yesterday's plans and thoughts. */
+  'status.revised': { day: number; currently: string };
   'operator.action': {
     by: string;
     action: OperatorActionName;
@@ -95,7 +103,8 @@ export interface EventData {
     gameMinutes?: number;
     memoryId?: number;
   };
-  'run.started': { mind: string; agents: number; seed: number; map: string };
+  /** `ablation` and `conversationMode`: the cognition settings of the run (absent in older worlds: 'none', 'turns'). */
+  'run.started': { mind: string; agents: number; seed: number; map: string; ablation?: string; conversationMode?: string };
   /** `folded`: events logged after the last snapshot that the resumed state was rebuilt from. */
   'run.resumed': { mind: string; agents: number; folded?: number };
   'llm.fallback': { purpose: string; reason: string };
@@ -121,6 +130,8 @@ export const EVENT_KINDS = [
   'persona.set',
   'memory.created',
   'reflection.made',
+  'relationship.revised',
+  'status.revised',
   'operator.action',
   'run.started',
   'run.resumed',

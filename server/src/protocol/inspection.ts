@@ -17,11 +17,14 @@ export interface InspectedReflection extends InspectedMemory {
   evidence: Array<{ id: number; description: string }>;
 }
 
+/** What the agent thinks of someone: revised after each of their talks, else the persona file's line. */
 export interface InspectedRelationship {
   otherId: string;
   summary: string;
+  /** Conversations they have had (0: only the persona file's line). */
   interactions: number;
-  lastGameMs: number;
+  /** When the last one was; null when they have not talked. */
+  lastGameMs: number | null;
 }
 
 export interface AgentInspection {
@@ -30,6 +33,7 @@ export interface AgentInspection {
   age: number;
   innate: string[];
   learned: string;
+  /** The agent's status: the persona file's `currently` as last revised (each morning). */
   currently: string;
   lifestyle: string;
   home: string;

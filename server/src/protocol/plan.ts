@@ -52,3 +52,15 @@ export function splicePlan(actions: readonly PlannedAction[], fromMinute: number
   }
   return [...kept, ...replacement.filter((a) => a.startMinute >= fromMinute)];
 }
+
+/**
+ * The re-plan that fits `inserted` into a day: the new action, then the rest of the day as it was from
+ * its end on (the action it ends inside is shortened). Hand it to `splicePlan` from `inserted.startMinute`.
+ */
+export function fitAction(actions: readonly PlannedAction[], inserted: PlannedAction): PlannedAction[] {
+  const until = inserted.startMinute + inserted.durationMinutes;
+  const rest = actions
+    .filter((a) => a.startMinute + a.durationMinutes > until)
+    .map((a) => (a.startMinute < until ? { ...a, startMinute: until, durationMinutes: a.startMinute + a.durationMinutes - until } : a));
+  return [inserted, ...rest];
+}

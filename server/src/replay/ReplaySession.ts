@@ -19,7 +19,7 @@ import { stateAt } from '../history/stateAt';
 import { settleAt } from '../history/fold';
 import { upgradeEvent } from '../history/legacy';
 import { abandonedRanges, historyEvents, type SeqRange } from '../history/log';
-import { buildInspection, RECENT_THOUGHTS } from '../history/inspection';
+import { buildInspection, relationshipsAt, RECENT_THOUGHTS } from '../history/inspection';
 
 /** Feed lines and conversation lines sent with a seek. */
 const HISTORY_ITEMS = 200;
@@ -149,24 +149,21 @@ export class ReplaySession {
     const t = this.gameMs;
     const [focus] = await embedder.embed([agent.current.description]);
     const talks = db.conversationsOf(id, 50, t);
-    const relationships = new Map<string, { otherId: string; summary: string; interactions: number; lastGameMs: number }>();
-    for (const c of talks) {
-      const other = c.a === agentId ? c.b : c.a;
-      const r = relationships.get(other) ?? { otherId: other, summary: c.summary, interactions: 0, lastGameMs: c.startGameMs };
-      r.interactions++;
-      relationships.set(other, r);
-    }
+    const relationships = relationshipsAt(db, id, t, talks);
+    const persona = this.personaAt(agentId);
+    const status = db.statusOf(id, t);
     return buildInspection({
       agent,
-      persona: this.personaAt(agentId),
+      persona: persona && status !== null ? { ...persona, currently: status } : persona,
       atGameMs: t,
       scored: scoreMemoriesAt(db, id, focus, t, 30, retrieval.weights, retrieval.decayPerGameHour),
       recent: memoriesUntil(db, id, t, 30),
       thoughts: memoriesUntil(db, id, t, RECENT_THOUGHTS, ['thought']),
       evidenceOf: (memoryId) => db.memories.get(memoryId),
-      relationships: [...relationships.values()],
+      relationships,
       conversations: talks.slice(0, 10),
       llm: db.summariseCalls({ agentId: id, untilGameMs: t }),
     });
   }
 }
+

@@ -9,7 +9,7 @@ import type { AgentSimState, ConversationState, Input, ResidentSpec, SimState, S
 import { createSimWorld, emptyResult, emptyState, indexState, upgradeState, type SimIndex, type SimReadView, type SimWorld, type Step } from './state';
 import { applyInput } from './inputs';
 import { followSchedule } from './schedule';
-import { advanceConversations } from './conversations';
+import { advanceConversations, startDecidedConversations } from './conversations';
 import { perceive, requestObservations } from './perception';
 
 export interface SimulationOptions {
@@ -84,6 +84,7 @@ export class Simulation implements SimReadView {
     this.carried = emptyResult();
     for (const input of inputs) applyInput(step, input);
     state.worldEvents = state.worldEvents.filter((e) => e.untilGameMs > now);
+    startDecidedConversations(step);
     for (const agent of state.agents) followSchedule(step, agent);
     advanceConversations(step);
     perceive(step);

@@ -82,9 +82,9 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
       for (const agentId of [a, b]) {
         const agent = index.agents.get(agentId);
         if (!agent) continue;
+        // What they perceived before and have not handed to cognition yet waits for the end of the talk.
         agent.busy = true;
         agent.conversationId = id;
-        agent.pendingObservations = [];
       }
       return;
     }
@@ -140,6 +140,8 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'persona.set':
     case 'memory.created':
     case 'reflection.made':
+    case 'relationship.revised':
+    case 'status.revised':
     case 'operator.action':
     case 'run.started':
     case 'run.resumed':

@@ -2,8 +2,8 @@
 
 /** Walking speed: six tiles a game minute (the reference moves one tile per 10-second step). */
 export const WALK_TILES_PER_GAME_MINUTE = 6;
-/** Ask for tomorrow's plan this long before the agent wakes, so that a slow mind is not late. */
-export const PLAN_LEAD_MINUTES = 60;
+/** Ask for the day's plan this long before the agent wakes: a slow mind is not late, and planning overlaps the quiet night. */
+export const PLAN_LEAD_MINUTES = 180;
 /** An agent sees events this many tiles away, in its own arena. */
 export const VISION_RADIUS_TILES = 8;
 /** At most this many new events are perceived per agent per step: the paper's attention bandwidth. */
@@ -14,10 +14,12 @@ export const HELD_EVENTS_LIMIT = 48;
 export const REPERCEIVE_AFTER_GAME_MS = 3 * 3_600_000;
 /** Observations held back while an operation is in flight, oldest dropped first. */
 export const PENDING_OBSERVATIONS_LIMIT = 12;
-/** Two agents closer than this, in one arena, may start talking. */
+/** Two agents closer than this, in one arena, are offered to each other's cognition as company to talk with. */
 export const CONVERSE_RADIUS_TILES = 4;
-/** Chance that an eligible encounter becomes a conversation. */
-export const CONVERSE_CHANCE = 0.5;
+/** Someone offered as company and not chosen is not offered to the same agent again for this long. */
+export const RECONSIDER_COMPANY_AFTER_GAME_MS = 60 * 60_000;
+/** A decision to talk waits this long for both agents to be free (the partner may be deep in a thought), then is forgotten. */
+export const TALK_INTENT_GAME_MS = 30 * 60_000;
 /** Don't start another conversation for 45 game minutes after having one. */
 export const AGENT_CONVERSATION_COOLDOWN_GAME_MS = 45 * 60_000;
 /** The same two agents don't talk again for four game hours. */

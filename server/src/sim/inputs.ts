@@ -4,6 +4,7 @@ import type { Step } from './state';
 import { emit } from './emit';
 import { endConversation } from './conversations';
 import { SLEEPING } from './schedule';
+import { TALK_INTENT_GAME_MS } from './constants';
 
 export function applyInput(step: Step, input: Input): void {
   const { index } = step;
@@ -18,6 +19,12 @@ export function applyInput(step: Step, input: Input): void {
       const a = index.agents.get(input.agentId);
       if (!a || !a.plan) return;
       emit(step, 'plan.made', input.agentId, { day: a.plan.day, reason: input.reason, fromMinute: input.fromMinute, actions: input.actions });
+      return;
+    }
+    case 'talk': {
+      const a = index.agents.get(input.agentId);
+      if (!a || input.partnerId === input.agentId || !index.agents.has(input.partnerId)) return;
+      a.talkIntent = { partnerId: input.partnerId, untilGameMs: step.now + TALK_INTENT_GAME_MS, basis: input.basis };
       return;
     }
     case 'done': {

@@ -1,12 +1,13 @@
-// Perception, as in the paper: an agent sees the actions of others within its vision radius in its own
-// arena, objects in use and world events, nearest first, at most ATTENTION_BANDWIDTH new ones a step,
-// skipping what it already holds. Only agents in arenas where something changed (or who just
-// arrived) look again. Agents close enough may start a conversation.
+// Perception, as in the paper: an agent notes its own action (its stream holds what it does) and sees
+// the actions of others within its vision radius in its own arena, objects in use and world events,
+// nearest first, at most ATTENTION_BANDWIDTH new ones a step, skipping what it already holds. Only
+// agents in arenas where something changed (or who just arrived) look again. The people it sees close
+// enough to talk to go with its observations to cognition, which decides whether to start talking.
 import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Observation } from './types';
 import type { Step } from './state';
-import { maybeStartConversation } from './conversations';
+import { companyFor } from './conversations';
 
 export function perceive(step: Step): void {
   const { map } = step.world;
@@ -28,6 +29,10 @@ export function perceive(step: Step): void {
       viewer.perceivedArena = arenaIndex;
       const vx = viewer.tile % w;
       const vy = (viewer.tile - vx) / w;
+      // Its own action, outside the attention bandwidth (which is for the surroundings).
+      const self = viewer.spec.name;
+      const own: Observation = { description: `${self} is ${viewer.current.description}`, subject: self, predicate: 'is', object: viewer.current.description, arena: arena.address, actorId: viewer.spec.id };
+      if (!holds(viewer, own.description, step.now)) take(viewer, own, step.now);
       const candidates: Array<{ d: number; obs: Observation }> = [];
       for (const other of occupants) {
         if (other === viewer) continue;
@@ -36,13 +41,12 @@ export function perceive(step: Step): void {
         const d = Math.hypot(ox - vx, oy - vy);
         if (d > C.VISION_RADIUS_TILES) continue;
         const name = other.spec.name;
-        candidates.push({ d, obs: { description: `${name} is ${other.current.description}`, subject: name, predicate: 'is', object: other.current.description, arena: arena.address } });
+        candidates.push({ d, obs: { description: `${name} is ${other.current.description}`, subject: name, predicate: 'is', object: other.current.description, arena: arena.address, actorId: other.spec.id } });
         const objectName = objectNameOf(other.current.address, arena.address);
         if (objectName && !other.movement) {
           const description = `the ${objectName} is in use: ${name} is ${other.current.description}`;
           candidates.push({ d: d + 0.5, obs: { description, subject: objectName, predicate: 'is in use by', object: name, arena: arena.address } });
         }
-        if (d <= C.CONVERSE_RADIUS_TILES) maybeStartConversation(step, viewer, other, arena.address);
       }
       for (const e of step.state.worldEvents)
         if (e.arena === null || e.arena === arena.address || arena.address.startsWith(`${e.arena}:`))
@@ -53,24 +57,34 @@ export function perceive(step: Step): void {
         if (taken >= C.ATTENTION_BANDWIDTH) break;
         if (viewer.conversationId !== null) break;
         if (holds(viewer, obs.description, step.now)) continue;
-        viewer.held.push([obs.description, step.now]);
-        if (viewer.held.length > C.HELD_EVENTS_LIMIT) viewer.held.shift();
-        viewer.pendingObservations.push(obs);
-        if (viewer.pendingObservations.length > C.PENDING_OBSERVATIONS_LIMIT) viewer.pendingObservations.shift();
+        take(viewer, obs, step.now);
         taken++;
       }
     }
   }
 }
 
-/** Hands each free agent's new observations to cognition, one operation at a time. */
+/** Hands each free agent's new observations to cognition, one operation at a time, with the company it could talk to. */
 export function requestObservations(step: Step): void {
   for (const agent of step.state.agents) {
     if (agent.busy || agent.pendingObservations.length === 0 || agent.conversationId !== null) continue;
     agent.busy = true;
     step.out.changed.add(agent.spec.id);
-    step.out.requests.push({ kind: 'observe', agentId: agent.spec.id, gameMs: step.now, observations: agent.pendingObservations });
+    const observations = agent.pendingObservations;
+    const company = companyFor(step, agent, observations.flatMap((o) => (o.actorId && o.actorId !== agent.spec.id ? [o.actorId] : [])));
+    step.out.requests.push({ kind: 'observe', agentId: agent.spec.id, gameMs: step.now, observations, company });
     agent.pendingObservations = [];
+  }
+}
+
+/** Holds an observation until cognition takes it; the oldest waiting one is dropped (and no longer held, so it can be seen again) past the limit. */
+function take(agent: AgentSimState, obs: Observation, now: number): void {
+  agent.held.push([obs.description, now]);
+  if (agent.held.length > C.HELD_EVENTS_LIMIT) agent.held.shift();
+  agent.pendingObservations.push(obs);
+  if (agent.pendingObservations.length > C.PENDING_OBSERVATIONS_LIMIT) {
+    const dropped = agent.pendingObservations.shift()!;
+    agent.held = agent.held.filter(([k]) => k !== dropped.description);
   }
 }
 

@@ -2,9 +2,9 @@
 // plain-data state that a snapshot saves and restores exactly.
 import type { AgentId } from '../protocol/ids';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
-import type { CurrentAction, EventInput, Movement, ResidentSpec } from '../protocol/events';
+import type { CurrentAction, EventInput, Movement, ResidentSpec, TalkBasis } from '../protocol/events';
 
-export type { CurrentAction, DayPlan, Movement, PlannedAction, ResidentSpec };
+export type { CurrentAction, DayPlan, Movement, PlannedAction, ResidentSpec, TalkBasis };
 
 export interface Observation {
   description: string;
@@ -13,11 +13,14 @@ export interface Observation {
   object: string;
   /** Arena address where it was perceived. */
   arena: string;
+  /** The resident whose action it is (the viewer itself for its own actions); absent for objects and world events. */
+  actorId?: AgentId;
 }
 
 export type OperationRequest =
   | { kind: 'plan'; agentId: AgentId; day: number; gameMs: number }
-  | { kind: 'observe'; agentId: AgentId; gameMs: number; observations: Observation[] }
+  /** `company`: people in view the agent could start a conversation with now; cognition may answer with a `talk` Input. */
+  | { kind: 'observe'; agentId: AgentId; gameMs: number; observations: Observation[]; company: AgentId[] }
   | {
       kind: 'converse';
       conversationId: number;
@@ -31,6 +34,8 @@ export type Input =
   | { kind: 'plan'; agentId: AgentId; plan: DayPlan }
   /** Replace the plan from `fromMinute` of today on (a reaction). */
   | { kind: 'replan'; agentId: AgentId; fromMinute: number; actions: PlannedAction[]; reason: string }
+  /** The agent decided to talk with `partnerId`: the sim starts the conversation once both are free and in sight (or forgets it after a while). */
+  | { kind: 'talk'; agentId: AgentId; partnerId: AgentId; basis: TalkBasis }
   /** The agent's operation finished; it may be given another. */
   | { kind: 'done'; agentId: AgentId }
   | { kind: 'utterance'; conversationId: number; speaker: AgentId; text: string }
@@ -94,6 +99,8 @@ export interface AgentSimState {
   lastConversationEndGameMs: number;
   /** Partner id -> game ms their last conversation ended. */
   pairCooldowns: Array<[string, number]>;
+  /** Whom cognition decided to talk with, until when (absent in states saved before it existed). */
+  talkIntent?: { partnerId: AgentId; untilGameMs: number; basis: TalkBasis } | null;
 }
 
 export interface WorldEventState {

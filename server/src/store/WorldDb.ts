@@ -117,13 +117,15 @@ export class WorldDb {
       .all(agentId, agentId, untilGameMs, limit) as Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
   }
 
-  touchRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): void {
-    this.db
+  /** What `agentId` thinks of `otherId` after one more conversation: the summary replaced, the count raised. */
+  reviseRelationship(agentId: AgentId, otherId: AgentId, summary: string, gameMs: number): RelationshipRow {
+    return this.db
       .prepare(
         `INSERT INTO relationships (agent_id, other_id, summary, interactions, last_ms) VALUES (?, ?, ?, 1, ?)
-         ON CONFLICT (agent_id, other_id) DO UPDATE SET summary = excluded.summary, interactions = interactions + 1, last_ms = excluded.last_ms`,
+         ON CONFLICT (agent_id, other_id) DO UPDATE SET summary = excluded.summary, interactions = interactions + 1, last_ms = excluded.last_ms
+         RETURNING other_id AS otherId, summary, interactions, last_ms AS lastGameMs`,
       )
-      .run(agentId, otherId, summary, Math.round(gameMs));
+      .get(agentId, otherId, summary, Math.round(gameMs)) as RelationshipRow;
   }
   relationshipsOf(agentId: AgentId): RelationshipRow[] {
     return this.db
@@ -131,8 +133,20 @@ export class WorldDb {
       .all(agentId) as RelationshipRow[];
   }
 
-  lastThoughtId(agentId: AgentId): number {
-    return (this.db.prepare("SELECT coalesce(max(id), 0) FROM memories WHERE agent_id = ? AND kind = 'thought'").pluck().get(agentId) as number) ?? 0;
+  /** Id of the agent's newest reflection insight (0 when none): a thought citing evidence that is not a planning thought. */
+  lastReflectionId(agentId: AgentId): number {
+    return (
+      (this.db
+        .prepare("SELECT coalesce(max(id), 0) FROM memories WHERE agent_id = ? AND kind = 'thought' AND evidence != '[]' AND coalesce(predicate, '') != 'plans'")
+        .pluck()
+        .get(agentId) as number) ?? 0
+    );
+  }
+
+  /** The agent's status as last revised (`status.revised` in the log) at or before a game time, or null. */
+  statusOf(agentId: AgentId, untilGameMs?: number): string | null {
+    const [last] = [...this.events.scan({ kinds: ['status.revised'], agentId, untilGameMs, descending: true, limit: 1 })];
+    return last && last.kind === 'status.revised' ? last.data.currently : null;
   }
 
   // ---- LLM calls -----------------------------------------------------------------------------------

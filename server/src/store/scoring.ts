@@ -1,7 +1,9 @@
-// Retrieval scoring, as in the paper: score = w_rec·recency + w_imp·importance + w_rel·relevance,
-// each term min-max normalised over the scored set (0.5 for all when they tie, never NaN), with
-// recency = decay^(game hours since last access), so the most recently accessed memory scores highest.
-// Both memory stores use these functions, so they cannot disagree.
+// Retrieval scoring: the paper's score = w_rec·recency + w_imp·importance + w_rel·relevance, each term
+// min-max normalised over the scored set (0.5 for all when they tie, as the reference code does; never
+// NaN), with recency = decay^(game hours since last access), so the most recently accessed memory scores
+// highest. The weights are the caller's: the paper weighs the three terms equally (all 1); the defaults
+// (agent/context.ts: 0.5, 2, 3) are the reference code's. Both memory stores use these functions, so
+// they cannot disagree.
 import type { Memory, RetrievalWeights, ScoredMemory } from './types';
 
 import { GAME_MS_PER_HOUR } from '../protocol/time';
@@ -52,7 +54,7 @@ export function rangeOf(values: Iterable<number>): TermRange {
   return { min, max };
 }
 
-/** Min-max normalisation into [0,1]; a flat range gives 0.5 (the paper's code gives NaN or 0 here). */
+/** Min-max normalisation into [0,1]; a flat range gives 0.5, the middle of the range, as the reference code's `normalize_dict_floats` does. */
 export function normaliseIn(value: number, range: TermRange): number {
   const span = range.max - range.min;
   if (!(span > 1e-12)) return 0.5;

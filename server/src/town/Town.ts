@@ -160,7 +160,7 @@ export class Town implements Composed {
         records: recordsFor(db),
         sim: { agent: (id) => sim.agent(id) },
         emit: (events) => log.queue(events),
-        settings: { ...bundle.runtimeSettings, ...parts.runtimeSettings },
+        settings: { ablation: config.ablation, conversationMode: config.conversationMode, ...bundle.runtimeSettings, ...parts.runtimeSettings },
         onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
       });
       const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds });
@@ -203,7 +203,7 @@ export class Town implements Composed {
     } else {
       for (const p of personaList) await this.runtime.seed(p.id, now);
       this.log.queue(personaList.map((p) => personaEvent(p, now)));
-      const data = { mind: this.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile };
+      const data = { mind: this.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile, ablation: this.runtime.settings.ablation, conversationMode: this.runtime.settings.conversationMode };
       this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
       this.loop.saveSnapshot();
     }

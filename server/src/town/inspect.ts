@@ -19,7 +19,7 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
     : [];
   return buildInspection({
     agent,
-    persona: personaRecord(persona),
+    persona: { ...personaRecord(persona), currently: town.runtime.statusOf(id) },
     atGameMs: now,
     scored,
     recent: db.memories.recent(id, 30),

@@ -16,8 +16,10 @@ import type { SavedTown } from '../history/stateAt';
 import type { ClockHolds } from './holds';
 import type { TownLog } from './log';
 
-/** How far game time may run ahead of the oldest thought still in flight, with CLOCK_POLICY=wait. */
+/** How far game time may run ahead of the oldest operation the sim waits on, with CLOCK_POLICY=wait. */
 export const MAX_MIND_LAG_GAME_MINUTES = 30;
+/** How far game time may run ahead of the oldest background thought (summaries, memories, reflection). */
+export const MAX_BACKGROUND_LAG_GAME_MINUTES = 180;
 /** Game time between two lockstep steps, unless the caller says otherwise. */
 export const LOCKSTEP_GAME_MS = 10_000;
 
@@ -116,14 +118,15 @@ export class TownLoop {
 
   /**
    * With CLOCK_POLICY=wait, game time waits for cognition: while an awake agent has no plan for the
-   * day yet, and while an operation has been in flight for more than MAX_MIND_LAG_GAME_MINUTES of
-   * game time (so a slow endpoint slows the town instead of cutting conversations short).
+   * day yet, while an operation the sim waits on has been in flight for more than
+   * MAX_MIND_LAG_GAME_MINUTES of game time (so a slow endpoint slows the town instead of cutting
+   * conversations short), and while background thought lags by more than MAX_BACKGROUND_LAG_GAME_MINUTES.
    */
   private updateWaitingHold(): void {
     const { config, clock, runtime, sim, holds } = this.p;
     if (config.clockPolicy !== 'wait') return;
-    const oldest = runtime.oldestInFlightGameMs();
-    const lagging = oldest !== null && clock.gameMs - oldest > MAX_MIND_LAG_GAME_MINUTES * GAME_MS_PER_MINUTE;
+    const lagsBy = (t: number | null, minutes: number) => t !== null && clock.gameMs - t > minutes * GAME_MS_PER_MINUTE;
+    const lagging = lagsBy(runtime.oldestInFlightGameMs(), MAX_MIND_LAG_GAME_MINUTES) || lagsBy(runtime.oldestBackgroundGameMs(), MAX_BACKGROUND_LAG_GAME_MINUTES);
     const waitingForPlan = sim.agents().some((a) => {
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
       return a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep;

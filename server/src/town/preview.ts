@@ -39,10 +39,12 @@ export async function previewDayPlan(town: Town, persona: Persona, mind: 'offlin
     gameMs: gameMsAt(day, wake),
     seed: town.config.seed,
     names: new Map([...town.personas.values(), persona].map((p) => [p.id as string, p.name])),
+    relationships: new Map(Object.entries(persona.relationships)),
   };
   const memories = seedMemoriesOf(persona, ctx.gameMs);
   const date = formatGameDate(gameMsAt(day, wake));
-  if (mind === 'offline') return { mind, label: 'offline', day, date, plan: await offline.planDay(ctx, day, memories), cost: null };
+  // A first day: there is no yesterday to revise the status from.
+  if (mind === 'offline') return { mind, label: 'offline', day, date, plan: (await offline.planDay(ctx, day, memories, null)).plan, cost: null };
 
   const stack = town.stack;
   if (town.mind.kind !== 'llm' || !stack) throw new PreviewUnavailable('this town runs on the offline mind: set OPENAI_BASE_URL to preview with an LLM');
@@ -50,7 +52,7 @@ export async function previewDayPlan(town: Town, persona: Persona, mind: 'offlin
   const metered = new MeteredChatModel(stack.model, stack.pricing, `preview:${persona.id}`);
   let fallbacks = 0;
   const llm = new LlmMind({ model: metered, label: town.mind.label, onFallback: () => fallbacks++ });
-  const plan = await llm.planDay(ctx, day, memories);
+  const { plan } = await llm.planDay(ctx, day, memories, null);
   return { mind, label: town.mind.label, day, date, plan, cost: { ...metered.meter, fallbacks } };
 }
 

@@ -6,7 +6,9 @@ export function recordsFor(db: WorldDb): RuntimeRecords {
   return {
     savePlan: (agentId, plan) => db.savePlan(agentId, plan),
     saveConversation: (record) => db.saveConversation(record),
-    touchRelationship: (agentId, otherId, summary, gameMs) => db.touchRelationship(agentId, otherId, summary, gameMs),
-    lastReflectedMemoryId: (agentId) => db.lastThoughtId(agentId),
+    reviseRelationship: (agentId, otherId, summary, gameMs) => db.reviseRelationship(agentId, otherId, summary, gameMs),
+    relationshipsOf: (agentId) => db.relationshipsOf(agentId),
+    lastReflectedMemoryId: (agentId) => db.lastReflectionId(agentId),
+    statusOf: (agentId) => db.statusOf(agentId),
   };
 }

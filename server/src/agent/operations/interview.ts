@@ -4,13 +4,22 @@ import type { AgentId } from '../../protocol/ids';
 import type { Memory } from '../../store/types';
 import type { CognitionContext } from '../context';
 import type { AgentMemory } from '../memory';
+import { mentions } from '../voice';
 
 /** A whispered thought matters at least this much, so it is not lost among mundane memories. */
 const WHISPER_MIN_IMPORTANCE = 6;
 
-/** An in-character answer from retrieved memories. Touches nothing: lastAccessed stays as it was. */
+/**
+ * An in-character answer from retrieved memories (and, for each person the question names, memories
+ * retrieved for that person). Touches nothing: lastAccessed stays as it was.
+ */
 export async function interview(c: CognitionContext, memory: AgentMemory, agentId: AgentId, question: string, gameMs: number): Promise<{ answer: string; memories: Memory[] }> {
   const memories = await memory.retrieve(agentId, question, gameMs, 8, false);
+  for (const p of c.deps.personas.values()) {
+    if (p.id === agentId || !mentions(question, p.name)) continue;
+    const seen = new Set(memories.map((m) => m.id));
+    memories.push(...(await memory.retrieve(agentId, p.name, gameMs, 5, false)).filter((m) => !seen.has(m.id)));
+  }
   const answer = await c.mind.interview(c.mindContext(agentId, gameMs), question, memories);
   return { answer, memories };
 }

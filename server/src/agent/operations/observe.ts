@@ -1,10 +1,13 @@
-// Observations: buffered per agent and rated in one batch (ten at a time for an LLM; a world event is
-// rated at once); stored as memories; those the mind rates as mattering are considered for a
-// reaction, which may change the plan; then the agent may reflect.
+// Observations: buffered per agent and appraised in one batch (ten at a time for an LLM; at once for a
+// world event or when someone the agent could talk to is in view). The one call that rates their
+// importance also says whether to react and whom of the people in view to start talking with, so
+// neither decision costs a call of its own. Then the observations are stored as memories, a reaction
+// may change the plan, a decision to talk goes back to the sim, and the agent may reflect.
 import type { AgentId } from '../../protocol/ids';
 import type { Input, Observation } from '../../sim/types';
 import type { CognitionContext } from '../context';
 import type { AgentMemory } from '../memory';
+import type { Acquaintance } from '../mind';
 import { maybeReflect } from './reflect';
 
 interface PendingObservation {
@@ -20,27 +23,36 @@ export class Observer {
     private readonly memory: AgentMemory,
   ) {}
 
-  async observe(agentId: AgentId, observations: Observation[], gameMs: number): Promise<Input[]> {
+  /**
+   * Appraises (when due) and stores the observations; `send` gets the Inputs for the sim (a decision to
+   * talk, a re-plan) and `release` is called once the sim need not wait any longer (before reflecting).
+   */
+  async observe(agentId: AgentId, observations: Observation[], company: readonly AgentId[], gameMs: number, send: (input: Input) => void, release: () => void): Promise<void> {
     const { settings } = this.c;
     const buffer = this.buffered.get(agentId) ?? [];
     for (const observation of observations) buffer.push({ observation, gameMs });
     this.buffered.set(agentId, buffer);
     const townEvent = observations.some((o) => o.subject === 'the town');
-    const due = buffer.length >= settings.importanceBatchSize || gameMs - buffer[0].gameMs >= settings.importanceBatchMaxGameMs || townEvent;
-    if (!due) return [];
+    const due = buffer.length >= settings.importanceBatchSize || gameMs - buffer[0].gameMs >= settings.importanceBatchMaxGameMs || townEvent || company.length > 0;
+    if (!due) return;
     this.buffered.set(agentId, []);
-    const ratings = await this.store(agentId, buffer, gameMs);
-    const inputs: Input[] = [];
-    // No reaction to mundane observations: only the ones that matter reach the mind.
-    const worth = buffer.filter((_, i) => ratings[i] >= settings.reactImportance);
-    if (worth.length > 0) {
-      const memories = await this.memory.retrieve(agentId, worth.map((w) => w.observation.description).join(' '), gameMs, 6);
-      const reaction = await this.c.mind.react(this.c.mindContext(agentId, gameMs), worth.map((w) => w.observation), memories);
+    const ctx = this.c.mindContext(agentId, gameMs);
+    const acquaintances = company.map((id) => this.acquaintance(agentId, id, gameMs));
+    const appraisal = await this.c.mind.appraise(ctx, buffer.map((b) => b.observation), acquaintances);
+    const remembers = settings.ablation !== 'no-observation';
+    if (remembers) await this.store(agentId, buffer, appraisal.ratings);
+    const chosen = acquaintances.find((a) => a.persona.id === appraisal.talkTo);
+    if (chosen) send({ kind: 'talk', agentId, partnerId: chosen.persona.id, basis: chosen.relationship ? 'acquainted' : chosen.news.length ? 'news' : 'stranger' });
+    // Reacting re-plans, so it needs both observation and planning.
+    if (appraisal.react && remembers && settings.ablation !== 'no-planning') {
+      const worth = buffer.filter((_, i) => (appraisal.ratings[i] ?? 0) >= Math.max(...appraisal.ratings)).map((b) => b.observation);
+      const memories = await this.memory.retrieve(agentId, worth.map((o) => o.description).join(' '), gameMs, 6);
+      const reaction = await this.c.mind.react(this.c.mindContext(agentId, gameMs), worth, memories);
       if (reaction && reaction.actions.length > 0)
-        inputs.push({ kind: 'replan', agentId, fromMinute: reaction.actions[0].startMinute, actions: reaction.actions, reason: reaction.reason });
+        send({ kind: 'replan', agentId, fromMinute: reaction.actions[0].startMinute, actions: reaction.actions, reason: reaction.reason });
     }
+    release();
     await maybeReflect(this.c, this.memory, agentId, gameMs);
-    return inputs;
   }
 
   /** Stores every observation still waiting for a batch (at shutdown, so none is lost). */
@@ -48,23 +60,35 @@ export class Observer {
     for (const [agentId, batch] of this.buffered) {
       if (batch.length === 0) continue;
       this.buffered.set(agentId, []);
-      await this.store(agentId as AgentId, batch, gameMs);
+      if (this.c.settings.ablation === 'no-observation') continue;
+      const ratings = await this.c.mind.rateImportance(this.c.mindContext(agentId, gameMs), batch.map((b) => b.observation.description));
+      await this.store(agentId as AgentId, batch, ratings);
     }
   }
 
-  /** Rates a batch of observations in one call and stores them; returns the ratings. */
-  private async store(agentId: AgentId, batch: PendingObservation[], gameMs: number): Promise<number[]> {
-    const ratings = await this.c.mind.rateImportance(this.c.mindContext(agentId, gameMs), batch.map((b) => b.observation.description));
+  /** What the agent knows of someone in view: what it thinks of them, their talks, and news it could tell them. */
+  private acquaintance(agentId: AgentId, otherId: AgentId, gameMs: number): Acquaintance {
+    const persona = this.c.persona(otherId);
+    const row = this.c.deps.records.relationshipsOf(agentId).find((r) => r.otherId === otherId);
+    return {
+      persona,
+      relationship: row?.summary ?? this.c.persona(agentId).relationships[otherId] ?? null,
+      conversations: row?.interactions ?? 0,
+      lastTalkedGameMs: row?.lastGameMs ?? null,
+      news: this.memory.news(agentId, gameMs, persona),
+    };
+  }
+
+  private async store(agentId: AgentId, batch: PendingObservation[], ratings: number[]): Promise<void> {
     await this.memory.remember(
       agentId,
       batch.map((b, i) => ({
         kind: 'observation' as const,
         description: b.observation.description,
-        importance: ratings[i],
+        importance: ratings[i] ?? 1,
         gameMs: b.gameMs,
         triple: { subject: b.observation.subject, predicate: b.observation.predicate, object: b.observation.object },
       })),
     );
-    return ratings;
   }
 }

@@ -6,7 +6,7 @@ import type { CognitionContext } from '../context';
 import type { AgentMemory } from '../memory';
 
 export async function maybeReflect(c: CognitionContext, memory: AgentMemory, agentId: AgentId, gameMs: number): Promise<void> {
-  if (memory.pendingImportance(agentId) < c.settings.reflectionThreshold) return;
+  if (c.settings.ablation === 'no-reflection' || memory.pendingImportance(agentId) < c.settings.reflectionThreshold) return;
   const persona = c.persona(agentId);
   const recent = c.deps.memories.recent(agentId, 100);
   memory.resetReflectionCounter(agentId);

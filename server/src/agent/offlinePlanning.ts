@@ -1,0 +1,225 @@
+// The offline mind's planning: the persona's routine made concrete for a day (a place per block, 5-15
+// minute actions), the gatherings the agent remembers or hears of ("… party at Hobbs Cafe on February 14
+// at 5pm", "… quiz night at the pub on Saturday at 8pm") fitted in as 90-minute actions, and the
+// morning's status revision from yesterday's memories. Deterministic from the seed and the persona.
+import type { Memory } from '../store/types';
+import type { GameObjectNode, TownMap } from '../world/types';
+import type { Persona } from '../world/persona';
+import { resolvePlaceRef } from '../world/places';
+import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
+import { Rng } from '../sim/rng';
+import { dayIndex, formatClock, GAME_MS_PER_DAY } from '../protocol/time';
+import { fitAction, splicePlan, type DayPlan, type HourBlock, type PlannedAction } from '../protocol/plan';
+
+/** [what the person who works there does, what a visitor does] with each kind of object. */
+const OBJECT_VERBS: Record<string, [string, string]> = {
+  bed: ['resting in bed', 'resting in bed'],
+  desk: ['working at the desk', 'reading at a desk'],
+  wardrobe: ['picking out clothes', 'picking out clothes'],
+  stove: ['cooking', 'cooking'],
+  fridge: ['restocking the fridge', 'getting something from the fridge'],
+  table: ['clearing the tables', 'sitting at a table'],
+  sofa: ['relaxing on the sofa', 'relaxing on the sofa'],
+  bookshelf: ['sorting books', 'browsing the bookshelf'],
+  shower: ['taking a shower', 'taking a shower'],
+  sink: ['washing dishes', 'washing up'],
+  piano: ['playing the piano', 'listening to the piano'],
+  easel: ['painting at the easel', 'looking at a painting'],
+  tv: ['watching TV', 'watching TV'],
+  counter: ['serving customers at the counter', 'ordering at the counter'],
+  'coffee machine': ['brewing coffee', 'waiting for a coffee'],
+  shelf: ['stocking the shelves', 'browsing the shelves'],
+  blackboard: ['writing on the blackboard', 'copying notes from the blackboard'],
+  lectern: ['giving a lecture', 'listening to a lecture'],
+  fountain: ['cleaning the fountain', 'sitting by the fountain'],
+  bench: ['taking a break on a bench', 'sitting on a bench'],
+  garden: ['tending the garden', 'admiring the flowers'],
+  'flower bed': ['weeding the flower bed', 'admiring the flowers'],
+  'picnic table': ['having a snack at the picnic table', 'having a snack at the picnic table'],
+  'bar counter': ['pouring drinks', 'having a drink at the bar'],
+  'filing cabinet': ['filing documents', 'looking through records'],
+  'meeting table': ['chairing a meeting', 'sitting in a meeting'],
+};
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const GATHERINGS = /\b(party|meeting|concert|dinner|celebration|gathering|wedding|birthday|reading|talk|exhibition|festival|quiz night|quiz|game night|picnic)\b/i;
+/** How long the offline mind stays at a gathering. */
+const GATHERING_MINUTES = 90;
+/** What the morning revision appends to the persona's status ("… Still on Yumi's mind from yesterday: …"); replaced the next morning. */
+const STATUS_NOTE = / Still on \S+ mind from yesterday: /;
+
+/** A gathering named in a memory: its kind, place and game day and minute. */
+export interface Gathering {
+  kind: string;
+  /** The sector where it is, e.g. "Hobbs Cafe", and the arena the agent goes to. */
+  sector: string;
+  arenaAddress: string;
+  day: number;
+  /** Minute of that day, 0..1439. */
+  minuteOfDay: number;
+}
+
+/**
+ * The gathering a sentence tells of, if it names a kind of gathering, a time, a place in the map and a
+ * day: a date ("February 14", "14 February"), a weekday ("on Saturday": the next one from when it was
+ * heard), or "today", "tonight", "tomorrow" (from when it was heard).
+ */
+export function gatheringIn(text: string, heardGameMs: number, map: TownMap): Gathering | null {
+  const kind = GATHERINGS.exec(text)?.[1]?.toLowerCase();
+  const time = /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/i.exec(text);
+  const lower = text.toLowerCase();
+  const sector = map.places.sectors.find((s) => lower.includes(s.name.toLowerCase()));
+  const day = dayIn(text, heardGameMs);
+  if (!kind || !time || !sector || day === null || sector.arenas.length === 0) return null;
+  let hour = Number(time[1]) % 12;
+  if (time[3].toLowerCase() === 'pm') hour += 12;
+  return { kind, sector: sector.name, arenaAddress: sector.arenas[0].address, day, minuteOfDay: hour * 60 + Number(time[2] ?? 0) };
+}
+
+function dayIn(text: string, heardGameMs: number): number | null {
+  const heard = dayIndex(heardGameMs);
+  const date = new Date(heard * GAME_MS_PER_DAY);
+  for (let m = 0; m < 12; m++) {
+    const month = MONTHS[m];
+    const hit = new RegExp(`\\b${month}\\s+(\\d{1,2})(st|nd|rd|th)?\\b|\\b(\\d{1,2})(st|nd|rd|th)?\\s+(of\\s+)?${month}\\b`, 'i').exec(text);
+    if (hit) return Math.floor(Date.UTC(date.getUTCFullYear(), m, Number(hit[1] ?? hit[3])) / GAME_MS_PER_DAY);
+  }
+  const weekday = WEEKDAYS.findIndex((w) => new RegExp(`\\b${w}\\b`, 'i').test(text));
+  if (weekday >= 0) return heard + ((weekday - date.getUTCDay() + 7) % 7);
+  if (/\b(today|tonight|this (morning|afternoon|evening))\b/i.test(text)) return heard;
+  if (/\btomorrow\b/i.test(text)) return heard + 1;
+  return null;
+}
+
+/** "February 14" of a game day. */
+export function dateLabel(day: number): string {
+  const d = new Date(day * GAME_MS_PER_DAY);
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+
+/** "5pm", "8:30am": a minute of the day as people say it. */
+export function spokenTime(minuteOfDay: number): string {
+  const h = Math.floor(minuteOfDay / 60) % 24;
+  const m = minuteOfDay % 60;
+  return `${h % 12 === 0 ? 12 : h % 12}${m ? `:${String(m).padStart(2, '0')}` : ''}${h < 12 ? 'am' : 'pm'}`;
+}
+
+/** A gathering as the action of going to it, at a minute of the waking day that starts at `wakeMinute`. */
+export function gatheringAction(g: Gathering, wakeMinute: number): PlannedAction {
+  return { startMinute: minuteOfWakingDay(g.minuteOfDay, wakeMinute), durationMinutes: GATHERING_MINUTES, description: `attending the ${g.kind} at ${g.sector}`, emoji: '🎉', address: g.arenaAddress };
+}
+
+/** The routine of the persona, made concrete for one day, with the gatherings it remembers for that day fitted in. */
+export function planFromRoutine(persona: Persona, map: TownMap, seed: number, day: number, memories: Memory[] = []): DayPlan {
+  const rng = Rng.fromKey(seed, persona.id, 'plan', day);
+  // Minutes of the waking day: a bedtime (or a block) after midnight is 1440 + its time.
+  const { wakeMinute: wake, sleepMinute: sleep } = wakingDay(persona.wakeAt, persona.sleepAt);
+  const blocks: Array<HourBlock & { emoji: string; ref: string; tasks: string[] | undefined }> = [];
+  persona.routine.forEach((entry, i) => {
+    const start = minuteOfWakingDay(parseClock(entry.at), wake);
+    const end = i + 1 < persona.routine.length ? minuteOfWakingDay(parseClock(persona.routine[i + 1].at), wake) : sleep;
+    const ref = Array.isArray(entry.place) ? rng.pick(entry.place) : entry.place;
+    blocks.push({ startMinute: start, durationMinutes: end - start, activity: entry.activity, emoji: entry.emoji, ref, tasks: entry.tasks });
+  });
+  let actions: PlannedAction[] = [];
+  for (const block of blocks) addBlockActions(actions, block, persona, map, rng);
+  const strokes = blocks.map((b) => ({ at: b.startMinute, text: b.activity }));
+  for (const appointment of findAppointments(memories, map, day, wake, sleep)) {
+    actions = splicePlan(actions, appointment.startMinute, fitAction(actions, appointment));
+    strokes.push({ at: appointment.startMinute, text: appointment.description });
+  }
+  return {
+    day,
+    broadStrokes: strokes.sort((a, b) => a.at - b.at).map((s, i) => `${i + 1}) ${s.text} at ${formatClock(s.at)}`),
+    hourBlocks: blocks.map(({ startMinute, durationMinutes, activity }) => ({ startMinute, durationMinutes, activity })),
+    actions: mergeRepeats(actions),
+  };
+}
+
+/**
+ * The gatherings the agent remembers for `day` (most important first, none overlapping another, all
+ * inside its waking day), as actions at minutes of its waking day, in time order.
+ */
+export function findAppointments(memories: Memory[], map: TownMap, day: number, wakeMinute: number, sleepMinute: number): PlannedAction[] {
+  const chosen: PlannedAction[] = [];
+  const ranked = [...memories].filter((m) => m.importance >= 5).sort((p, q) => q.importance - p.importance || q.id - p.id);
+  for (const m of ranked) {
+    const g = gatheringIn(newsSentence(m), m.createdGameMs, map);
+    if (!g || g.day !== day) continue;
+    const action = gatheringAction(g, wakeMinute);
+    const end = action.startMinute + action.durationMinutes;
+    if (end > sleepMinute || chosen.some((c) => action.startMinute < c.startMinute + c.durationMinutes && c.startMinute < end)) continue;
+    chosen.push(action);
+  }
+  return chosen.sort((a, b) => a.startMinute - b.startMinute);
+}
+
+/**
+ * The morning's status: the persona's own line (what the previous revision added is dropped) and the
+ * most important thing on its mind from yesterday: a thought, news, or failing those, yesterday's plan.
+ */
+export function reviseStatusOffline(persona: Persona, yesterday: Memory[]): string {
+  const base = persona.currently.split(STATUS_NOTE)[0];
+  const first = persona.name.split(' ')[0];
+  // A thought it came to (a planning thought, an insight) first, then what it heard or saw; not the summaries of its talks.
+  const rank = (m: Memory) => (m.kind === 'thought' ? 10 : 0) + m.importance;
+  const notable = [...yesterday].filter((m) => m.kind !== 'plan' && m.triple?.predicate !== 'talked with').sort((a, b) => rank(b) - rank(a) || b.id - a.id)[0];
+  const plan = yesterday.find((m) => m.kind === 'plan');
+  const note = notable ? newsSentence(notable) : plan ? `${plan.description.replace(/^.*?plan for the day: /, 'yesterday was ')}.` : null;
+  return note ? `${base} Still on ${first}'s mind from yesterday: ${note}` : base;
+}
+
+/** The content of a memory as a sentence to tell someone: heard news is retold as the news itself. */
+export function newsSentence(memory: Pick<Memory, 'description' | 'triple'>): string {
+  const text = memory.triple?.predicate === 'said' ? memory.triple.object : memory.description;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+function addBlockActions(
+  out: PlannedAction[],
+  block: HourBlock & { emoji: string; ref: string; tasks: string[] | undefined },
+  persona: Persona,
+  map: TownMap,
+  rng: Rng,
+): void {
+  const resolved = resolvePlaceRef(block.ref, persona, map);
+  if ('error' in resolved) throw new Error(`${persona.file}: routine place '${block.ref}': ${resolved.error}`);
+  const { arena, object } = resolved;
+  const atWork = persona.workplace === arena.address;
+  const objects: Array<GameObjectNode | null> = object ? [object] : arena.objects.length ? rng.shuffle(arena.objects) : [null];
+  const tasks = block.tasks?.length ? rng.shuffle(block.tasks) : null;
+  const end = block.startMinute + block.durationMinutes;
+  let t = block.startMinute;
+  let k = 0;
+  while (t < end) {
+    const left = end - t;
+    let duration = rng.pick([5, 10, 10, 15, 15]);
+    if (left - duration < 5) duration = left; // never leave a sliver shorter than 5 minutes
+    const obj = objects[k % objects.length];
+    let description: string;
+    if (k === 0) description = block.activity;
+    else if (tasks) description = tasks[(k - 1) % tasks.length];
+    else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
+    else description = block.activity;
+    out.push({ startMinute: t, durationMinutes: duration, description, emoji: block.emoji, address: obj ? obj.address : arena.address });
+    t += duration;
+    k++;
+  }
+}
+
+/** Joins neighbouring actions that do the same thing at the same place, so nobody walks for nothing. */
+function mergeRepeats(actions: PlannedAction[]): PlannedAction[] {
+  const out: PlannedAction[] = [];
+  for (const a of actions) {
+    const prev = out[out.length - 1];
+    if (prev && prev.description === a.description && prev.address === a.address && prev.startMinute + prev.durationMinutes === a.startMinute && prev.durationMinutes + a.durationMinutes <= 60)
+      prev.durationMinutes += a.durationMinutes;
+    else out.push({ ...a });
+  }
+  return out;
+}
+
+function baseName(objectName: string): string {
+  return objectName.replace(/ \d+$/, '');
+}
