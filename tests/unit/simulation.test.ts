@@ -7,6 +7,7 @@ import { asAgentId } from '../../server/src/world/types';
 import type { Input, OperationRequest, ResidentSpec, StepResult } from '../../server/src/sim/types';
 import type { DayPlan, PlannedAction } from '../../server/src/protocol/plan';
 import * as C from '../../server/src/sim/constants';
+import { latenessGameMs } from '../../server/src/sim/stagger';
 
 const map = buildTinyTown();
 const W = map.widthTiles;
@@ -76,10 +77,12 @@ describe('Simulation', () => {
     expect(sim.agent('ada')!.asleep).toBe(true);
     expect(sim.agent('ada')!.current.description).toBe('sleeping');
     expect(early.requests).toEqual([]);
-    const r = driver.step(at(6, 0));
-    expect(r.requests.filter((q) => q.kind === 'plan').map((q) => q.agentId).sort()).toEqual(['ada', 'bo']);
+    // Each runs its own few seconds late (sim/stagger.ts): both ask within the minute from 6:00, not before.
+    expect(driver.run(at(5, 0) + 10_000, at(6, 0) - 1).flatMap((r) => r.requests)).toEqual([]);
+    const asked = driver.run(at(6, 0), at(6, 0) + C.SCHEDULE_STAGGER_GAME_MS).flatMap((r) => r.requests);
+    expect(asked.filter((q) => q.kind === 'plan').map((q) => q.agentId).sort()).toEqual(['ada', 'bo']);
 
-    driver.run(at(6, 0) + 10_000, at(8, 30));
+    driver.run(at(6, 1) + 10_000, at(8, 30));
     const a = sim.agent('ada')!;
     expect(a.asleep).toBe(false);
     expect(a.current.description).toBe('serving coffee');
@@ -91,15 +94,18 @@ describe('Simulation', () => {
   it('describes each walk once, as a path with a start time and a speed', () => {
     const sim = new Simulation(map, [ada], { seed: 1, startGameMs: at(6, 0) });
     runDay(sim, at(6, 0), at(7, 59));
-    const r = sim.step(at(8, 0));
+    // Her 8:00 is her own lateness after the clock's (sim/stagger.ts).
+    const own8 = at(8, 0) + latenessGameMs('ada');
+    expect(sim.step(own8 - 1).events.filter((e) => e.kind === 'agent.move')).toEqual([]);
+    const r = sim.step(own8);
     const move = r.events.find((e) => e.kind === 'agent.move' && e.agentId === 'ada')!;
     const data = move.data as { path: number[]; startGameMs: number; tilesPerGameMinute: number };
-    expect(data.startGameMs).toBe(at(8, 0));
+    expect(data.startGameMs).toBe(own8);
     expect(data.tilesPerGameMinute).toBe(C.WALK_TILES_PER_GAME_MINUTE);
     expect(data.path[0]).toBe(tile(4, 4));
     expect(data.path[data.path.length - 1]).toBe(tile(12, 2));
     // No further move events while she walks.
-    const next = sim.step(at(8, 1));
+    const next = sim.step(own8 + 60_000);
     expect(next.events.filter((e) => e.kind === 'agent.move')).toEqual([]);
   });
 

@@ -77,9 +77,10 @@ export class Simulation implements SimReadView {
   /** Advances the world to `gameMs`, first applying the inputs that arrived since the last step. */
   step(gameMs: number, inputs: readonly Input[] = []): StepResult {
     const state = this.state;
-    const now = Math.max(gameMs, state.gameMs);
+    const previous = state.gameMs;
+    const now = Math.max(gameMs, previous);
     state.gameMs = now;
-    const step = this.newStep(now);
+    const step = this.newStep(now, previous);
     step.out = this.carried;
     this.carried = emptyResult();
     for (const input of inputs) applyInput(step, input);
@@ -92,7 +93,7 @@ export class Simulation implements SimReadView {
     return step.out;
   }
 
-  private newStep(now: number): Step {
-    return { world: this.world, state: this.state, index: this.index, now, rng: new Rng(this.state.rngState), out: emptyResult(), dirtyArenas: new Set(), forcePerception: false };
+  private newStep(now: number, previousGameMs = now): Step {
+    return { world: this.world, state: this.state, index: this.index, now, previousGameMs, rng: new Rng(this.state.rngState), out: emptyResult(), dirtyArenas: new Set(), forcePerception: false };
   }
 }

@@ -1,12 +1,15 @@
 // Perception, as in the paper: an agent sees the actions of others within its vision radius in its own
 // arena, objects in use and world events, nearest first, at most ATTENTION_BANDWIDTH new ones a step,
-// skipping what it already holds. Only agents in arenas where something changed (or who just
-// arrived) look again. Agents close enough may start a conversation.
+// skipping what it already holds. An agent looks at once when it arrives in an arena or takes up a new
+// action, and everyone looks at a world event; otherwise only agents in arenas where something changed
+// look again, on their own perception turn (PERCEPTION_TURN_GAME_MS, stagger.ts), so the occupants of a
+// busy arena take turns. Agents close enough may start a conversation.
 import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Observation } from './types';
 import type { Step } from './state';
 import { maybeStartConversation } from './conversations';
+import { perceptionTurn } from './stagger';
 
 export function perceive(step: Step): void {
   const { map } = step.world;
@@ -23,8 +26,11 @@ export function perceive(step: Step): void {
     const arenaDirty = step.forcePerception || step.dirtyArenas.has(arenaIndex);
     for (const viewer of occupants) {
       if (viewer.asleep || viewer.conversationId !== null) continue;
-      const moved = viewer.perceivedArena !== arenaIndex;
-      if (!arenaDirty && !moved) continue;
+      // Arriving, taking up a new action and world events are reasons to look at once.
+      const moved = viewer.perceivedArena !== arenaIndex || viewer.current.startGameMs === step.now;
+      if (arenaDirty) viewer.lookDue = true;
+      if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
+      viewer.lookDue = false;
       viewer.perceivedArena = arenaIndex;
       const vx = viewer.tile % w;
       const vy = (viewer.tile - vx) / w;

@@ -7,6 +7,7 @@ import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
+import { latenessGameMs } from './stagger';
 import { advanceWalk, walkToAddress } from './walking';
 
 export const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
@@ -14,14 +15,16 @@ export const WAITING = { description: 'getting ready for the day', emoji: '🌅'
 
 /** One agent's turn in a step: plan request, walk, then sleep, wake or the plan's action. */
 export function followSchedule(step: Step, agent: AgentSimState): void {
-  requestPlan(step, agent);
+  const spec = agent.spec;
+  // The agent's own clock: the step's time less its lateness (stagger.ts).
+  const own = step.now - latenessGameMs(spec.id);
+  requestPlan(step, agent, own);
   const entered = advanceWalk(step.world, agent, step.now);
   if (entered !== null) step.dirtyArenas.add(entered);
   if (agent.conversationId !== null) return;
 
-  const spec = agent.spec;
   // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
-  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+  const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
   if (!isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute)) {
     if (!agent.asleep) {
       agent.actionIndex = -1;
@@ -47,9 +50,9 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
 }
 
 /** Asks for today's plan a little before waking (or at once, for a world that starts mid-morning). */
-function requestPlan(step: Step, agent: AgentSimState): void {
+function requestPlan(step: Step, agent: AgentSimState, own: number): void {
   const spec = agent.spec;
-  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+  const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
   const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
   if (planDay === null || (agent.plan?.day ?? -1) >= planDay || agent.planRequestedDay === planDay || agent.busy) return;
   agent.planRequestedDay = planDay;
