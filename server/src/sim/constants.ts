@@ -5,8 +5,9 @@ export const WALK_TILES_PER_GAME_MINUTE = 6;
 /**
  * Each agent runs up to this late on its schedule (a fixed lateness per agent): a town whose plans all
  * change at 9:00 starts its walks over a game minute, ten steps at 1×, instead of all in one step.
+ * Shared with the page, which shows the plan step in force on the agent's own clock.
  */
-export const SCHEDULE_STAGGER_GAME_MS = 60_000;
+export { SCHEDULE_STAGGER_GAME_MS } from '../protocol/lateness';
 /** Ask for tomorrow's plan this long before the agent wakes, so that a slow mind is not late. */
 export const PLAN_LEAD_MINUTES = 60;
 /** An agent sees events this many tiles away, in its own arena. */

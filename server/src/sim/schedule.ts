@@ -7,7 +7,7 @@ import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
-import { latenessGameMs } from './stagger';
+import { ownClockGameMs } from '../protocol/lateness';
 import { advanceWalk, walkToAddress } from './walking';
 
 export const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
@@ -17,7 +17,7 @@ export const WAITING = { description: 'getting ready for the day', emoji: '🌅'
 export function followSchedule(step: Step, agent: AgentSimState): void {
   const spec = agent.spec;
   // The agent's own clock: the step's time less its lateness (stagger.ts).
-  const own = step.now - latenessGameMs(spec.id);
+  const own = ownClockGameMs(spec.id, step.now);
   requestPlan(step, agent, own);
   const entered = advanceWalk(step.world, agent, step.now);
   if (entered !== null) step.dirtyArenas.add(entered);

@@ -5,13 +5,11 @@
 // off over a game minute (ten steps at 1×), not in one step; the occupants of a busy arena take turns
 // to look. Pure functions of the agent and the step's times, so a saved state goes on exactly the same.
 import * as C from './constants';
-import { hashString } from './rng';
+import { latenessGameMs } from '../protocol/lateness';
 import type { Step } from './state';
 
-/** How late an agent runs on its schedule, fixed per agent, in [0, SCHEDULE_STAGGER_GAME_MS). */
-export function latenessGameMs(agentId: string): number {
-  return hashString(agentId) % C.SCHEDULE_STAGGER_GAME_MS;
-}
+/** How late an agent runs on its schedule, fixed per agent, in [0, SCHEDULE_STAGGER_GAME_MS) (protocol/lateness.ts). */
+export { latenessGameMs };
 
 /** Whether the agent's own clock passed a perception turn in this step (every step, when steps are that long). */
 export function perceptionTurn(step: Step, agentId: string): boolean {
