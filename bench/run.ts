@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     ['cognition', './cognition', 'benchCognition'],
     ['replay', './replay', 'benchReplay'],
     ['analysis', './analysis', 'benchAnalysis'],
+    ['server', './server', 'benchServer'],
+    ['client', './client', 'benchClient'],
   ] as const) {
     benches.push({ name, run: async () => ((await import(file)) as Record<string, () => Promise<Record<string, number>>>)[fn]() });
   }

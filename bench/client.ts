@@ -1,0 +1,87 @@
+// The page's frame rate with a generated town of 1,000 people, all of them in view: headless Chromium
+// (Debian's, through playwright-core) on the page `npm start` serves, the server running the town live
+// (offline mind, 1×) in its own process on the same machine. Headless Chromium has no GPU: its WebGL
+// is SwiftShader (software), so the page picks Phaser's CANVAS renderer (client/src/main.ts
+// hardwareWebGl) and so does this benchmark. Frames are counted with requestAnimationFrame over 10 s:
+// first the whole town (every agent in view), then zoomed in on a part of it.
+// Run alone with `npx tsx bench/client.ts`.
+import { build } from 'vite';
+import { launchBrowser } from '../tests/e2e/browser';
+import { percentile } from './sim';
+import { generatedTown, startServerProcess } from './bigTown';
+
+const AGENTS = 1000;
+const MEASURE_MS = 10_000;
+
+interface Smalltown {
+  ready: boolean;
+  agents(): Array<{ onScreen: boolean }>;
+  camera(): { zoom: number; fitZoom: number };
+  follow(id: string | null): void;
+}
+type PageWindow = Window & { __smalltown?: Smalltown };
+
+export async function benchClient(): Promise<Record<string, number>> {
+  await build({ configFile: 'client/vite.config.ts', logLevel: 'error' });
+  const server = await startServerProcess(generatedTown(AGENTS), { START_TIME: '2026-02-13T08:30' });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
+    await page.addInitScript({ content: 'window.__name = (f) => f;' });
+    await page.goto(server.url);
+    await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 300_000 });
+    await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
+    const webgl = await page.evaluate(() => {
+      const canvas = document.querySelector('#game canvas') as HTMLCanvasElement;
+      return canvas.getContext('webgl2') !== null || canvas.getContext('webgl') !== null;
+    });
+    // The whole town, held still (free camera): every agent in view.
+    await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
+    await page.keyboard.press('0');
+    await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, { timeout: 60_000, polling: 500 });
+    const whole = await measureFrames(page);
+    const inView = await page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
+    // Zoomed in on the middle of the town, where the map is drawn from full-size chunks.
+    for (let i = 0; i < 10; i++) await page.keyboard.press('+');
+    await new Promise((r) => setTimeout(r, 3000));
+    const zoomed = await measureFrames(page);
+    const zoomedInView = await page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
+    return {
+      [`client.fps.agents_${AGENTS}`]: whole.fps,
+      [`client.frame_p99_ms.agents_${AGENTS}`]: whole.p99,
+      [`client.agents_in_view.agents_${AGENTS}`]: inView,
+      [`client.fps_zoomed.agents_${AGENTS}`]: zoomed.fps,
+      [`client.agents_in_view_zoomed.agents_${AGENTS}`]: zoomedInView,
+      'client.webgl': webgl ? 1 : 0,
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+async function measureFrames(page: import('playwright-core').Page): Promise<{ fps: number; p99: number }> {
+  const deltas = await page.evaluate(
+    (ms) =>
+      new Promise<number[]>((resolve) => {
+        const out: number[] = [];
+        const t0 = performance.now();
+        let last = t0;
+        const frame = (t: number) => {
+          out.push(t - last);
+          last = t;
+          if (t - t0 < ms) requestAnimationFrame(frame);
+          else resolve(out);
+        };
+        requestAnimationFrame(frame);
+      }),
+    MEASURE_MS,
+  );
+  const total = deltas.reduce((a, b) => a + b, 0);
+  return { fps: (1000 * deltas.length) / total, p99: percentile(deltas.slice(1), 99) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchClient().then((r) => console.table(r));
+}
