@@ -1,9 +1,9 @@
 // Perception, as in the paper: an agent sees the actions of others within its vision radius in its own
 // arena, objects in use and world events, nearest first, at most ATTENTION_BANDWIDTH new ones a step,
-// skipping what it already holds. An agent looks at once when it arrives in an arena or takes up a new
-// action, and everyone looks at a world event; otherwise only agents in arenas where something changed
-// look again, on their own perception turn (PERCEPTION_TURN_GAME_MS, stagger.ts), so the occupants of a
-// busy arena take turns. Agents close enough may start a conversation.
+// skipping what it already holds. An agent looks at once when it arrives in an arena, and everyone looks
+// at a world event; otherwise only agents in arenas where something changed look again, on their own
+// perception turn (PERCEPTION_TURN_GAME_MS, stagger.ts), so the occupants of a busy arena take turns.
+// Agents close enough may start a conversation.
 import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Observation } from './types';
@@ -26,8 +26,8 @@ export function perceive(step: Step): void {
     const arenaDirty = step.forcePerception || step.dirtyArenas.has(arenaIndex);
     for (const viewer of occupants) {
       if (viewer.asleep || viewer.conversationId !== null) continue;
-      // Arriving, taking up a new action and world events are reasons to look at once.
-      const moved = viewer.perceivedArena !== arenaIndex || viewer.current.startGameMs === step.now;
+      // Arriving and world events are reasons to look at once.
+      const moved = viewer.perceivedArena !== arenaIndex;
       if (arenaDirty) viewer.lookDue = true;
       if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
       viewer.lookDue = false;

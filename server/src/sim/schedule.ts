@@ -18,13 +18,13 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
   const spec = agent.spec;
   // The agent's own clock: the step's time less its lateness (stagger.ts).
   const own = ownClockGameMs(spec.id, step.now);
-  requestPlan(step, agent, own);
+  // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
+  const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
+  requestPlan(step, agent, day, minute);
   const entered = advanceWalk(step.world, agent, step.now);
   if (entered !== null) step.dirtyArenas.add(entered);
   if (agent.conversationId !== null) return;
 
-  // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
-  const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
   if (!isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute)) {
     if (!agent.asleep) {
       agent.actionIndex = -1;
@@ -50,9 +50,8 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
 }
 
 /** Asks for today's plan a little before waking (or at once, for a world that starts mid-morning). */
-function requestPlan(step: Step, agent: AgentSimState, own: number): void {
+function requestPlan(step: Step, agent: AgentSimState, day: number, minute: number): void {
   const spec = agent.spec;
-  const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
   const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
   if (planDay === null || (agent.plan?.day ?? -1) >= planDay || agent.planRequestedDay === planDay || agent.busy) return;
   agent.planRequestedDay = planDay;

@@ -8,18 +8,19 @@
 // breadth-first search from the destination stops as soon as it reaches the walker. Every tile nearer
 // the destination than the walker is then at its exact distance, which is all the walk downhill reads,
 // so the path is the very one a whole field gives: which of the two ran never changes a path (the
-// sim's determinism does not depend on what is cached). A destination searched often, or a search that
-// covered most of the map anyway, gets its whole field kept, up to a byte budget (oldest out first).
+// sim's determinism does not depend on what is cached). A destination whose bounded searches have
+// together covered as many tiles as the map has (so a whole field would already have paid for itself),
+// or a search that covered most of the map anyway, gets its whole field kept, up to a byte budget
+// (oldest out first): a workplace that people walk to from all over town, not a bed down the hall.
 
 const UNREACHED = 0xffff;
-/** A destination searched this many times gets its whole field kept. */
-const KEEP_AFTER_SEARCHES = 3;
 /** A bounded search that has covered this share of the map finishes the field and keeps it. */
 const FINISH_FRACTION = 0.5;
 
 export class DistanceFields {
   private readonly fields = new Map<number, Uint16Array>();
-  private readonly searches = new Map<number, number>();
+  /** Tiles covered by bounded searches towards each destination since its field was last kept. */
+  private readonly searched = new Map<number, number>();
   private readonly size: number;
   private readonly capacity: number;
   private readonly scratch: Uint16Array;
@@ -49,11 +50,11 @@ export class DistanceFields {
     if (to < 0 || to >= this.size || this.blocked[to]) return null;
     const kept = this.keptField(to);
     if (kept) return this.descend(kept, from, to);
-    const searches = (this.searches.get(to) ?? 0) + 1;
-    this.searches.set(to, searches);
-    if (searches >= KEEP_AFTER_SEARCHES) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
+    const searched = this.searched.get(to) ?? 0;
+    if (searched >= this.size) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
     const explored = this.search(to, from);
     if (explored < 0) return this.descend(this.keepField(to, -explored), from, to);
+    this.searched.set(to, searched + explored);
     try {
       return this.descend(this.scratch, from, to);
     } finally {
@@ -126,7 +127,7 @@ export class DistanceFields {
     for (let i = 0; i < reached; i++) this.scratch[this.queue[i]] = UNREACHED;
     if (this.fields.size >= this.capacity) this.fields.delete(this.fields.keys().next().value as number);
     this.fields.set(to, field);
-    this.searches.delete(to);
+    this.searched.delete(to);
     return field;
   }
 }
