@@ -3,7 +3,8 @@
 // (offline mind, 1×) in its own process on the same machine. Headless Chromium has no GPU: its WebGL
 // is SwiftShader (software), so the page picks Phaser's CANVAS renderer (client/src/main.ts
 // hardwareWebGl) and so does this benchmark. Frames are counted with requestAnimationFrame over 10 s:
-// first the whole town (every agent in view), then zoomed in on a part of it.
+// the whole town (every agent in view, drawn as dots at that zoom), closer (agents as sprites), and
+// zoomed in on a part of it (the map from full-size chunks).
 // Run alone with `npx tsx bench/client.ts`.
 import { build } from 'vite';
 import { launchBrowser } from '../tests/e2e/browser';
@@ -42,15 +43,23 @@ export async function benchClient(): Promise<Record<string, number>> {
     await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, { timeout: 60_000, polling: 500 });
     const whole = await measureFrames(page);
     const inView = await page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
-    // Zoomed in on the middle of the town, where the map is drawn from full-size chunks.
-    for (let i = 0; i < 10; i++) await page.keyboard.press('+');
+    // Closer, where agents are sprites again (zoom about 0.25), as many as are in view.
+    const inViewNow = () => page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
+    for (let i = 0; i < 8; i++) await page.keyboard.press('+');
+    await new Promise((r) => setTimeout(r, 3000));
+    const sprites = await measureFrames(page);
+    const spritesInView = await inViewNow();
+    // Zoomed in on the middle of the town (about 0.5), where the map is drawn from full-size chunks.
+    for (let i = 0; i < 4; i++) await page.keyboard.press('+');
     await new Promise((r) => setTimeout(r, 3000));
     const zoomed = await measureFrames(page);
-    const zoomedInView = await page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
+    const zoomedInView = await inViewNow();
     return {
       [`client.fps.agents_${AGENTS}`]: whole.fps,
       [`client.frame_p99_ms.agents_${AGENTS}`]: whole.p99,
       [`client.agents_in_view.agents_${AGENTS}`]: inView,
+      [`client.fps_sprites.agents_${AGENTS}`]: sprites.fps,
+      [`client.agents_in_view_sprites.agents_${AGENTS}`]: spritesInView,
       [`client.fps_zoomed.agents_${AGENTS}`]: zoomed.fps,
       [`client.agents_in_view_zoomed.agents_${AGENTS}`]: zoomedInView,
       'client.webgl': webgl ? 1 : 0,

@@ -1,7 +1,9 @@
 // Every agent of the town on screen, as one crowd: makes and drops their views as agents come and go,
 // and each frame draws only those in the camera's view. Names, emoji and bubbles show while few enough
 // agents are on screen to read them (and always for the followed agent and those talking); they come
-// from two shared label atlases, so a thousand names are one texture.
+// from two shared label atlases, so a thousand names are one texture. Zoomed so far out that a sprite
+// would be a few pixels, each agent is a dot of its shirt's colour, all drawn as one shape: a
+// thousand sprites cost a thousand image draws in the 2D canvas, a thousand dots one fill per colour.
 import type Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
 import type { Actor } from './spotlight';
@@ -12,6 +14,10 @@ import { LabelAtlas } from './labelAtlas';
 export const MAX_LABELLED_ON_SCREEN = 150;
 /** Agents this far outside the camera's view (screen px) are still drawn, so nothing pops in at the edge. */
 const VIEW_MARGIN_PX = 48;
+/** Below this zoom a sprite is under 7 screen px: agents are drawn as dots. */
+export const DOT_ZOOM = 0.22;
+/** A dot's side, screen px. */
+const DOT_PX = 3;
 
 /** The agents of the town's state, by id. */
 export interface AgentStates {
@@ -20,6 +26,7 @@ export interface AgentStates {
 
 export class AgentCrowd {
   private readonly labels: AgentLabels;
+  private readonly dots: Phaser.GameObjects.Graphics;
   private onScreen = 0;
 
   constructor(
@@ -32,6 +39,7 @@ export class AgentCrowd {
       names: new LabelAtlas(scene, 'agent-names', { font: '11px system-ui, sans-serif', color: '#ffffff', stroke: '#1b1b24', strokePx: 3, rowPx: 16 }),
       emoji: new LabelAtlas(scene, 'agent-emoji', { font: '15px system-ui, sans-serif', color: '#000000', rowPx: 22 }),
     };
+    this.dots = scene.add.graphics().setDepth(10);
   }
 
   /** How many agents were drawn in the last frame. */
@@ -55,9 +63,11 @@ export class AgentCrowd {
       bottom: view.y + view.height + margin,
       // The count of the frame before: a frame late is not seen.
       labels: this.onScreen <= MAX_LABELLED_ON_SCREEN,
+      sprites: zoom >= DOT_ZOOM,
     };
     const seen = new Set<string>();
     const actors: Actor[] = [];
+    const dotsByColour = new Map<string, number[]>();
     let onScreen = 0;
     agents.forEach((agent, id) => {
       seen.add(id);
@@ -67,10 +77,18 @@ export class AgentCrowd {
         this.views.set(id, v);
       }
       const talking = agent.speech !== '' || agent.talkingTo !== '';
-      if (v.update(agent, mapWidth, gameNow, frame, talking || id === followed)) onScreen++;
+      if (v.update(agent, mapWidth, gameNow, frame, talking || id === followed)) {
+        onScreen++;
+        if (!frame.sprites) {
+          let list = dotsByColour.get(agent.shirt);
+          if (!list) dotsByColour.set(agent.shirt, (list = []));
+          list.push(v.x, v.y);
+        }
+      }
       actors.push({ id, x: v.x, y: v.y, walking: v.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
     });
     this.onScreen = onScreen;
+    this.drawDots(dotsByColour, zoom);
     const removed: string[] = [];
     for (const [id, v] of this.views)
       if (!seen.has(id)) {
@@ -81,5 +99,14 @@ export class AgentCrowd {
     this.labels.names.flush();
     this.labels.emoji.flush();
     return { actors, removed };
+  }
+
+  private drawDots(dotsByColour: Map<string, number[]>, zoom: number): void {
+    this.dots.clear();
+    const side = Math.max(DOT_PX / zoom, this.tilePx * 0.5);
+    for (const [colour, xy] of dotsByColour) {
+      this.dots.fillStyle(Number.parseInt(colour.slice(1), 16), 1);
+      for (let i = 0; i < xy.length; i += 2) this.dots.fillRect(xy[i] - side / 2, xy[i + 1] - side, side, side);
+    }
   }
 }

@@ -1,7 +1,8 @@
 // One agent on screen: its sprite with a walk cycle, its name, its action emoji and its speech bubble.
 // Positions come from the shared movement module, from the walk the server described once. The name and
 // the emoji are frames of shared label atlases (labelAtlas.ts); the bubble is made the first time the
-// agent speaks. Off screen, nothing of it is drawn or animated; only its position is kept.
+// agent speaks. Off screen, nothing of it is drawn or animated; only its position is kept. Zoomed far
+// out, its sprite gives way to a dot the crowd draws (AgentCrowd).
 import Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
 import { positionOnPath, type Direction } from '@protocol/movement';
@@ -21,6 +22,8 @@ export interface AgentFrame {
   bottom: number;
   /** Whether names, emoji and bubbles show (off when too many agents are on screen to read them). */
   labels: boolean;
+  /** Whether sprites show; zoomed far out the crowd draws agents as dots instead (AgentCrowd). */
+  sprites: boolean;
 }
 
 /** The shared atlases agents draw their names and emoji from. */
@@ -92,17 +95,8 @@ export class AgentView {
       return false;
     }
     this.drawn = true;
-    this.sprite.setVisible(true);
-    this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
-    const depth = 10 + y / 1000;
-    if (this.sprite.depth !== depth) this.sprite.setDepth(depth);
-    if (moving !== this.walking || (moving && this.sprite.anims.currentAnim?.key !== `${this.textureKey}-walk-${this.direction}`)) {
-      this.walking = moving;
-      if (moving) this.sprite.play(`${this.textureKey}-walk-${this.direction}`, true);
-      else this.sprite.stop();
-    }
-    if (!moving) this.sprite.setFrame(standingFrame(state.asleep ? 'down' : this.direction));
-    this.sprite.setAlpha(state.asleep ? 0.75 : 1);
+    if (frame.sprites) this.drawSprite(state, y, moving);
+    else this.hideSprite();
 
     const labels = frame.labels || spotlit;
     if (frame.textScale !== this.textScale) {
@@ -123,6 +117,29 @@ export class AgentView {
     if (labels) this.emoji.setPosition(this.x, this.y - FRAME_PX * 0.55);
     this.updateBubble(state.speech, labels);
     return true;
+  }
+
+  private drawSprite(state: AgentState, tileY: number, moving: boolean): void {
+    this.sprite.setVisible(true);
+    this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
+    const depth = 10 + tileY / 1000;
+    if (this.sprite.depth !== depth) this.sprite.setDepth(depth);
+    if (moving !== this.walking || (moving && this.sprite.anims.currentAnim?.key !== `${this.textureKey}-walk-${this.direction}`)) {
+      this.walking = moving;
+      if (moving) this.sprite.play(`${this.textureKey}-walk-${this.direction}`, true);
+      else this.sprite.stop();
+    }
+    if (!moving) this.sprite.setFrame(standingFrame(state.asleep ? 'down' : this.direction));
+    this.sprite.setAlpha(state.asleep ? 0.75 : 1);
+  }
+
+  /** No sprite drawn, no walk cycle running. */
+  private hideSprite(): void {
+    this.sprite.setVisible(false);
+    if (this.walking) {
+      this.sprite.stop();
+      this.walking = false;
+    }
   }
 
   private updateBubble(speech: string, labels: boolean): void {
@@ -147,11 +164,7 @@ export class AgentView {
   /** Off screen: nothing drawn, no walk cycle running. */
   private hide(): void {
     this.drawn = false;
-    this.sprite.setVisible(false);
-    if (this.walking) {
-      this.sprite.stop();
-      this.walking = false;
-    }
+    this.hideSprite();
     this.label.setVisible(false);
     this.emoji.setVisible(false);
     this.bubble?.setVisible(false);
