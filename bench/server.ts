@@ -1,7 +1,8 @@
 // A generated town of 1,000 people served as `npm start` serves it (a server process, offline mind,
-// 1× at 10 Hz), from 7:00, when the town wakes and plans its day: start-up time, resident memory per
-// agent, the speed the clock keeps, the server's CPU, and how long /healthz takes to answer (a proxy
-// for how long the event loop is held). Run alone with `npx tsx bench/server.ts`.
+// 1× at 10 Hz), from 7:00: start-up time; how long until every awake resident has its day planned (the
+// clock waits for that, CLOCK_POLICY=wait); then over 90 s of the morning (commutes, work, talk):
+// resident memory per agent, the speed the clock keeps, the server's CPU, and how long /healthz takes
+// to answer (a proxy for how long the event loop is held). Run alone with `npx tsx bench/server.ts`.
 import { performance } from 'node:perf_hooks';
 import { percentile } from './sim';
 import { generatedTown, startServerProcess } from './bigTown';
@@ -29,6 +30,11 @@ export async function benchServer(): Promise<Record<string, number>> {
   const town = generatedTown(AGENTS);
   const server = await startServerProcess(town, { START_TIME: '2026-02-13T07:00' });
   try {
+    // The clock holds at 7:00 until every awake resident has its day planned; then it runs.
+    const ready = performance.now();
+    const start = (await server.health()).gameMs;
+    while ((await server.health()).gameMs < start + 60_000) await new Promise((r) => setTimeout(r, 250));
+    const plansMs = performance.now() - ready;
     const h0 = await server.health();
     const cpu0 = server.cpuMs();
     const t0 = performance.now();
@@ -46,6 +52,8 @@ export async function benchServer(): Promise<Record<string, number>> {
     const rssMb = Math.max(...rss);
     return {
       [`server.startup_ms.agents_${AGENTS}`]: server.startupMs,
+      // From then until the clock runs: every awake resident's day planned.
+      [`server.first_plans_ms.agents_${AGENTS}`]: plansMs,
       [`server.rss_mb.agents_${AGENTS}`]: rssMb,
       [`server.rss_mb_per_agent.agents_${AGENTS}`]: rssMb / h1.agents,
       // What each agent adds, over the server with the shipped town of 10.

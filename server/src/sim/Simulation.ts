@@ -52,6 +52,11 @@ export class Simulation implements SimReadView {
     return structuredClone(this.state);
   }
 
+  /** The live state, not a copy: only for reading it at once (serialising a snapshot), never to keep. */
+  peekState(): Readonly<SimState> {
+    return this.state;
+  }
+
   setState(state: SimState): void {
     this.state = structuredClone(state);
     this.index = indexState(this.state);
