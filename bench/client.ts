@@ -4,12 +4,14 @@
 // is SwiftShader (software), so the page picks Phaser's CANVAS renderer (client/src/main.ts
 // hardwareWebGl) and so does this benchmark. Frames are counted with requestAnimationFrame over 10 s:
 // the whole town (every agent in view, drawn as dots at that zoom), closer (agents as sprites), and
-// zoomed in on a part of it (the map from full-size chunks).
+// zoomed in on a part of it (the map from full-size chunks); then the shipped town crowded with 1,000
+// clones of its residents, all in view.
 // Run alone with `npx tsx bench/client.ts`.
 import { build } from 'vite';
 import { launchBrowser } from '../tests/e2e/browser';
 import { percentile } from './sim';
 import { generatedTown, startServerProcess } from './bigTown';
+import { clonePersonas } from './fixtures';
 
 const AGENTS = 1000;
 const MEASURE_MS = 10_000;
@@ -22,25 +24,36 @@ interface Smalltown {
 }
 type PageWindow = Window & { __smalltown?: Smalltown };
 
+type Page = import('playwright-core').Page;
+
+/** Opens the town's page and shows the whole town, held still (free camera), with every agent in view. */
+async function openWholeTown(page: Page, url: string): Promise<void> {
+  // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
+  await page.addInitScript({ content: 'window.__name = (f) => f;' });
+  await page.goto(url);
+  await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 300_000 });
+  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
+  await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
+  await page.keyboard.press('0');
+  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, { timeout: 60_000, polling: 500 });
+}
+
 export async function benchClient(): Promise<Record<string, number>> {
   await build({ configFile: 'client/vite.config.ts', logLevel: 'error' });
+  return { ...(await benchGeneratedTown()), ...(await benchCrowd()) };
+}
+
+/** A generated town of 1,000: the whole town, closer, zoomed in. */
+async function benchGeneratedTown(): Promise<Record<string, number>> {
   const server = await startServerProcess(generatedTown(AGENTS), { START_TIME: '2026-02-13T08:30' });
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();
-    // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
-    await page.addInitScript({ content: 'window.__name = (f) => f;' });
-    await page.goto(server.url);
-    await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 300_000 });
-    await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
+    await openWholeTown(page, server.url);
     const webgl = await page.evaluate(() => {
       const canvas = document.querySelector('#game canvas') as HTMLCanvasElement;
       return canvas.getContext('webgl2') !== null || canvas.getContext('webgl') !== null;
     });
-    // The whole town, held still (free camera): every agent in view.
-    await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
-    await page.keyboard.press('0');
-    await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, { timeout: 60_000, polling: 500 });
     const whole = await measureFrames(page);
     const inView = await page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
     // Closer, where agents are sprites again (zoom about 0.25), as many as are in view.
@@ -70,7 +83,22 @@ export async function benchClient(): Promise<Record<string, number>> {
   }
 }
 
-async function measureFrames(page: import('playwright-core').Page): Promise<{ fps: number; p99: number }> {
+/** The shipped town (100 × 80 tiles) crowded with 1,000 clones of its 10 residents, all in view at once. */
+async function benchCrowd(): Promise<Record<string, number>> {
+  const server = await startServerProcess({ mapFile: 'maps/town.tmj', personasDir: clonePersonas(AGENTS) }, { START_TIME: '2026-02-13T08:30' });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await openWholeTown(page, server.url);
+    const crowd = await measureFrames(page);
+    return { [`client.fps.crowd_${AGENTS}`]: crowd.fps, [`client.frame_p99_ms.crowd_${AGENTS}`]: crowd.p99 };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> {
   const deltas = await page.evaluate(
     (ms) =>
       new Promise<number[]>((resolve) => {

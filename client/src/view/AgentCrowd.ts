@@ -2,8 +2,9 @@
 // and each frame draws only those in the camera's view. Names, emoji and bubbles show while few enough
 // agents are on screen to read them (and always for the followed agent and those talking); they come
 // from two shared label atlases, so a thousand names are one texture. Zoomed so far out that a sprite
-// would be a few pixels, each agent is a dot of its shirt's colour, all drawn as one shape: a
-// thousand sprites cost a thousand image draws in the 2D canvas, a thousand dots one fill per colour.
+// would be a few pixels, or with hundreds on screen, each agent is a dot of its shirt's colour, all
+// drawn as one shape: a thousand sprites cost a thousand image draws in the 2D canvas, a thousand
+// dots one fill per colour.
 import type Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
 import type { Actor } from './spotlight';
@@ -14,8 +15,10 @@ import { LabelAtlas } from './labelAtlas';
 export const MAX_LABELLED_ON_SCREEN = 150;
 /** Agents this far outside the camera's view (screen px) are still drawn, so nothing pops in at the edge. */
 const VIEW_MARGIN_PX = 48;
-/** Below this zoom a sprite is under 7 screen px: agents are drawn as dots. */
+/** Below this zoom a sprite is under 7 screen px: agents are drawn as dots… */
 export const DOT_ZOOM = 0.22;
+/** …and when more than this many are on screen (a crowd of a thousand in a small town). */
+export const MAX_SPRITES_ON_SCREEN = 400;
 /** A dot's side, screen px. */
 const DOT_PX = 3;
 
@@ -63,7 +66,7 @@ export class AgentCrowd {
       bottom: view.y + view.height + margin,
       // The count of the frame before: a frame late is not seen.
       labels: this.onScreen <= MAX_LABELLED_ON_SCREEN,
-      sprites: zoom >= DOT_ZOOM,
+      sprites: zoom >= DOT_ZOOM && this.onScreen <= MAX_SPRITES_ON_SCREEN,
     };
     const seen = new Set<string>();
     const actors: Actor[] = [];
