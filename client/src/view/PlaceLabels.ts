@@ -7,7 +7,7 @@ import type { PlaceTree, TileRect } from '@protocol/places';
 /** Arena names show from this zoom on (a room is then wide enough on screen for its name). */
 export const ARENA_LABEL_ZOOM = 0.75;
 
-/** Labels are laid out again when the zoom changes by more than this share. */
+/** While the zoom moves, which names show is worked out again when it has moved by more than this share (and once it stops). */
 const RELAYOUT_ZOOM_CHANGE = 0.02;
 /** Screen px between two names. */
 const LABEL_GAP_PX = 4;
@@ -24,6 +24,8 @@ export interface PlaceLabel {
 export class PlaceLabels {
   readonly labels: PlaceLabel[] = [];
   private zoom = -1;
+  /** The zoom which names show was last worked out for. */
+  private laidOutZoom = -1;
 
   constructor(scene: Phaser.Scene, places: PlaceTree, tilePx: number) {
     const sectorStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '14px', fontStyle: 'bold', color: '#fff7e0', stroke: '#1b1b24', strokeThickness: 4 };
@@ -56,8 +58,18 @@ export class PlaceLabels {
 
   /** Keeps the names at their size on screen, shows room names only when zoomed in, and no name over another. */
   update(zoom: number): void {
-    if (this.zoom > 0 && Math.abs(zoom - this.zoom) <= this.zoom * RELAYOUT_ZOOM_CHANGE) return;
+    const moving = zoom !== this.zoom;
     this.zoom = zoom;
+    if (moving) for (const l of this.labels) l.object.setScale(1 / zoom);
+    if (zoom === this.laidOutZoom) return;
+    const crossed = zoom >= ARENA_LABEL_ZOOM !== this.laidOutZoom >= ARENA_LABEL_ZOOM;
+    if (moving && !crossed && this.laidOutZoom > 0 && Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE) return;
+    this.layOut(zoom);
+  }
+
+  /** Which names show at this zoom: room names only when zoomed in, and none over another. */
+  private layOut(zoom: number): void {
+    this.laidOutZoom = zoom;
     // Overlap is the same wherever the camera is: screen boxes are world positions times the zoom.
     const taken = new Map<string, Array<[number, number, number, number]>>();
     const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {
@@ -66,7 +78,6 @@ export class PlaceLabels {
       return out;
     };
     for (const l of this.labels) {
-      l.object.setScale(1 / zoom);
       if (l.kind === 'arena' && zoom < ARENA_LABEL_ZOOM) {
         l.object.setVisible(false);
         continue;
