@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     ['cognition', './cognition', 'benchCognition'],
     ['replay', './replay', 'benchReplay'],
     ['analysis', './analysis', 'benchAnalysis'],
+    ['server', './server', 'benchServer'],
+    ['client', './client', 'benchClient'],
     ['load', './load', 'benchLoad'],
     ['chaos', './chaos', 'benchChaos'],
     ['outage', './chaos', 'benchOutage'],

@@ -78,3 +78,34 @@ describe('DistanceFields', () => {
     expect(wf.findPath(walled.at(0, 0), walled.at(4, 1))).toBeNull();
   });
 });
+
+describe('DistanceFields on a town too big to keep every field', () => {
+  it('gives the same path from a bounded search as from a whole kept field, whatever was cached before', async () => {
+    const { DistanceFields } = await import('../../server/src/world/distanceFields');
+    // Blocks of wall with gaps, like buildings between streets, so many shortest paths tie.
+    const w = 90;
+    const h = 70;
+    const blocked = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && !(x % 10 === 5 && y % 8 === 4) && (x * 3 + y * 5) % 17 !== 0 ? 1 : 0;
+    const open: number[] = [];
+    for (let t = 0; t < w * h; t++) if (!blocked[t]) open.push(t);
+    let s = 7;
+    const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % open.length);
+    const pairs = Array.from({ length: 300 }, () => [open[next()], open[next()]] as const);
+    // One that keeps next to nothing (paths from bounded searches), one with the fields kept first: a
+    // destination searched often enough from afar gets its whole field kept.
+    const bounded = new DistanceFields(w, h, blocked, 0);
+    const whole = new DistanceFields(w, h, blocked);
+    for (const [, to] of pairs) for (let k = 0; k < 12; k++) whole.findPath(open[k % 2 === 0 ? 0 : open.length - 1], to);
+    expect(whole.cached).toBeGreaterThan(100);
+    const finder = new GridPathfinder(w, h, blocked);
+    let found = 0;
+    for (const [from, to] of pairs) {
+      const a = bounded.findPath(from, to);
+      expect(a).toEqual(whole.findPath(from, to));
+      expect(a?.length).toBe(finder.findPath(from, to)?.length);
+      if (a) found++;
+    }
+    expect(found).toBeGreaterThan(200);
+  });
+});

@@ -7,6 +7,7 @@ import { asAgentId } from '../../server/src/world/types';
 import type { Input, OperationRequest, ResidentSpec, StepResult } from '../../server/src/sim/types';
 import type { DayPlan, PlannedAction } from '../../server/src/protocol/plan';
 import * as C from '../../server/src/sim/constants';
+import { latenessGameMs } from '../../server/src/sim/stagger';
 
 const map = buildTinyTown();
 const W = map.widthTiles;
@@ -79,10 +80,12 @@ describe('Simulation', () => {
     expect(sim.agent('ada')!.asleep).toBe(true);
     expect(sim.agent('ada')!.current.description).toBe('sleeping');
     expect(early.requests).toEqual([]);
-    const r = driver.step(at(4, 0));
-    expect(r.requests.filter((q) => q.kind === 'plan').map((q) => q.agentId).sort()).toEqual(['ada', 'bo']);
+    // Each runs its own few seconds late (sim/stagger.ts): both ask within the minute from 4:00, not before.
+    expect(driver.run(at(3, 0) + 10_000, at(4, 0) - 1).flatMap((r) => r.requests)).toEqual([]);
+    const asked = driver.run(at(4, 0), at(4, 0) + C.SCHEDULE_STAGGER_GAME_MS).flatMap((r) => r.requests);
+    expect(asked.filter((q) => q.kind === 'plan').map((q) => q.agentId).sort()).toEqual(['ada', 'bo']);
 
-    driver.run(at(4, 0) + 10_000, at(8, 30));
+    driver.run(at(4, 1) + 10_000, at(8, 30));
     const a = sim.agent('ada')!;
     expect(a.asleep).toBe(false);
     expect(a.current.description).toBe('serving coffee');
@@ -94,15 +97,18 @@ describe('Simulation', () => {
   it('describes each walk once, as a path with a start time and a speed', () => {
     const sim = new Simulation(map, [ada], { seed: 1, startGameMs: at(6, 0) });
     runDay(sim, at(6, 0), at(7, 59));
-    const r = sim.step(at(8, 0));
+    // Her 8:00 is her own lateness after the clock's (sim/stagger.ts).
+    const own8 = at(8, 0) + latenessGameMs('ada');
+    expect(sim.step(own8 - 1).events.filter((e) => e.kind === 'agent.move')).toEqual([]);
+    const r = sim.step(own8);
     const move = r.events.find((e) => e.kind === 'agent.move' && e.agentId === 'ada')!;
     const data = move.data as { path: number[]; startGameMs: number; tilesPerGameMinute: number };
-    expect(data.startGameMs).toBe(at(8, 0));
+    expect(data.startGameMs).toBe(own8);
     expect(data.tilesPerGameMinute).toBe(C.WALK_TILES_PER_GAME_MINUTE);
     expect(data.path[0]).toBe(tile(4, 4));
     expect(data.path[data.path.length - 1]).toBe(tile(12, 2));
     // No further move events while she walks.
-    const next = sim.step(at(8, 1));
+    const next = sim.step(own8 + 60_000);
     expect(next.events.filter((e) => e.kind === 'agent.move')).toEqual([]);
   });
 
@@ -180,7 +186,8 @@ describe('Simulation', () => {
     const r3 = sim.step(at(9, 0) + 1000 + 2 * C.LINE_GAME_MS);
     expect(r3.events.map((e) => e.kind)).toContain('conversation.end');
     expect(sim.agent('ada')!.conversationId).toBeNull();
-    expect(sim.agent('ada')!.busy).toBe(false);
+    // Free again: busy only with what this step asked of her (her perception turn may come at once).
+    expect(sim.agent('ada')!.busy).toBe(r3.requests.some((q) => 'agentId' in q && q.agentId === 'ada'));
     // The pair does not talk again right away, even if one of them wants to.
     const r4 = sim.step(at(9, 0) + 3 * C.LINE_GAME_MS, [{ kind: 'talk', agentId: asAgentId('ada'), partnerId: asAgentId('bo'), basis: 'acquainted' }]);
     expect(r4.requests.filter((q) => q.kind === 'converse')).toEqual([]);
@@ -252,7 +259,7 @@ describe('Simulation', () => {
     // The process stops here, with the conversation's lines never answered, and starts again.
     const restored = Simulation.fromState(map, JSON.parse(JSON.stringify(sim.getState())));
     expect(restored.agent('ada')!.conversationId).not.toBeNull();
-    const r = restored.step(at(9, 0), [{ kind: 'restarted' }]);
+    const r = restored.step(at(9, 0) + 1000, [{ kind: 'restarted' }]);
     const ends = r.events.filter((e) => e.kind === 'conversation.end');
     expect(ends).toHaveLength(1);
     expect(ends[0].kind === 'conversation.end' && ends[0].data.reason).toBe('interrupted');
@@ -301,9 +308,11 @@ describe('plan helpers', () => {
     const swaps = night.filter((r) => r.events.some((e) => e.kind === 'agent.updated'));
     expect(swaps).toHaveLength(1);
     expect(swaps[0].events.find((e) => e.kind === 'agent.updated')!.data).toMatchObject({ at: 'now', spec: { name: 'Ada Renamed' } });
-    expect(swaps[0].events[0].gameMs).toBe(at(4, 0) + GAME_MS_PER_DAY);
+    // On her own clock (she runs a few seconds late, sim/stagger.ts): the first 10-second step at or past the moment.
+    const onHerClock = (t: number) => t + Math.ceil(latenessGameMs('ada') / 10_000) * 10_000;
+    expect(swaps[0].events[0].gameMs).toBe(onHerClock(at(4, 0) + GAME_MS_PER_DAY));
     const asked = night.find((r) => r.requests.some((q) => q.kind === 'plan' && q.agentId === 'ada'))!;
-    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: at(5, 0) + GAME_MS_PER_DAY });
+    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: onHerClock(at(5, 0) + GAME_MS_PER_DAY) });
     expect(sim.agent('ada')!.spec).toEqual({ ...edited, spawnTile: ada.spawnTile });
     expect(sim.agent('ada')!.nextSpec).toBeUndefined();
     // The same state from the snapshot round trip.

@@ -1,19 +1,16 @@
 import Phaser from 'phaser';
 import type { PlaceTree } from '@protocol/places';
 import type { TownConnection } from '../net/townConnection';
-import { AgentView } from '../view/AgentView';
+import type { AgentView } from '../view/AgentView';
+import { AgentCrowd } from '../view/AgentCrowd';
+import { MapBackdrop } from '../view/MapBackdrop';
 import { PlaceLabels } from '../view/PlaceLabels';
 import { drawnLayers } from '../view/mapLayers';
 import { TownCamera } from '../view/TownCamera';
-import type { Actor } from '../view/spotlight';
 import { MAP_KEY } from './Preloader';
 
-const GROUND_KEY = 'town-map';
-const ABOVE_KEY = 'town-map-above';
 // Layers marked to go above the agents are drawn over them (and over their labels).
 const ABOVE_AGENTS_DEPTH = 1000;
-/** Maps larger than this (px, either side) keep their tile layers: one texture that big is refused by some GPUs. */
-const MAX_BAKED_PX = 4096;
 /** A press that moves less than this (screen px) is a click, not a drag. */
 const CLICK_SLOP_PX = 4;
 
@@ -33,6 +30,8 @@ export class Town extends Phaser.Scene {
   readonly agents = new Map<string, AgentView>();
   view!: TownCamera;
   labels!: PlaceLabels;
+  private crowd!: AgentCrowd;
+  private backdrop!: MapBackdrop;
   private connection!: TownConnection;
   private host!: TownHost;
   private followed: string | null = null;
@@ -41,16 +40,6 @@ export class Town extends Phaser.Scene {
 
   constructor() {
     super('Town');
-  }
-
-  /** Draws the layers into one image at that depth (and drops them); nothing when there are none. */
-  private bake(key: string, layers: Array<Phaser.Tilemaps.TilemapLayer | Phaser.Tilemaps.TilemapGPULayer>, depth: number, map: Phaser.Tilemaps.Tilemap): void {
-    if (layers.length === 0) return;
-    const texture = this.textures.addDynamicTexture(key, map.widthInPixels, map.heightInPixels);
-    if (!texture) return;
-    texture.draw(layers, 0, 0).render();
-    for (const layer of layers) layer.destroy();
-    this.add.image(0, 0, key).setOrigin(0, 0).setDepth(depth);
   }
 
   create(): void {
@@ -64,12 +53,8 @@ export class Town extends Phaser.Scene {
     const below = drawn.filter((l) => !l.above).map((l) => map.createLayer(l.name, tilesets, 0, 0)).filter((l) => l !== null);
     const above = drawn.filter((l) => l.above).map((l) => map.createLayer(l.name, tilesets, 0, 0)).filter((l) => l !== null);
     for (const layer of above) layer.setDepth(ABOVE_AGENTS_DEPTH);
-    // The map never changes: draw its layers once into one texture, so a frame draws one image instead of
-    // thousands of tiles (it matters when the whole town is on screen, and in software rendering).
-    if (map.widthInPixels <= MAX_BAKED_PX && map.heightInPixels <= MAX_BAKED_PX) {
-      this.bake(GROUND_KEY, below, 0, map);
-      this.bake(ABOVE_KEY, above, ABOVE_AGENTS_DEPTH, map);
-    }
+    this.backdrop = new MapBackdrop(this, map, below, above, ABOVE_AGENTS_DEPTH);
+    this.crowd = new AgentCrowd(this, this.agents, this.tilePx);
     this.labels = new PlaceLabels(this, this.host.places, this.tilePx);
 
     this.view = new TownCamera(this.cameras.main, map.widthInPixels, map.heightInPixels);
@@ -121,27 +106,9 @@ export class Town extends Phaser.Scene {
   override update(): void {
     const state = this.connection.state;
     const now = this.connection.gameNow();
-    const zoom = this.cameras.main.zoom;
-    const textScale = Math.max(1, 1 / zoom);
-    const seen = new Set<string>();
-    const actors: Actor[] = [];
-    state.agents.forEach((agent, id) => {
-      seen.add(id);
-      let view = this.agents.get(id);
-      if (!view) {
-        view = new AgentView(this, id, agent, this.tilePx);
-        this.agents.set(id, view);
-      }
-      view.update(agent, state.mapWidth, now, textScale);
-      const talking = agent.speech !== '' || agent.talkingTo !== '';
-      actors.push({ id, x: view.x, y: view.y, walking: view.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
-    });
-    for (const [id, view] of this.agents)
-      if (!seen.has(id)) {
-        view.destroy();
-        this.agents.delete(id);
-        if (this.followed === id) this.follow(null);
-      }
+    const { actors, removed } = this.crowd.update(state.agents, state.mapWidth, now, this.cameras.main, this.followed);
+    if (this.followed && removed.includes(this.followed)) this.follow(null);
+    this.backdrop.update(this.cameras.main);
     this.view.update(actors);
     this.labels.update(this.cameras.main.zoom);
     this.host.onFrame(now);

@@ -6,6 +6,7 @@
 import type { TownConnection } from '../net/townConnection';
 import type { AgentInspection, InspectedMemory, InspectReply } from '@protocol/inspection';
 import { findActionIndex } from '@protocol/plan';
+import { ownClockGameMs } from '@protocol/lateness';
 import { dayIndex, formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
 import { el, focusedField } from './dom';
 
@@ -280,10 +281,12 @@ export class Inspector {
    * comes from, so the two agree at any speed (the reply's own index may be seconds old).
    */
   private highlightStep(): void {
-    const plan = this.last?.plan;
+    const last = this.last;
+    const plan = last?.plan;
     const list = this.drawn.get('plan')?.element.querySelector('ol.plan');
-    if (!plan || !list) return;
-    const now = this.connection.state.gameMs;
+    if (!last || !plan || !list) return;
+    // The agent's own clock: it takes up each step its lateness after the minute.
+    const now = ownClockGameMs(last.id, this.connection.state.gameMs);
     const index = plan.day === dayIndex(now) ? findActionIndex(plan.actions, minuteOfDay(now)) : -1;
     if (index === this.highlighted) return;
     this.highlighted = index;

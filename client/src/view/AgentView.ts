@@ -1,23 +1,55 @@
 // One agent on screen: its sprite with a walk cycle, its name, its action emoji and its speech bubble.
-// Positions come from the shared movement module, from the walk the server described once.
+// Positions come from the shared movement module, from the walk the server described once. The name and
+// the emoji are frames of shared label atlases (labelAtlas.ts); the bubble is made the first time the
+// agent speaks. Off screen, nothing of it is drawn or animated; only its position is kept. Zoomed far
+// out, its sprite gives way to a dot the crowd draws (AgentCrowd). When an edited persona takes over,
+// its look and name are drawn anew.
 import Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
 import { positionOnPath, type Direction } from '@protocol/movement';
 import { ensureCharacterTexture, standingFrame, FRAME_PX, type Look } from './characterTextures';
+import type { LabelAtlas } from './labelAtlas';
 
 const BUBBLE_MAX_CHARS = 90;
 
+/** What a frame of the town view asks of every agent. */
+export interface AgentFrame {
+  /** 1 / zoom, at least 1: keeps names, emoji and bubbles readable when zoomed out. */
+  textScale: number;
+  /** The part of the world worth drawing (the camera's view and a margin), px. */
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  /** Whether names, emoji and bubbles show (off when too many agents are on screen to read them). */
+  labels: boolean;
+  /** Whether sprites show; zoomed far out the crowd draws agents as dots instead (AgentCrowd). */
+  sprites: boolean;
+}
+
+/** The shared atlases agents draw their names and emoji from. */
+export interface AgentLabels {
+  names: LabelAtlas;
+  emoji: LabelAtlas;
+}
+
 export class AgentView {
   readonly sprite: Phaser.GameObjects.Sprite;
-  private readonly label: Phaser.GameObjects.Text;
-  private readonly emoji: Phaser.GameObjects.Text;
-  private readonly bubble: Phaser.GameObjects.Text;
+  private readonly label: Phaser.GameObjects.Image;
+  private readonly emoji: Phaser.GameObjects.Image;
+  private bubble: Phaser.GameObjects.Text | null = null;
   private textureKey: string;
   /** The look and name drawn, to notice when an edited persona takes over. */
   private look: Look;
   private name: string;
   private direction: Direction = 'down';
+  /** Walking now (on screen or not), and whether the walk cycle plays. */
+  private moving = false;
   private walking = false;
+  private shownEmoji = '';
+  private shownSpeech = '';
+  private textScale = 1;
+  private drawn = true;
   /** World position in px, for the camera and the test hooks. */
   x = 0;
   y = 0;
@@ -27,32 +59,31 @@ export class AgentView {
     readonly id: string,
     state: AgentState,
     private readonly tilePx: number,
+    private readonly atlases: AgentLabels,
   ) {
     this.textureKey = ensureCharacterTexture(scene, state);
     this.look = { skin: state.skin, hair: state.hair, shirt: state.shirt, pants: state.pants };
     this.name = state.name;
     this.sprite = scene.add.sprite(0, 0, this.textureKey, 0).setOrigin(0.5, 0.8).setDepth(10).setInteractive({ useHandCursor: true });
     this.sprite.setData('agentId', id);
-    const textStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#ffffff', stroke: '#1b1b24', strokeThickness: 3 };
-    this.label = scene.add.text(0, 0, state.name.split(' ')[0], textStyle).setOrigin(0.5, 0).setDepth(11).setInteractive({ useHandCursor: true });
+    const name = atlases.names.frameOf(state.name.split(' ')[0]);
+    this.label = scene.add.image(0, 0, name.key, name.frame).setOrigin(0.5, 0).setDepth(11).setInteractive({ useHandCursor: true });
     this.label.setData('agentId', id);
-    this.emoji = scene.add.text(0, 0, state.emoji, { fontSize: '15px' }).setOrigin(0.5, 1).setDepth(11);
-    this.bubble = scene.add
-      .text(0, 0, '', { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#1b1b24', backgroundColor: '#fdfcf5', padding: { x: 5, y: 3 }, wordWrap: { width: 180 } })
-      .setOrigin(0.5, 1)
-      .setDepth(12)
-      .setVisible(false);
+    this.emoji = scene.add.image(0, 0, '__DEFAULT').setOrigin(0.5, 1).setDepth(11).setVisible(false);
   }
 
   /** Whether the agent walks at this moment (for the auto-follow camera). */
   get isWalking(): boolean {
-    return this.walking;
+    return this.moving;
   }
 
-  /** `textScale` keeps the name, emoji and bubble readable when zoomed out (1 / zoom, at least 1). */
-  update(state: AgentState, mapWidth: number, gameNow: number, textScale = 1): void {
+  /**
+   * Places the agent at `gameNow`; draws it when it is within the frame's view (names and bubbles when
+   * the frame shows labels, or when `spotlit`: followed or talking). Returns whether it is drawn.
+   */
+  update(state: AgentState, mapWidth: number, gameNow: number, frame: AgentFrame, spotlit = false): boolean {
     if (state.skin !== this.look.skin || state.hair !== this.look.hair || state.shirt !== this.look.shirt || state.pants !== this.look.pants) this.redress(state);
-    if (state.name !== this.name) this.label.setText((this.name = state.name).split(' ')[0]);
+    if (state.name !== this.name) this.rename(state.name);
     let x = state.tileX;
     let y = state.tileY;
     let moving = false;
@@ -63,10 +94,44 @@ export class AgentView {
       moving = p.moving;
       this.direction = p.direction;
     }
+    this.moving = moving;
     this.x = (x + 0.5) * this.tilePx;
     this.y = (y + 0.5) * this.tilePx;
+    const inView = this.x >= frame.left && this.x <= frame.right && this.y >= frame.top && this.y <= frame.bottom;
+    if (!inView) {
+      if (this.drawn) this.hide();
+      return false;
+    }
+    this.drawn = true;
+    if (frame.sprites) this.drawSprite(state, y, moving);
+    else this.hideSprite();
+
+    const labels = frame.labels || spotlit;
+    if (frame.textScale !== this.textScale) {
+      this.textScale = frame.textScale;
+      for (const t of [this.label, this.emoji, this.bubble]) t?.setScale(frame.textScale);
+    }
+    this.label.setVisible(labels);
+    if (labels) this.label.setPosition(this.x, this.y + FRAME_PX * 0.32);
+    const emoji = state.asleep ? '😴' : state.emoji;
+    if (emoji !== this.shownEmoji) {
+      this.shownEmoji = emoji;
+      if (emoji) {
+        const f = this.atlases.emoji.frameOf(emoji);
+        this.emoji.setTexture(f.key, f.frame);
+      }
+    }
+    this.emoji.setVisible(labels && emoji !== '');
+    if (labels) this.emoji.setPosition(this.x, this.y - FRAME_PX * 0.55);
+    this.updateBubble(state.speech, labels);
+    return true;
+  }
+
+  private drawSprite(state: AgentState, tileY: number, moving: boolean): void {
+    this.sprite.setVisible(true);
     this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
-    this.sprite.setDepth(10 + y / 1000);
+    const depth = 10 + tileY / 1000;
+    if (this.sprite.depth !== depth) this.sprite.setDepth(depth);
     if (moving !== this.walking || (moving && this.sprite.anims.currentAnim?.key !== `${this.textureKey}-walk-${this.direction}`)) {
       this.walking = moving;
       if (moving) this.sprite.play(`${this.textureKey}-walk-${this.direction}`, true);
@@ -74,18 +139,37 @@ export class AgentView {
     }
     if (!moving) this.sprite.setFrame(standingFrame(state.asleep ? 'down' : this.direction));
     this.sprite.setAlpha(state.asleep ? 0.75 : 1);
-    this.label.setPosition(this.x, this.y + FRAME_PX * 0.32);
-    const emoji = state.asleep ? '😴' : state.emoji;
-    if (this.emoji.text !== emoji) this.emoji.setText(emoji);
-    this.emoji.setPosition(this.x, this.y - FRAME_PX * 0.55);
-    const speech = state.speech.length > BUBBLE_MAX_CHARS ? `${state.speech.slice(0, BUBBLE_MAX_CHARS - 1)}…` : state.speech;
-    if (this.bubble.text !== speech) this.bubble.setText(speech);
-    this.bubble.setVisible(speech !== '');
-    this.bubble.setPosition(this.x, this.y - FRAME_PX * 1.1);
-    if (this.label.scale !== textScale) for (const t of [this.label, this.emoji, this.bubble]) t.setScale(textScale);
   }
 
-  /** A new look: its texture, and the walk restarted in it. */
+  /** No sprite drawn, no walk cycle running. */
+  private hideSprite(): void {
+    this.sprite.setVisible(false);
+    if (this.walking) {
+      this.sprite.stop();
+      this.walking = false;
+    }
+  }
+
+  private updateBubble(speech: string, labels: boolean): void {
+    const text = speech.length > BUBBLE_MAX_CHARS ? `${speech.slice(0, BUBBLE_MAX_CHARS - 1)}…` : speech;
+    if (text !== '' && !this.bubble) {
+      this.bubble = this.scene.add
+        .text(0, 0, '', { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#1b1b24', backgroundColor: '#fdfcf5', padding: { x: 5, y: 3 }, wordWrap: { width: 180 } })
+        .setOrigin(0.5, 1)
+        .setDepth(12)
+        .setScale(this.textScale);
+    }
+    if (!this.bubble) return;
+    if (text !== this.shownSpeech) {
+      this.shownSpeech = text;
+      this.bubble.setText(text);
+    }
+    const show = labels && text !== '';
+    this.bubble.setVisible(show);
+    if (show) this.bubble.setPosition(this.x, this.y - FRAME_PX * 1.1);
+  }
+
+  /** A new look: its palette-swapped texture, standing until the next walk starts. */
   private redress(state: AgentState): void {
     this.look = { skin: state.skin, hair: state.hair, shirt: state.shirt, pants: state.pants };
     this.textureKey = ensureCharacterTexture(this.scene, this.look);
@@ -94,10 +178,25 @@ export class AgentView {
     this.walking = false;
   }
 
+  private rename(name: string): void {
+    this.name = name;
+    const f = this.atlases.names.frameOf(name.split(' ')[0]);
+    this.label.setTexture(f.key, f.frame);
+  }
+
+  /** Off screen: nothing drawn, no walk cycle running. */
+  private hide(): void {
+    this.drawn = false;
+    this.hideSprite();
+    this.label.setVisible(false);
+    this.emoji.setVisible(false);
+    this.bubble?.setVisible(false);
+  }
+
   destroy(): void {
     this.sprite.destroy();
     this.label.destroy();
     this.emoji.destroy();
-    this.bubble.destroy();
+    this.bubble?.destroy();
   }
 }

@@ -1,20 +1,31 @@
 // Place names on the map, from the place tree: sector names above their buildings at every zoom, and
 // arena names (rooms) inside them once zoomed in. Drawn at a constant size on screen, whatever the zoom.
+// Where names would overlap on screen (a big town zoomed out), the larger places keep theirs.
 import Phaser from 'phaser';
 import type { PlaceTree, TileRect } from '@protocol/places';
 
 /** Arena names show from this zoom on (a room is then wide enough on screen for its name). */
 export const ARENA_LABEL_ZOOM = 0.75;
 
+/** While the zoom moves, which names show is worked out again when it has moved by more than this share (and once it stops). */
+const RELAYOUT_ZOOM_CHANGE = 0.02;
+/** Screen px between two names. */
+const LABEL_GAP_PX = 4;
+const GRID_PX = 128;
+
 export interface PlaceLabel {
   text: string;
   kind: 'sector' | 'arena';
   object: Phaser.GameObjects.Text;
+  /** Tiles covered by the place: bigger places keep their names when names would overlap. */
+  areaTiles: number;
 }
 
 export class PlaceLabels {
   readonly labels: PlaceLabel[] = [];
   private zoom = -1;
+  /** The zoom which names show was last worked out for. */
+  private laidOutZoom = -1;
 
   constructor(scene: Phaser.Scene, places: PlaceTree, tilePx: number) {
     const sectorStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '14px', fontStyle: 'bold', color: '#fff7e0', stroke: '#1b1b24', strokeThickness: 4 };
@@ -25,7 +36,8 @@ export class PlaceLabels {
       const box = bounds(rects);
       const x = (box.x + box.w / 2) * tilePx;
       const y = Math.max(box.y * tilePx - 2, 18);
-      this.labels.push({ text: sector.name, kind: 'sector', object: scene.add.text(x, y, sector.name, sectorStyle).setOrigin(0.5, 1).setDepth(30) });
+      const areaTiles = rects.reduce((s, r) => s + r.w * r.h, 0);
+      this.labels.push({ text: sector.name, kind: 'sector', object: scene.add.text(x, y, sector.name, sectorStyle).setOrigin(0.5, 1).setDepth(30), areaTiles });
       // A one-room place is named by its sector already.
       if (sector.arenas.length < 2) continue;
       for (const arena of sector.arenas) {
@@ -37,18 +49,49 @@ export class PlaceLabels {
           .setOrigin(0.5, 1)
           .setDepth(29)
           .setAlpha(0.9);
-        this.labels.push({ text: arena.name, kind: 'arena', object });
+        this.labels.push({ text: arena.name, kind: 'arena', object, areaTiles: arena.rects.reduce((s, r) => s + r.w * r.h, 0) });
       }
     }
+    // Sectors before rooms, bigger first: the order names are placed in when they would overlap.
+    this.labels.sort((a, b) => (a.kind === b.kind ? b.areaTiles - a.areaTiles : a.kind === 'sector' ? -1 : 1));
   }
 
-  /** Keeps the names at their size on screen, and shows room names only when zoomed in. */
+  /** Keeps the names at their size on screen, shows room names only when zoomed in, and no name over another. */
   update(zoom: number): void {
-    if (zoom === this.zoom) return;
+    const moving = zoom !== this.zoom;
     this.zoom = zoom;
+    if (moving) for (const l of this.labels) l.object.setScale(1 / zoom);
+    if (zoom === this.laidOutZoom) return;
+    const crossed = zoom >= ARENA_LABEL_ZOOM !== this.laidOutZoom >= ARENA_LABEL_ZOOM;
+    if (moving && !crossed && this.laidOutZoom > 0 && Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE) return;
+    this.layOut(zoom);
+  }
+
+  /** Which names show at this zoom: room names only when zoomed in, and none over another. */
+  private layOut(zoom: number): void {
+    this.laidOutZoom = zoom;
+    // Overlap is the same wherever the camera is: screen boxes are world positions times the zoom.
+    const taken = new Map<string, Array<[number, number, number, number]>>();
+    const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {
+      const out: string[] = [];
+      for (let i = Math.floor(x0 / GRID_PX); i <= Math.floor(x1 / GRID_PX); i++) for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(`${i},${j}`);
+      return out;
+    };
     for (const l of this.labels) {
-      l.object.setScale(1 / zoom);
-      l.object.setVisible(l.kind === 'sector' || zoom >= ARENA_LABEL_ZOOM);
+      if (l.kind === 'arena' && zoom < ARENA_LABEL_ZOOM) {
+        l.object.setVisible(false);
+        continue;
+      }
+      const w = l.object.width + LABEL_GAP_PX;
+      const h = l.object.height + LABEL_GAP_PX;
+      const x0 = l.object.x * zoom - w / 2;
+      const y0 = l.object.y * zoom - h;
+      const box: [number, number, number, number] = [x0, y0, x0 + w, y0 + h];
+      const cells = cellsOf(...box);
+      const clash = cells.some((c) => taken.get(c)?.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3]));
+      l.object.setVisible(!clash);
+      if (clash) continue;
+      for (const c of cells) taken.set(c, [...(taken.get(c) ?? []), box]);
     }
   }
 }

@@ -3,6 +3,7 @@
 import type { AgentInspection, InspectedMemory, InspectedRelationship } from '../protocol/inspection';
 import type { PersonaRecord } from '../protocol/events';
 import { findActionIndex } from '../protocol/plan';
+import { ownClockGameMs } from '../protocol/lateness';
 import { planMomentAt } from '../world/clockText';
 import type { AgentSimState } from '../sim/types';
 import type { Memory, ScoredMemory } from '../store/types';
@@ -70,7 +71,7 @@ export function buildInspection(input: InspectionInput): AgentInspection {
     atGameMs,
     action: { description: agent.current.description, emoji: agent.current.emoji, place: agent.current.address, since: agent.current.startGameMs },
     asleep: agent.asleep,
-    plan: plan ? { day: plan.day, broadStrokes: plan.broadStrokes, actions: plan.actions, currentIndex: findActionIndex(plan.actions, planMomentAt(atGameMs, agent.spec.wakeMinute, agent.spec.sleepMinute).minute) } : null,
+    plan: plan ? { day: plan.day, broadStrokes: plan.broadStrokes, actions: plan.actions, currentIndex: findActionIndex(plan.actions, planMomentAt(ownClockGameMs(agent.spec.id, atGameMs), agent.spec.wakeMinute, agent.spec.sleepMinute).minute) } : null,
     focus: agent.current.description,
     relevant: input.scored.map((s) => toView(s.memory)),
     recent: input.recent.map(toView),

@@ -35,11 +35,18 @@ export function isAwake(minute: number, wakeMinute: number, sleepMinute: number)
 
 /** Index of the action in force at `minute`, or -1. Actions are sorted and do not overlap. */
 export function findActionIndex(actions: readonly PlannedAction[], minute: number): number {
-  for (let i = actions.length - 1; i >= 0; i--) {
-    const a = actions[i];
-    if (a.startMinute <= minute) return minute < a.startMinute + a.durationMinutes ? i : -1;
+  // The last action that starts at or before `minute`, by binary search: the sim asks for every agent every step.
+  let lo = 0;
+  let hi = actions.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (actions[mid].startMinute <= minute) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
-  return -1;
+  return found >= 0 && minute < actions[found].startMinute + actions[found].durationMinutes ? found : -1;
 }
 
 /** Keeps the actions before `fromMinute` (cutting the one that spans it) and appends the new ones. */

@@ -52,6 +52,11 @@ export class Simulation implements SimReadView {
     return structuredClone(this.state);
   }
 
+  /** The live state, not a copy: only for reading it at once (serialising a snapshot), never to keep. */
+  peekState(): Readonly<SimState> {
+    return this.state;
+  }
+
   setState(state: SimState): void {
     this.state = structuredClone(state);
     this.index = indexState(this.state);
@@ -77,9 +82,10 @@ export class Simulation implements SimReadView {
   /** Advances the world to `gameMs`, first applying the inputs that arrived since the last step. */
   step(gameMs: number, inputs: readonly Input[] = []): StepResult {
     const state = this.state;
-    const now = Math.max(gameMs, state.gameMs);
+    const previous = state.gameMs;
+    const now = Math.max(gameMs, previous);
     state.gameMs = now;
-    const step = this.newStep(now);
+    const step = this.newStep(now, previous);
     step.out = this.carried;
     this.carried = emptyResult();
     for (const input of inputs) applyInput(step, input);
@@ -93,7 +99,7 @@ export class Simulation implements SimReadView {
     return step.out;
   }
 
-  private newStep(now: number): Step {
-    return { world: this.world, state: this.state, index: this.index, now, rng: new Rng(this.state.rngState), out: emptyResult(), dirtyArenas: new Set(), forcePerception: false };
+  private newStep(now: number, previousGameMs = now): Step {
+    return { world: this.world, state: this.state, index: this.index, now, previousGameMs, rng: new Rng(this.state.rngState), out: emptyResult(), dirtyArenas: new Set(), forcePerception: false };
   }
 }

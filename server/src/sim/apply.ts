@@ -27,6 +27,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
         speech: '',
         arenaIndex: map.arenaIndexByTile[tile] ?? -1,
         perceivedArena: -1,
+        lookDue: false,
         held: [],
         pendingObservations: [],
         lastConversationEndGameMs: NEVER_GAME_MS,

@@ -2,10 +2,22 @@
 
 /** Walking speed: six tiles a game minute (the reference moves one tile per 10-second step). */
 export const WALK_TILES_PER_GAME_MINUTE = 6;
+/**
+ * Each agent runs up to this late on its schedule (a fixed lateness per agent): a town whose plans all
+ * change at 9:00 starts its walks over a game minute, ten steps at 1×, instead of all in one step.
+ * Shared with the page, which shows the plan step in force on the agent's own clock.
+ */
+export { SCHEDULE_STAGGER_GAME_MS } from '../protocol/lateness';
 /** Ask for the day's plan this long before the agent wakes: a slow mind is not late, and planning overlaps the quiet night. */
 export const PLAN_LEAD_MINUTES = 180;
 /** An agent sees events this many tiles away, in its own arena. */
 export const VISION_RADIUS_TILES = 8;
+/**
+ * An agent whose arena changed looks again on its next turn, once every this long on its own clock
+ * (see latenessGameMs): the occupants of a crowded arena look over several steps, not all in one.
+ * Entering an arena and world events are seen at once.
+ */
+export const PERCEPTION_TURN_GAME_MS = 30_000;
 /** At most this many new events are perceived per agent per step: the paper's attention bandwidth. */
 export const ATTENTION_BANDWIDTH = 3;
 /** How many perceived events an agent remembers having seen, to skip them next time. */

@@ -1,13 +1,16 @@
 // Perception, as in the paper: an agent notes its own action (its stream holds what it does) and sees
 // the actions of others within its vision radius in its own arena, objects in use and world events,
-// nearest first, at most ATTENTION_BANDWIDTH new ones a step, skipping what it already holds. Only
-// agents in arenas where something changed (or who just arrived) look again. The people it sees close
-// enough to talk to go with its observations to cognition, which decides whether to start talking.
+// nearest first, at most ATTENTION_BANDWIDTH new ones a step, skipping what it already holds. An agent
+// looks at once when it arrives in an arena, and everyone looks at a world event; otherwise only agents
+// in arenas where something changed look again, on their own perception turn (PERCEPTION_TURN_GAME_MS,
+// stagger.ts), so the occupants of a busy arena take turns. The people it sees close enough to talk to
+// go with its observations to cognition, which decides whether to start talking.
 import type { AgentSimState } from './types';
 import * as C from './constants';
 import type { Observation } from './types';
 import type { Step } from './state';
 import { companyFor } from './conversations';
+import { perceptionTurn } from './stagger';
 
 export function perceive(step: Step): void {
   const { map } = step.world;
@@ -24,8 +27,11 @@ export function perceive(step: Step): void {
     const arenaDirty = step.forcePerception || step.dirtyArenas.has(arenaIndex);
     for (const viewer of occupants) {
       if (viewer.asleep || viewer.conversationId !== null) continue;
+      // Arriving and world events are reasons to look at once.
       const moved = viewer.perceivedArena !== arenaIndex;
-      if (!arenaDirty && !moved) continue;
+      if (arenaDirty) viewer.lookDue = true;
+      if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
+      viewer.lookDue = false;
       viewer.perceivedArena = arenaIndex;
       const vx = viewer.tile % w;
       const vy = (viewer.tile - vx) / w;

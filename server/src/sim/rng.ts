@@ -1,14 +1,9 @@
 // Seeded randomness for the deterministic layers: sim/ and world/ never use the global random source.
 
+import { hashString } from '../protocol/hash';
+
 /** A 32-bit string hash (FNV-1a), to derive independent streams from one seed. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+export { hashString };
 
 /** mulberry32: small, fast, good enough for simulation choices. State is one uint32, so it serialises. */
 export class Rng {

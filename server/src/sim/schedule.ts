@@ -7,6 +7,7 @@ import type { AgentSimState, ResidentSpec } from './types';
 import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
+import { ownClockGameMs } from '../protocol/lateness';
 import { advanceWalk, walkToAddress } from './walking';
 
 export const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
@@ -14,14 +15,18 @@ export const WAITING = { description: 'getting ready for the day', emoji: '🌅'
 
 /** One agent's turn in a step: plan request, walk, then sleep, wake or the plan's action. */
 export function followSchedule(step: Step, agent: AgentSimState): void {
-  requestPlan(step, agent);
+  // The agent's own clock: the step's time less its lateness (stagger.ts).
+  const own = ownClockGameMs(agent.spec.id, step.now);
+  requestPlan(step, agent, own);
   const entered = advanceWalk(step.world, agent, step.now);
   if (entered !== null) step.dirtyArenas.add(entered);
   if (agent.conversationId !== null) return;
 
+  // The spec after requestPlan: an edited persona may have taken over just now.
   const spec = agent.spec;
   // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
-  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+  const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
+
   if (!isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute)) {
     if (!agent.asleep) {
       agent.actionIndex = -1;
@@ -47,17 +52,17 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
 }
 
 /**
- * Asks for today's plan a little before waking (or at once, for a world that starts mid-morning). A
- * changed spec waiting for this moment (a persona file edited) takes over first, so the new hours,
- * bed and look start with the plan made from the new persona.
+ * Asks for today's plan a little before waking on the agent's own clock (or at once, for a world that
+ * starts mid-morning). A changed spec waiting for this moment (a persona file edited) takes over first,
+ * so the new hours, bed and look start with the plan made from the new persona.
  */
-function requestPlan(step: Step, agent: AgentSimState): void {
+function requestPlan(step: Step, agent: AgentSimState, ownGameMs: number): void {
   const next = agent.nextSpec;
-  if (next && (planDayDue(step, agent, agent.spec) !== null || planDayDue(step, agent, next) !== null)) {
+  if (next && (planDayDue(agent, agent.spec, ownGameMs) !== null || planDayDue(agent, next, ownGameMs) !== null)) {
     emit(step, 'agent.updated', agent.spec.id, { spec: next, at: 'now' });
     step.out.changed.add(agent.spec.id);
   }
-  const planDay = planDayDue(step, agent, agent.spec);
+  const planDay = planDayDue(agent, agent.spec, ownGameMs);
   if (planDay === null) return;
   const spec = agent.spec;
   agent.planRequestedDay = planDay;
@@ -66,9 +71,9 @@ function requestPlan(step: Step, agent: AgentSimState): void {
   step.out.requests.push({ kind: 'plan', agentId: spec.id, day: planDay, gameMs: step.now });
 }
 
-/** The day whose plan the agent should ask for now, with these hours; null when none is due. */
-function planDayDue(step: Step, agent: AgentSimState, spec: ResidentSpec): number | null {
-  const { day, minute } = wakingDayAt(dayIndex(step.now), minuteOfDay(step.now), spec.wakeMinute, spec.sleepMinute);
+/** The day whose plan the agent should ask for at this moment of its own clock, with these hours; null when none is due. */
+function planDayDue(agent: AgentSimState, spec: ResidentSpec, ownGameMs: number): number | null {
+  const { day, minute } = wakingDayAt(dayIndex(ownGameMs), minuteOfDay(ownGameMs), spec.wakeMinute, spec.sleepMinute);
   const planDay = minute >= spec.wakeMinute - C.PLAN_LEAD_MINUTES && minute < minuteOfWakingDay(spec.sleepMinute, spec.wakeMinute) ? day : null;
   if (planDay === null || (agent.plan?.day ?? -1) >= planDay || agent.planRequestedDay === planDay || agent.busy) return null;
   return planDay;

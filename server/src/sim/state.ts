@@ -56,7 +56,12 @@ export function emptyState(seed: number, gameMs: number, rngState: number): SimS
 /** Reads a saved state of any version this build understands. */
 export function upgradeState(saved: unknown): SimState {
   const s = saved as { version?: number } & SimState;
-  if (s.version === 2) return structuredClone(s);
+  if (s.version === 2) {
+    const v2 = structuredClone(s);
+    // Saved before perception took turns: nothing is due.
+    for (const a of v2.agents) a.lookDue ??= false;
+    return v2;
+  }
   if (s.version === 1) {
     // Version 1 kept "never" as -Infinity (null after JSON) and the last perceived arena outside the state.
     const v2 = structuredClone(s) as SimState;
@@ -64,6 +69,7 @@ export function upgradeState(saved: unknown): SimState {
     for (const a of v2.agents) {
       a.lastConversationEndGameMs ??= NEVER_GAME_MS;
       a.perceivedArena ??= -1;
+      a.lookDue ??= false;
     }
     return v2;
   }
@@ -80,6 +86,8 @@ export interface Step {
   state: SimState;
   index: SimIndex;
   now: number;
+  /** The game time of the step before (the start time, for the first). */
+  previousGameMs: number;
   rng: Rng;
   out: StepResult;
   /** Arenas where something visible changed in this step: only their occupants look again. */

@@ -93,6 +93,8 @@ export interface AgentSimState {
   arenaIndex: number;
   /** The arena this agent last perceived from (-1: none yet): entering another one is a reason to look. */
   perceivedArena: number;
+  /** Something changed in its arena since it last looked: it looks on its next perception turn. */
+  lookDue: boolean;
   /** Perceived event descriptions -> game ms, so the same event is not stored twice. */
   held: Array<[string, number]>;
   pendingObservations: Observation[];

@@ -130,6 +130,7 @@ export interface SnapshotHeader {
 }
 
 export interface SnapshotStore {
+  /** Stores the snapshot as it is now: its state is serialised before this returns (it may be the live state). */
   save(snapshot: Snapshot): void;
   latest(): Snapshot | undefined;
   /** The newest snapshot at or before the game time, for seeking. */

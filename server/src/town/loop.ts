@@ -8,7 +8,7 @@ import { GAME_MS_PER_MINUTE } from '../protocol/time';
 import { planMomentAt } from '../world/clockText';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
-import type { Input, StepResult } from '../sim/types';
+import type { Input, OperationRequest, StepResult } from '../sim/types';
 import { emptyResult } from '../sim/state';
 import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { WorldDb } from '../store/WorldDb';
@@ -42,6 +42,10 @@ export class TownLoop {
   private pending: Input[] = [];
   private lastSnapshotGameMs: number;
   private lockstep: Promise<void> | null = null;
+  /** Live mode: requests not yet handed to cognition (see `pump`). */
+  private readonly queued: OperationRequest[] = [];
+  private pumping = false;
+  private readonly drainedWaiters: Array<() => void> = [];
 
   constructor(private readonly p: LoopParts) {
     this.lastSnapshotGameMs = p.clock.gameMs;
@@ -74,8 +78,35 @@ export class TownLoop {
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
     const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
-    for (const request of result.requests) runtime.submit(request);
+    this.queued.push(...result.requests);
+    this.pump();
     return this.afterStep(result);
+  }
+
+  /**
+   * Hands the queued requests to cognition one per turn of the event loop. An operation of the offline
+   * mind never waits on I/O, so it runs to its end in the turn it starts: a step of a big town that asks
+   * for a hundred plans would otherwise hold the event loop, and the room's ticks, until all are made.
+   */
+  private pump(): void {
+    if (this.pumping) return;
+    if (this.queued.length === 0) {
+      for (const resolve of this.drainedWaiters.splice(0)) resolve();
+      return;
+    }
+    this.pumping = true;
+    setImmediate(() => {
+      this.pumping = false;
+      const next = this.queued.shift();
+      if (next) this.p.runtime.submit(next);
+      this.pump();
+    });
+  }
+
+  /** Resolves once every queued request has been handed to cognition. */
+  private queueDrained(): Promise<void> {
+    if (this.queued.length === 0 && !this.pumping) return Promise.resolve();
+    return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 
   /**
@@ -95,6 +126,7 @@ export class TownLoop {
 
   private async lockstepRun(untilGameMs: number, stepGameMs: number, onStep?: (r: TickResult) => void): Promise<void> {
     const { sim, clock, runtime } = this.p;
+    await this.queueDrained();
     await runtime.idle();
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
     while (clock.gameMs < untilGameMs) {
@@ -126,7 +158,10 @@ export class TownLoop {
     const { config, clock, runtime, sim, holds } = this.p;
     if (config.clockPolicy !== 'wait') return;
     const lagsBy = (t: number | null, minutes: number) => t !== null && clock.gameMs - t > minutes * GAME_MS_PER_MINUTE;
-    const lagging = lagsBy(runtime.oldestInFlightGameMs(), MAX_MIND_LAG_GAME_MINUTES) || lagsBy(runtime.oldestBackgroundGameMs(), MAX_BACKGROUND_LAG_GAME_MINUTES);
+    // A queued request counts as in flight: it waits for its turn.
+    let oldest = runtime.oldestInFlightGameMs();
+    for (const r of this.queued) if (oldest === null || r.gameMs < oldest) oldest = r.gameMs;
+    const lagging = lagsBy(oldest, MAX_MIND_LAG_GAME_MINUTES) || lagsBy(runtime.oldestBackgroundGameMs(), MAX_BACKGROUND_LAG_GAME_MINUTES);
     const waitingForPlan = sim.agents().some((a) => {
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
       return a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep;
@@ -136,7 +171,8 @@ export class TownLoop {
 
   saveSnapshot(): void {
     const { sim, clock, db } = this.p;
-    const state: SavedTown = { sim: sim.getState(), clock: clock.getState() };
+    // Serialised by `save` before it returns, so the live state need not be copied first (10 MB in a town of a thousand).
+    const state: Readonly<SavedTown> = { sim: sim.peekState(), clock: clock.getState() };
     db.snapshots.save({ seq: db.events.lastSeq(), gameMs: clock.gameMs, state });
     this.lastSnapshotGameMs = clock.gameMs;
   }
@@ -144,6 +180,7 @@ export class TownLoop {
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
   async settle(): Promise<void> {
     await this.lockstep;
+    await this.queueDrained();
     await this.p.runtime.idle();
     this.pending.push(...this.p.runtime.drainInputs());
   }

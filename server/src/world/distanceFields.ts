@@ -2,23 +2,44 @@
 // a handful of spots per arena), so a breadth-first distance field per destination, computed once and
 // kept, turns every later path into a walk downhill: O(path length), with no search. Paths are as
 // short as A*'s; the fixed neighbour order keeps them deterministic.
+//
+// A big town has thousands of destinations (every bed and stove of every home) and a field the size of
+// the map for each would not fit, so a destination seen for the first time gets a bounded search: the
+// breadth-first search from the destination stops as soon as it reaches the walker. Every tile nearer
+// the destination than the walker is then at its exact distance, which is all the walk downhill reads,
+// so the path is the very one a whole field gives: which of the two ran never changes a path (the
+// sim's determinism does not depend on what is cached). A destination whose bounded searches have
+// together covered as many tiles as the map has (so a whole field would already have paid for itself),
+// or a search that covered most of the map anyway, gets its whole field kept, up to a byte budget
+// (oldest out first): a workplace that people walk to from all over town, not a bed down the hall.
 
 const UNREACHED = 0xffff;
+/** A bounded search that has covered this share of the map finishes the field and keeps it. */
+const FINISH_FRACTION = 0.5;
 
 export class DistanceFields {
   private readonly fields = new Map<number, Uint16Array>();
+  /** Tiles covered by bounded searches towards each destination since its field was last kept. */
+  private readonly searched = new Map<number, number>();
   private readonly size: number;
+  private readonly capacity: number;
+  private readonly scratch: Uint16Array;
+  private readonly queue: Int32Array;
 
   constructor(
     readonly widthTiles: number,
     readonly heightTiles: number,
     private readonly blocked: Uint8Array,
-    /** Fields kept at most (each is widthTiles * heightTiles * 2 bytes); the oldest goes first. */
-    private readonly capacity = 1024,
+    /** Bytes of whole fields kept at most (each is widthTiles * heightTiles * 2 bytes); at least 8 are kept. */
+    budgetBytes = 32 * 1024 * 1024,
   ) {
     this.size = widthTiles * heightTiles;
+    this.capacity = Math.max(8, Math.floor(budgetBytes / (2 * this.size)));
+    this.scratch = new Uint16Array(this.size).fill(UNREACHED);
+    this.queue = new Int32Array(this.size);
   }
 
+  /** Whole fields kept now. */
   get cached(): number {
     return this.fields.size;
   }
@@ -26,8 +47,23 @@ export class DistanceFields {
   /** Tile indices from `from` to `to`, both included, or null when `to` cannot be reached. */
   findPath(from: number, to: number): number[] | null {
     if (from === to) return this.blocked[to] ? null : [from];
-    const field = this.fieldTo(to);
-    if (!field || field[from] === UNREACHED) return null;
+    if (to < 0 || to >= this.size || this.blocked[to]) return null;
+    const kept = this.keptField(to);
+    if (kept) return this.descend(kept, from, to);
+    const searched = this.searched.get(to) ?? 0;
+    if (searched >= this.size) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
+    const explored = this.search(to, from);
+    if (explored < 0) return this.descend(this.keepField(to, -explored), from, to);
+    this.searched.set(to, searched + explored);
+    try {
+      return this.descend(this.scratch, from, to);
+    } finally {
+      for (let i = 0; i < explored; i++) this.scratch[this.queue[i]] = UNREACHED;
+    }
+  }
+
+  private descend(field: Uint16Array, from: number, to: number): number[] | null {
+    if (field[from] === UNREACHED) return null;
     const w = this.widthTiles;
     const path = [from];
     let at = from;
@@ -47,33 +83,51 @@ export class DistanceFields {
     return path;
   }
 
-  private fieldTo(to: number): Uint16Array | null {
-    if (to < 0 || to >= this.size || this.blocked[to]) return null;
-    let field = this.fields.get(to);
-    if (field) {
-      // Most recently used last.
-      this.fields.delete(to);
-      this.fields.set(to, field);
-      return field;
-    }
-    field = new Uint16Array(this.size).fill(UNREACHED);
-    const queue = new Int32Array(this.size);
+  private keptField(to: number): Uint16Array | null {
+    const field = this.fields.get(to);
+    if (!field) return null;
+    // Most recently used last.
+    this.fields.delete(to);
+    this.fields.set(to, field);
+    return field;
+  }
+
+  /**
+   * Breadth-first from `to` into the scratch field until `stopAt` is reached (never, for -1). Returns how
+   * many tiles it reached (their indices are in `queue`), or minus that count when it searched the whole
+   * map (stopAt unreachable, or the search went past FINISH_FRACTION of it and was finished).
+   */
+  private search(to: number, stopAt: number): number {
+    const { scratch: field, queue, blocked } = this;
+    const w = this.widthTiles;
+    const finishAt = Math.floor(this.size * FINISH_FRACTION);
     let head = 0;
     let tail = 0;
     field[to] = 0;
     queue[tail++] = to;
-    const w = this.widthTiles;
+    let bounded = stopAt >= 0;
     while (head < tail) {
+      // Every tile nearer `to` than `stopAt` has its exact distance once `stopAt` is reached.
+      if (bounded && field[stopAt] !== UNREACHED) return tail;
+      if (bounded && tail > finishAt) bounded = false;
       const t = queue[head++];
       const d = field[t] + 1;
       const x = t % w;
-      if (t >= w && !this.blocked[t - w] && field[t - w] === UNREACHED) (field[t - w] = d), (queue[tail++] = t - w);
-      if (x > 0 && !this.blocked[t - 1] && field[t - 1] === UNREACHED) (field[t - 1] = d), (queue[tail++] = t - 1);
-      if (x < w - 1 && !this.blocked[t + 1] && field[t + 1] === UNREACHED) (field[t + 1] = d), (queue[tail++] = t + 1);
-      if (t + w < this.size && !this.blocked[t + w] && field[t + w] === UNREACHED) (field[t + w] = d), (queue[tail++] = t + w);
+      if (t >= w && !blocked[t - w] && field[t - w] === UNREACHED) (field[t - w] = d), (queue[tail++] = t - w);
+      if (x > 0 && !blocked[t - 1] && field[t - 1] === UNREACHED) (field[t - 1] = d), (queue[tail++] = t - 1);
+      if (x < w - 1 && !blocked[t + 1] && field[t + 1] === UNREACHED) (field[t + 1] = d), (queue[tail++] = t + 1);
+      if (t + w < this.size && !blocked[t + w] && field[t + w] === UNREACHED) (field[t + w] = d), (queue[tail++] = t + w);
     }
+    return -tail;
+  }
+
+  /** Moves the whole field in the scratch buffer (`reached` tiles) into the kept fields, and clears the scratch. */
+  private keepField(to: number, reached: number): Uint16Array {
+    const field = this.scratch.slice();
+    for (let i = 0; i < reached; i++) this.scratch[this.queue[i]] = UNREACHED;
     if (this.fields.size >= this.capacity) this.fields.delete(this.fields.keys().next().value as number);
     this.fields.set(to, field);
+    this.searched.delete(to);
     return field;
   }
 }

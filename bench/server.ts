@@ -1,0 +1,74 @@
+// A generated town of 1,000 people served as `npm start` serves it (a server process, offline mind,
+// 1× at 10 Hz), from 7:00: start-up time; how long until every awake resident has its day planned (the
+// clock waits for that, CLOCK_POLICY=wait); then over 90 s of the morning (commutes, work, talk):
+// resident memory per agent, the speed the clock keeps, the server's CPU, and how long /healthz takes
+// to answer (a proxy for how long the event loop is held). Run alone with `npx tsx bench/server.ts`.
+import { performance } from 'node:perf_hooks';
+import { percentile } from './sim';
+import { generatedTown, startServerProcess } from './bigTown';
+
+const AGENTS = 1000;
+const RUN_S = 90;
+
+/** The shipped town of 10, for what a server holds whatever its size: its RSS after 20 s from 7:00. */
+async function shippedTownRssMb(): Promise<number> {
+  const server = await startServerProcess({ mapFile: 'maps/town.tmj', personasDir: 'personas' }, { START_TIME: '2026-02-13T07:00' });
+  try {
+    let rss = 0;
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      rss = Math.max(rss, server.rssMb());
+    }
+    return rss;
+  } finally {
+    await server.close();
+  }
+}
+
+export async function benchServer(): Promise<Record<string, number>> {
+  const baseline = await shippedTownRssMb();
+  const town = generatedTown(AGENTS);
+  const server = await startServerProcess(town, { START_TIME: '2026-02-13T07:00' });
+  try {
+    // The clock holds at 7:00 until every awake resident has its day planned; then it runs.
+    const ready = performance.now();
+    const start = (await server.health()).gameMs;
+    while ((await server.health()).gameMs < start + 60_000) await new Promise((r) => setTimeout(r, 250));
+    const plansMs = performance.now() - ready;
+    const h0 = await server.health();
+    const cpu0 = server.cpuMs();
+    const t0 = performance.now();
+    const rss: number[] = [];
+    const answers: number[] = [];
+    while (performance.now() - t0 < RUN_S * 1000) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const a = performance.now();
+      await server.health();
+      answers.push(performance.now() - a);
+      rss.push(server.rssMb());
+    }
+    const h1 = await server.health();
+    const wallMs = performance.now() - t0;
+    const rssMb = Math.max(...rss);
+    return {
+      [`server.startup_ms.agents_${AGENTS}`]: server.startupMs,
+      // From then until the clock runs: every awake resident's day planned.
+      [`server.first_plans_ms.agents_${AGENTS}`]: plansMs,
+      [`server.rss_mb.agents_${AGENTS}`]: rssMb,
+      [`server.rss_mb_per_agent.agents_${AGENTS}`]: rssMb / h1.agents,
+      // What each agent adds, over the server with the shipped town of 10.
+      [`server.rss_mb_per_added_agent.agents_${AGENTS}`]: (rssMb - baseline) / (h1.agents - 10),
+      'server.rss_mb.agents_10': baseline,
+      // 1 = the clock kept 1× (60 game ms per real ms); below, cognition held it back.
+      [`server.speed.agents_${AGENTS}`]: (h1.gameMs - h0.gameMs) / wallMs / 60,
+      [`server.cpu_pct.agents_${AGENTS}`]: (100 * (server.cpuMs() - cpu0)) / wallMs,
+      [`server.healthz_p99_ms.agents_${AGENTS}`]: percentile(answers, 99),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchServer().then((r) => console.table(r));
+}

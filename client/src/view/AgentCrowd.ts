@@ -1,0 +1,115 @@
+// Every agent of the town on screen, as one crowd: makes and drops their views as agents come and go,
+// and each frame draws only those in the camera's view. Names, emoji and bubbles show while few enough
+// agents are on screen to read them (and always for the followed agent and those talking); they come
+// from two shared label atlases, so a thousand names are one texture. Zoomed so far out that a sprite
+// would be a few pixels, or with hundreds on screen, each agent is a dot of its shirt's colour, all
+// drawn as one shape: a thousand sprites cost a thousand image draws in the 2D canvas, a thousand
+// dots one fill per colour.
+import type Phaser from 'phaser';
+import type { AgentState } from '@protocol/state';
+import type { Actor } from './spotlight';
+import { AgentView, type AgentFrame, type AgentLabels } from './AgentView';
+import { LabelAtlas } from './labelAtlas';
+
+/** More agents than this on screen, and only the followed and the talking keep their names. */
+export const MAX_LABELLED_ON_SCREEN = 150;
+/** Agents this far outside the camera's view (screen px) are still drawn, so nothing pops in at the edge. */
+const VIEW_MARGIN_PX = 48;
+/** Below this zoom a sprite is under 7 screen px: agents are drawn as dots… */
+export const DOT_ZOOM = 0.22;
+/** …and when more than this many are on screen (a crowd of a thousand in a small town). */
+export const MAX_SPRITES_ON_SCREEN = 400;
+/** A dot's side, screen px. */
+const DOT_PX = 3;
+
+/** The agents of the town's state, by id. */
+export interface AgentStates {
+  forEach(fn: (agent: AgentState, id: string) => void): void;
+}
+
+export class AgentCrowd {
+  private readonly labels: AgentLabels;
+  private readonly dots: Phaser.GameObjects.Graphics;
+  private onScreen = 0;
+
+  constructor(
+    private readonly scene: Phaser.Scene,
+    /** The views, by agent id (the scene and the test hooks read it). */
+    readonly views: Map<string, AgentView>,
+    private readonly tilePx: number,
+  ) {
+    this.labels = {
+      names: new LabelAtlas(scene, 'agent-names', { font: '11px system-ui, sans-serif', color: '#ffffff', stroke: '#1b1b24', strokePx: 3, rowPx: 16 }),
+      emoji: new LabelAtlas(scene, 'agent-emoji', { font: '15px system-ui, sans-serif', color: '#000000', rowPx: 22 }),
+    };
+    this.dots = scene.add.graphics().setDepth(10);
+  }
+
+  /** How many agents were drawn in the last frame. */
+  get drawn(): number {
+    return this.onScreen;
+  }
+
+  /**
+   * Brings the views in line with the state and draws the frame; returns every agent as an actor for the
+   * camera's spotlight, and the ids of views dropped because their agent left.
+   */
+  update(agents: AgentStates, mapWidth: number, gameNow: number, camera: Phaser.Cameras.Scene2D.Camera, followed: string | null): { actors: Actor[]; removed: string[] } {
+    const zoom = camera.zoom;
+    const margin = VIEW_MARGIN_PX / zoom;
+    const view = camera.worldView;
+    const frame: AgentFrame = {
+      textScale: Math.max(1, 1 / zoom),
+      left: view.x - margin,
+      top: view.y - margin,
+      right: view.x + view.width + margin,
+      bottom: view.y + view.height + margin,
+      // The count of the frame before: a frame late is not seen.
+      labels: this.onScreen <= MAX_LABELLED_ON_SCREEN,
+      sprites: zoom >= DOT_ZOOM && this.onScreen <= MAX_SPRITES_ON_SCREEN,
+    };
+    const seen = new Set<string>();
+    const actors: Actor[] = [];
+    const dotsByColour = new Map<string, number[]>();
+    let onScreen = 0;
+    agents.forEach((agent, id) => {
+      seen.add(id);
+      let v = this.views.get(id);
+      if (!v) {
+        v = new AgentView(this.scene, id, agent, this.tilePx, this.labels);
+        this.views.set(id, v);
+      }
+      const talking = agent.speech !== '' || agent.talkingTo !== '';
+      if (v.update(agent, mapWidth, gameNow, frame, talking || id === followed)) {
+        onScreen++;
+        if (!frame.sprites) {
+          let list = dotsByColour.get(agent.shirt);
+          if (!list) dotsByColour.set(agent.shirt, (list = []));
+          list.push(v.x, v.y);
+        }
+      }
+      actors.push({ id, x: v.x, y: v.y, walking: v.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
+    });
+    this.onScreen = onScreen;
+    this.drawDots(dotsByColour, zoom);
+    const removed: string[] = [];
+    for (const [id, v] of this.views)
+      if (!seen.has(id)) {
+        v.destroy();
+        this.views.delete(id);
+        removed.push(id);
+      }
+    this.labels.names.flush();
+    this.labels.emoji.flush();
+    return { actors, removed };
+  }
+
+  private drawDots(dotsByColour: Map<string, number[]>, zoom: number): void {
+    this.dots.clear();
+    const side = Math.max(DOT_PX / zoom, this.tilePx * 0.5);
+    for (const [colour, xy] of dotsByColour) {
+      this.dots.fillStyle(Number.parseInt(colour.slice(1), 16), 1);
+      for (let i = 0; i < xy.length; i += 2) this.dots.fillRect(xy[i] - side / 2, xy[i + 1] - side, side, side);
+    }
+  }
+}

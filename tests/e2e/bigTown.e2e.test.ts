@@ -1,0 +1,80 @@
+// A generated town of a few hundred in the browser: a map larger than one texture may be (drawn as a
+// scaled overview, and in full-size chunks when zoomed in), everyone in view at once, and place names
+// that never cover one another.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PNG } from 'pngjs';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type LaunchedBrowser } from './browser';
+import { startTestTown, tempDir } from '../helpers';
+import { generateTown } from '../../scripts/generateTown';
+
+const AGENTS = 200;
+
+/** How many distinct colours the town's viewport shows (a blank or unbaked map has a handful). */
+async function coloursInView(page: Page): Promise<number> {
+  const cam = await page.evaluate(() => window.__smalltown!.camera());
+  const shot = PNG.sync.read(await page.screenshot({ clip: { x: cam.viewport.width / 2, y: cam.viewport.y + 10, width: cam.viewport.width / 2 - 10, height: cam.viewport.height - 20 } }));
+  const seen = new Set<number>();
+  for (let i = 0; i < shot.data.length; i += 4) seen.add((shot.data[i] << 16) | (shot.data[i + 1] << 8) | shot.data[i + 2]);
+  return seen.size;
+}
+
+describe('a generated town in the browser', () => {
+  let town: Awaited<ReturnType<typeof startTestTown>>;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    const out = tempDir('smalltown-gen-');
+    const generated = generateTown({ agents: AGENTS, outDir: out, seed: 3 });
+    expect(generated.widthTiles * 32).toBeGreaterThan(4096);
+    town = await startTestTown({ mapFile: generated.mapFile, personasDir: generated.personasDir, startTime: '2026-02-13T10:00' });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(town.url);
+    await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 90_000 });
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await town?.close();
+  });
+
+  it('shows the whole town with everyone in it', async () => {
+    await page.waitForFunction((n) => window.__smalltown!.agents().length === n, AGENTS, { timeout: 60_000 });
+    await page.evaluate(() => window.__smalltown!.follow(null));
+    await page.keyboard.press('0');
+    await page.waitForFunction((n) => window.__smalltown!.agents().filter((a) => a.onScreen).length === n, AGENTS, { timeout: 30_000 });
+    const cam = await page.evaluate(() => window.__smalltown!.camera());
+    expect(cam.zoom).toBeLessThan(0.2);
+    // The scaled overview is drawn: grass, roads, roofs, furniture.
+    expect(await coloursInView(page)).toBeGreaterThan(200);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the bigger places named where names would overlap, and no name covers another', async () => {
+    const labels = (await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.visible);
+    expect(labels.length).toBeGreaterThan(5);
+    expect(labels.some((l) => l.text === 'Town Hall' || l.text.endsWith(' Park'))).toBe(true);
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const [a, b] = [labels[i], labels[j]];
+        const overlap = a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+        expect(overlap, `${a.text} / ${b.text}`).toBe(false);
+      }
+    // More places than fit: some names wait for a closer look.
+    expect((await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.kind === 'sector' && !l.visible).length).toBeGreaterThan(0);
+  });
+
+  it('draws the map when zoomed in, with room names', async () => {
+    for (let i = 0; i < 14; i++) await page.keyboard.press('+');
+    await page.waitForFunction(() => window.__smalltown!.camera().zoom > 0.6, null, { timeout: 10_000 });
+    await expect.poll(() => coloursInView(page), { timeout: 15_000 }).toBeGreaterThan(200);
+    const rooms = (await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.kind === 'arena' && l.visible);
+    expect(rooms.length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+});
