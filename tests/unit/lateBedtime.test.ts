@@ -2,6 +2,7 @@
 // and asks for the next day's plan only before its next waking.
 import { describe, expect, it } from 'vitest';
 import { buildTinyTown } from '../fixtures/tinyTown';
+import { latenessGameMs } from '../../server/src/protocol/lateness';
 import { Simulation } from '../../server/src/sim/Simulation';
 import { asAgentId } from '../../server/src/world/types';
 import type { DayPlan, Input, OperationRequest, ResidentSpec } from '../../server/src/sim/types';
@@ -50,7 +51,8 @@ describe('a bedtime after midnight', () => {
     expect(Object.fromEntries(seen)).toEqual({ '23:30': 'reading late', '00:15': 'reading late asleep=false', '00:45': 'sleeping asleep=true' });
     const plans = requests.filter((q) => q.kind === 'plan');
     expect(plans.map((q) => q.day)).toEqual([dayIndex(at(0, 0)), dayIndex(at(1, 0))]);
-    // Asked PLAN_LEAD_MINUTES (3 hours) before the 07:00 waking: after the 00:30 bedtime, on the next day.
-    expect(plans[1].gameMs).toBe(at(1, 4));
+    // Asked PLAN_LEAD_MINUTES (3 hours) before the 07:00 waking on its own clock (it runs a few seconds
+    // late, sim/stagger.ts): after the 00:30 bedtime, on the next day, at the first step past 04:00.
+    expect(plans[1].gameMs).toBe(at(1, 4) + Math.ceil(latenessGameMs('owl') / 60_000) * 60_000);
   });
 });

@@ -79,13 +79,20 @@ describe('staggering', () => {
     for (let m = 485; m < 540; m += 5) p0.push([m, 5, `doing thing ${m}`, 'Cafe: cafe']);
     p0.push([540, 899, 'serving at the counter', 'Cafe: cafe: counter']);
     const plans = crowd.map((c, i): Input => ({ kind: 'plan', agentId: c.id, plan: i === 0 ? plan(p0) : stay }));
-    // Nobody's thoughts come back, so all stay busy (and do not start talking) but go on perceiving.
-    sim.step(at(8, 0), plans);
-    for (let t = at(8, 0) + STEP_1X; t < at(9, 0); t += STEP_1X) sim.step(t);
+    // Their thoughts come back with nothing to do (no reaction, nobody to talk to), so they go on
+    // perceiving and their queues of observations drain.
+    let pending: Input[] = [];
+    const stepAndAnswer = (t: number, inputs: Input[] = []) => {
+      const r = sim.step(t, [...pending, ...inputs]);
+      pending = r.requests.flatMap((q): Input[] => (q.kind === 'observe' ? [{ kind: 'done', agentId: q.agentId }] : []));
+      return r;
+    };
+    stepAndAnswer(at(8, 0), plans);
+    for (let t = at(8, 0) + STEP_1X; t < at(9, 0); t += STEP_1X) stepAndAnswer(t);
     const sawAt = new Map<string, number>();
     let changedAt = -1;
     for (let t = at(9, 0); t <= at(9, 3); t += STEP_1X) {
-      const r = sim.step(t);
+      const r = stepAndAnswer(t);
       if (r.events.some((e) => e.kind === 'agent.action' && e.agentId === 'p0')) changedAt = t;
       for (const a of sim.agents()) if (a.held.some(([d]) => d === 'P0 Tester is serving at the counter') && !sawAt.has(a.spec.id)) sawAt.set(a.spec.id, t);
     }
