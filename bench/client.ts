@@ -35,7 +35,10 @@ async function openWholeTown(page: Page, url: string): Promise<void> {
   await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
   await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
   await page.keyboard.press('0');
-  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, { timeout: 60_000, polling: 500 });
+  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, {
+    timeout: 60_000,
+    polling: 500,
+  });
 }
 
 export async function benchClient(): Promise<Record<string, number>> {

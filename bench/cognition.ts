@@ -25,7 +25,10 @@ const LATENCY_MS = 1000;
 const CONCURRENCY = 32;
 
 async function openTown(overrides: Partial<ConfigInput>, personasDir = clonePersonas(AGENTS)): Promise<Town> {
-  const config = loadConfig({}, { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-')), personasDir, startTime: '2026-02-13T00:00', logLevel: 'silent', ...overrides });
+  const config = loadConfig(
+    {},
+    { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-')), personasDir, startTime: '2026-02-13T00:00', logLevel: 'silent', ...overrides },
+  );
   const minds = buildMinds(config, createLogger('silent'));
   return Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
 }
@@ -34,7 +37,12 @@ async function openTown(overrides: Partial<ConfigInput>, personasDir = clonePers
 export async function benchLlmDay(mode: ConversationMode, prefix: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const stub = installTownResponders(await new OpenAIStub({ latencyMs: LATENCY_MS }).start());
-  const town = await openTown({ rate: 6000, clockPolicy: 'wait', conversationMode: mode, llm: { baseURL: stub.url, apiKey: 'bench', model: 'stub-model', concurrency: CONCURRENCY, timeoutMs: 30_000 } });
+  const town = await openTown({
+    rate: 6000,
+    clockPolicy: 'wait',
+    conversationMode: mode,
+    llm: { baseURL: stub.url, apiKey: 'bench', model: 'stub-model', concurrency: CONCURRENCY, timeoutMs: 30_000 },
+  });
   const end = town.gameMs + GAME_MS_PER_DAY;
   const started = performance.now();
   let last = started;

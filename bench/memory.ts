@@ -27,7 +27,14 @@ function makeInputs(rng: Rng, agent: string, n: number, d: number, centres: Floa
     }
     norm = Math.sqrt(norm);
     for (let k = 0; k < d; k++) v[k] /= norm;
-    out.push({ agentId: asAgentId(agent), kind: 'observation', description: `memory ${i} of ${agent}: someone is doing something`, createdGameMs: rng.int(0, 500) * HOUR, importance: rng.int(1, 10), embedding: v });
+    out.push({
+      agentId: asAgentId(agent),
+      kind: 'observation',
+      description: `memory ${i} of ${agent}: someone is doing something`,
+      createdGameMs: rng.int(0, 500) * HOUR,
+      importance: rng.int(1, 10),
+      embedding: v,
+    });
   }
   return out;
 }
@@ -78,7 +85,15 @@ function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFi
     const query = makeInputs(rng, 'q', 1, d, centres)[0].embedding;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    world.memories.retrieve({ agentId: asAgentId('b'), query, nowGameMs: 501 * HOUR, k: 10, weights: { recency: 0.5, importance: 2, relevance: 3 }, decayPerGameHour: 0.995, touch: true });
+    world.memories.retrieve({
+      agentId: asAgentId('b'),
+      query,
+      nowGameMs: 501 * HOUR,
+      k: 10,
+      weights: { recency: 0.5, importance: 2, relevance: 3 },
+      decayPerGameHour: 0.995,
+      touch: true,
+    });
     times.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);

@@ -29,7 +29,12 @@ const PLAY_RATE_600X = 600 * 60;
 async function recordWorld(snapshotEveryGameMinutes: number): Promise<{ town: Town; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-replay-'));
   const config = loadConfig({}, { dataDir, personasDir: clonePersonas(AGENTS), startTime: '2026-02-13T00:00', logLevel: 'silent', snapshotEveryGameMinutes });
-  const town = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+  const town = await Town.open(config, {
+    mind: new OfflineMind(),
+    embedder: loadOfflineEmbedder(),
+    logger: createLogger('silent'),
+    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+  });
   await town.loop.runLockstep(town.gameMs + DAYS * GAME_MS_PER_DAY, 10_000);
   return { town, dataDir };
 }
@@ -74,7 +79,8 @@ export async function benchReplay(): Promise<Record<string, number>> {
   const seeks = measureSeeks(town, dataDir, 300);
   out['replay.seek_p50_ms'] = seeks.p50;
   out['replay.seek_p99_ms'] = seeks.p99;
-  out['replay.snapshots_bytes_per_agent_day'] = (town.db.db.prepare('SELECT coalesce(sum(length(state)), 0) FROM snapshots').pluck().get() as number) / (AGENTS * DAYS);
+  out['replay.snapshots_bytes_per_agent_day'] =
+    (town.db.db.prepare('SELECT coalesce(sum(length(state)), 0) FROM snapshots').pluck().get() as number) / (AGENTS * DAYS);
 
   // One viewer playing at the page's 600× (1× is a game minute a real second, so 600× is ten game hours
   // a real second): ten ticks a second through the whole recorded span.
@@ -96,7 +102,7 @@ export async function benchReplay(): Promise<Record<string, number>> {
     encoder.discardChanges();
   }
   const cpu = process.cpuUsage(cpu0);
-  out['replay.play_cpu_pct'] = (100 * (cpu.user + cpu.system) / 1000) / (ticks * 100);
+  out['replay.play_cpu_pct'] = (100 * (cpu.user + cpu.system)) / 1000 / (ticks * 100);
   opened.close();
   await town.close();
   return out;

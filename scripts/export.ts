@@ -9,7 +9,17 @@ import { parseIsoMinute } from '../server/src/protocol/time';
 import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
 import { openWorldForAnalysis } from '../server/src/analysis/browse';
 import { buildReport } from '../server/src/analysis/report';
-import { EXPORT_KINDS, exportConversations, exportEdges, exportEvents, exportFile, exportGraphml, exportMemories, exportSeries, type ExportKind } from '../server/src/analysis/exports';
+import {
+  EXPORT_KINDS,
+  exportConversations,
+  exportEdges,
+  exportEvents,
+  exportFile,
+  exportGraphml,
+  exportMemories,
+  exportSeries,
+  type ExportKind,
+} from '../server/src/analysis/exports';
 
 const USAGE = `usage: npm run export -- --world NAME --what ${EXPORT_KINDS.join('|')} [--out FILE|-] [--from T] [--to T] [--agent ID] [--vectors]`;
 

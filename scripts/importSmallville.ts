@@ -40,7 +40,10 @@ export function importSmallville(options: ImportOptions): ImportResult {
   const maze = readMaze(checkout);
   const visualFile = findVisualMap(checkout, options.visual);
   const sim = readSim(checkout, options.sim);
-  const whispers = readWhispers(checkout, sim.residents.map((r) => r.scratch.name.trim()));
+  const whispers = readWhispers(
+    checkout,
+    sim.residents.map((r) => r.scratch.name.trim()),
+  );
 
   fs.mkdirSync(outDir, { recursive: true });
   const map = convertMap(maze, { visualFile, outDir });
@@ -50,7 +53,19 @@ export function importSmallville(options: ImportOptions): ImportResult {
   const tmj = map.tmj as { layers: Array<{ name: string; objects?: Array<Record<string, unknown>> }>; nextobjectid: number; tilewidth: number };
   const spawnLayer = tmj.layers.find((l) => l.name === 'spawns')!;
   for (const r of residents)
-    if (r.start) spawnLayer.objects!.push({ id: tmj.nextobjectid++, name: r.id, type: '', x: r.start.x * tmj.tilewidth + tmj.tilewidth / 2, y: r.start.y * tmj.tilewidth + tmj.tilewidth / 2, width: 0, height: 0, rotation: 0, visible: true, point: true });
+    if (r.start)
+      spawnLayer.objects!.push({
+        id: tmj.nextobjectid++,
+        name: r.id,
+        type: '',
+        x: r.start.x * tmj.tilewidth + tmj.tilewidth / 2,
+        y: r.start.y * tmj.tilewidth + tmj.tilewidth / 2,
+        width: 0,
+        height: 0,
+        rotation: 0,
+        visible: true,
+        point: true,
+      });
 
   const mapFile = path.join(outDir, 'the_ville.tmj');
   fs.writeFileSync(mapFile, `${JSON.stringify(tmj)}\n`);
@@ -74,7 +89,7 @@ export function importSmallville(options: ImportOptions): ImportResult {
     return r.startsWith('..') ? p : r || '.';
   };
   const lines = [
-    '# Import of the reference\'s town',
+    "# Import of the reference's town",
     '',
     `From \`${checkout}\` (simulation \`${sim.name}\`), by \`npm run import:smallville\`. Run it with:`,
     '',
@@ -84,13 +99,19 @@ export function importSmallville(options: ImportOptions): ImportResult {
     '',
     '## The map',
     '',
-    `\`${rel(mapFile)}\`: ${loadedMap.widthTiles}x${loadedMap.heightTiles} tiles, ${loadedMap.places.sectors.length} sectors, ${loadedMap.arenas.length} arenas, ${loadedMap.objectsByAddress.size} objects, ${loadedMap.spawns.length} spawns; it loads with the server's map loader.`,
+    `\`${rel(mapFile)}\`: ${loadedMap.widthTiles}x${loadedMap.heightTiles} ` +
+      `tiles, ${loadedMap.places.sectors.length} sectors, ${loadedMap.arenas.length} ` +
+      `arenas, ${loadedMap.objectsByAddress.size} objects, ${loadedMap.spawns.length} spawns; it loads with the ` +
+      `server's map loader.`,
     '',
     'Converted:',
     '',
     ...map.converted.map((l) => `- ${l}`),
     `- ${residents.filter((r) => r.start).length} residents' starting tiles (environment/0.json) as spawns named after their ids`,
-    visualFile ? `- art: the checkout's tileset images, referenced from the map by relative path (${path.relative(outDir, path.dirname(visualFile)).split(path.sep).join('/')}/…)` : '- art: none',
+    visualFile
+      ? `- art: the checkout's tileset images, referenced from the map by relative path ` +
+        `(${path.relative(outDir, path.dirname(visualFile)).split(path.sep).join('/')}/…)`
+      : '- art: none',
     '',
     'Dropped:',
     '',
@@ -98,7 +119,9 @@ export function importSmallville(options: ImportOptions): ImportResult {
     '',
     '## The residents',
     '',
-    `${residents.length} of ${sim.residents.length} residents of \`${sim.name}\` as persona files in \`${rel(personasDir)}\`; they load with the server's persona loader${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}.`,
+    `${residents.length} of ${sim.residents.length} residents of \`${sim.name}\` as persona files in ` +
+      `\`${rel(personasDir)}\`; they load with the server's persona ` +
+      `loader${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}.`,
     whispers.file ? `Whispers (what each resident knows at the start) from \`${path.basename(whispers.file)}\`.` : 'No agent_history_init_*.csv: no whispers.',
     '',
     ...(skipped.length ? ['Not converted:', '', ...skipped.map((l) => `- ${l}`), ''] : []),
@@ -106,14 +129,21 @@ export function importSmallville(options: ImportOptions): ImportResult {
     '|---|---|---|---|---|---|---|---|',
     ...residents.map((r) => {
       const p = r.persona;
-      return `| ${r.id} | ${p.name} | ${p.home}: ${p.bedroom}: ${p.bed} | ${p.wakeAt}-${p.sleepAt} | ${p.workplace ?? '-'} | ${p.routine.length} blocks | ${p.seedMemories.length} | ${Object.keys(p.relationships).length} |`;
+      return (
+        `| ${r.id} | ${p.name} | ${p.home}: ${p.bedroom}: ${p.bed} | ${p.wakeAt}-${p.sleepAt} | ${p.workplace ?? '-'} ` +
+        `| ${p.routine.length} blocks | ${p.seedMemories.length} | ${Object.keys(p.relationships).length} |`
+      );
     }),
     '',
     'Derived and guessed, per resident:',
     '',
     ...residents.flatMap((r) => [`- **${r.persona.name}**: ${r.notes.length ? r.notes.join('; ') : 'everything from scratch.json as it is'}`]),
     '',
-    'Dropped for every resident: the reference\'s cognition settings in scratch.json (vision_r, att_bandwidth, retention, recency/relevance/importance weights, reflection thresholds and counters) and its runtime state (current action, path, chat, schedules): this project has its own (server/src/sim/constants.ts), and every resident starts a fresh day. nodes.json embeddings and keyword strengths are not read: memories are embedded again by this project\'s embedder.',
+    "Dropped for every resident: the reference's cognition settings in scratch.json (vision_r, att_bandwidth, " +
+      'retention, recency/relevance/importance weights, reflection thresholds and counters) and its runtime state ' +
+      '(current action, path, chat, schedules): this project has its own (server/src/sim/constants.ts), and every ' +
+      'resident starts a fresh day. nodes.json embeddings and keyword strengths are not read: memories are embedded ' +
+      "again by this project's embedder.",
     ...(loaded.warnings.length ? ['', 'Warnings from the persona loader:', '', ...loaded.warnings.map((w) => `- ${w.message}`)] : []),
     '',
   ];

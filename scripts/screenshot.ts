@@ -8,7 +8,19 @@ import { launchBrowser } from '../tests/e2e/browser';
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-shot-'));
-  const town = await startTown({ port: 0, host: '127.0.0.1', dataDir, operatorToken: 'shot', startTime: '2026-02-13T12:20', rate: 60, logLevel: 'warn', backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off', idlePauseMinutes: 0 });
+  const town = await startTown({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    operatorToken: 'shot',
+    startTime: '2026-02-13T12:20',
+    rate: 60,
+    logLevel: 'warn',
+    backupCron: 'off',
+    idleCheckCron: 'off',
+    housekeepingCron: 'off',
+    idlePauseMinutes: 0,
+  });
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();

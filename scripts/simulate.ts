@@ -51,7 +51,9 @@ function progressReporter(label: string) {
         if (!bar) {
           bar = new cliProgress.SingleBar(
             {
-              format: `${label} {bar} {percentage}% | {time} | ETA {eta_formatted} | {conversations} conversations, {memories} memories | LLM {calls} calls, {tokens} tokens, \${dollars}{note}`,
+              format:
+                `${label} {bar} {percentage}% | {time} | ETA {eta_formatted} | {conversations} conversations, {memories} ` +
+                `memories | LLM {calls} calls, {tokens} tokens, \${dollars}{note}`,
               hideCursor: true,
               etaBuffer: 50,
             },
@@ -62,7 +64,10 @@ function progressReporter(label: string) {
       } else if (Date.now() - lastLine > 5000 || value === total || value === 0) {
         lastLine = Date.now();
         const q = payload(p);
-        console.log(`${label} ${pct(p)}% game time ${q.time}: ${q.conversations} conversations, ${q.memories} memories, LLM ${q.calls} calls, ${q.tokens} tokens, $${q.dollars}`);
+        console.log(
+          `${label} ${pct(p)}% game time ${q.time}: ${q.conversations} conversations, ${q.memories} memories, ` +
+            `LLM ${q.calls} calls, ${q.tokens} tokens, $${q.dollars}`,
+        );
       }
     },
     /** A word after the bar (on a terminal), or a line of its own. */
@@ -80,7 +85,14 @@ function progressReporter(label: string) {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { scenario: { type: 'string' }, days: { type: 'string' }, world: { type: 'string' }, seed: { type: 'string' }, seeds: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      scenario: { type: 'string' },
+      days: { type: 'string' },
+      world: { type: 'string' },
+      seed: { type: 'string' },
+      seeds: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     strict: true,
   });
   if (values.help) return void console.log(USAGE);
@@ -132,7 +144,9 @@ async function main(): Promise<void> {
     const file = path.join(outcome.config.dataDir, `${outcome.world}.sqlite`);
     if (!outcome.finished) {
       const p = last as RunProgress | null;
-      const at = p ? ` at game time ${formatIsoMinute(p.gameMs).replace('T', ' ')} (${Math.round((100 * (p.gameMs - p.startGameMs)) / (p.endGameMs - p.startGameMs))}%)` : '';
+      const at = p
+        ? ` at game time ${formatIsoMinute(p.gameMs).replace('T', ' ')} (${Math.round((100 * (p.gameMs - p.startGameMs)) / (p.endGameMs - p.startGameMs))}%)`
+        : '';
       console.log(`stopped${at}; ${file} is saved. Run the same command to go on.`);
       process.exit(130);
     }
@@ -140,9 +154,13 @@ async function main(): Promise<void> {
     reports.push(outcome.report!);
     console.log(`${outcome.resumed ? 'resumed and finished' : 'finished'}: ${file}`);
     console.log(`report: ${outcome.reportJson} and ${outcome.reportMd}`);
-    for (const t of outcome.report!.topics) console.log(`  ${t.name}: aware ${t.aware_start} → ${t.aware_end} of ${outcome.report!.agents.length}${t.aware_interview !== null ? ` (interview: ${t.aware_interview})` : ''}`);
+    for (const t of outcome.report!.topics) {
+      const interview = t.aware_interview !== null ? ` (interview: ${t.aware_interview})` : '';
+      console.log(`  ${t.name}: aware ${t.aware_start} → ${t.aware_end} of ${outcome.report!.agents.length}${interview}`);
+    }
     console.log(`  density: ${outcome.report!.density.start} → ${outcome.report!.density.end}`);
-    for (const a of outcome.report!.attendance) console.log(`  ${a.place} ${a.from}–${a.to.slice(11)}: ${a.present} present, ${a.invited_present} of ${a.invited} invited came`);
+    for (const a of outcome.report!.attendance)
+      console.log(`  ${a.place} ${a.from}–${a.to.slice(11)}: ${a.present} present, ${a.invited_present} of ${a.invited} invited came`);
   }
   if (seeds.length > 1) {
     const rows = summariseSeeds(reports);

@@ -33,11 +33,27 @@ declare global {
       scene: string;
       /** Agents with their world position and their position on the page (x, y), and whether that is inside the town's viewport. */
       agents(): Array<{
-        id: string; name: string; x: number; y: number; worldX: number; worldY: number; onScreen: boolean; action: string; emoji: string; speech: string; walking: boolean;
+        id: string;
+        name: string;
+        x: number;
+        y: number;
+        worldX: number;
+        worldY: number;
+        onScreen: boolean;
+        action: string;
+        emoji: string;
+        speech: string;
+        walking: boolean;
       }>;
       camera(): {
-        mode: string; zoom: number; fitZoom: number; centerX: number; centerY: number; watched: string[];
-        viewport: { x: number; y: number; width: number; height: number }; map: { width: number; height: number };
+        mode: string;
+        zoom: number;
+        fitZoom: number;
+        centerX: number;
+        centerY: number;
+        watched: string[];
+        viewport: { x: number; y: number; width: number; height: number };
+        map: { width: number; height: number };
       };
       /** Place names drawn on the map: visible ones with their box on the page. */
       placeLabels(): Array<{ text: string; kind: string; visible: boolean; left: number; top: number; width: number; height: number }>;
@@ -166,7 +182,12 @@ async function start(): Promise<void> {
     onMoved: () => inspector.refresh(),
   });
   const picker = new WorldPicker(() => opened.replayWorld);
-  const worlds = Object.assign(document.createElement('button'), { type: 'button', className: 'timeline-worlds', textContent: '📼 worlds', title: 'replay another world file (W)' });
+  const worlds = Object.assign(document.createElement('button'), {
+    type: 'button',
+    className: 'timeline-worlds',
+    textContent: '📼 worlds',
+    title: 'replay another world file (W)',
+  });
   worlds.addEventListener('click', () => void picker.open());
   document.getElementById('timeline')!.append(worlds);
   hub.onSwitch((mode) => {
@@ -263,7 +284,10 @@ async function start(): Promise<void> {
   window.__smalltown = {
     ready: false,
     get scene() {
-      return game.scene.getScenes(true).map((s) => s.scene.key).join(',');
+      return game.scene
+        .getScenes(true)
+        .map((s) => s.scene.key)
+        .join(',');
     },
     agents() {
       const scene = town();
@@ -281,8 +305,14 @@ async function start(): Promise<void> {
       const cam = scene.cameras.main;
       const v = scene.view;
       return {
-        mode: v.mode, zoom: cam.zoom, fitZoom: v.fitZoom(), centerX: v.centerX(), centerY: v.centerY(), watched: [...v.watched()],
-        viewport: { x: cam.x, y: cam.y, width: cam.width, height: cam.height }, map: { width: v.mapWidthPx, height: v.mapHeightPx },
+        mode: v.mode,
+        zoom: cam.zoom,
+        fitZoom: v.fitZoom(),
+        centerX: v.centerX(),
+        centerY: v.centerY(),
+        watched: [...v.watched()],
+        viewport: { x: cam.x, y: cam.y, width: cam.width, height: cam.height },
+        map: { width: v.mapWidthPx, height: v.mapHeightPx },
       };
     },
     placeLabels() {

@@ -25,7 +25,14 @@ function build(t: TownBuilder): void {
 
   // Homes: two rows of four, doors on the road below.
   const kitchen = ['stove', 'fridge', 'table'];
-  t.building('Rivera House', 1, 10, 5, home(['bed', 'desk', 'wardrobe'], kitchen, ['sofa', 'bookshelf'], [{ arena: 'bathroom', width: 3, floor: 'tile floor', objects: ['shower', 'sink'] }]), { room: 2, side: 'bottom', pathTo: 18 });
+  t.building(
+    'Rivera House',
+    1,
+    10,
+    5,
+    home(['bed', 'desk', 'wardrobe'], kitchen, ['sofa', 'bookshelf'], [{ arena: 'bathroom', width: 3, floor: 'tile floor', objects: ['shower', 'sink'] }]),
+    { room: 2, side: 'bottom', pathTo: 18 },
+  );
   t.building('Okafor House', 28, 10, 5, home(['bed', 'desk'], kitchen, ['sofa', 'piano']), { room: 2, side: 'bottom', pathTo: 18 });
   t.building('Lindqvist House', 54, 10, 5, home(['bed', 'desk', 'easel'], kitchen, ['sofa', 'bookshelf']), { room: 2, side: 'bottom', pathTo: 18 });
   t.building('Tanaka House', 79, 10, 5, home(['bed', 'bed 2', 'desk'], kitchen, ['sofa', 'tv']), { room: 2, side: 'bottom', pathTo: 18 });
@@ -45,27 +52,90 @@ function build(t: TownBuilder): void {
   t.reserve(80, 22, 16, 10);
 
   // Public places on the third row, doors on the road below.
-  t.building('Hobbs Cafe', 1, 51, 8, [
-    { arena: 'cafe', width: 14, floor: 'wood floor', objects: [['counter', 1, 0], ['coffee machine', 3, 0], ['table', 3, 4], ['table 2', 7, 4], ['table 3', 11, 4]] },
-    { arena: 'kitchen', width: 5, floor: 'tile floor', objects: ['stove', 'sink'] },
-  ], { room: 0, side: 'bottom', pathTo: 62 });
-  t.building('Oak Hill College', 26, 51, 8, [
-    { arena: 'library', width: 8, floor: 'carpet', objects: ['bookshelf', 'bookshelf 2', ['desk', 2, 4], ['desk 2', 5, 4]] },
-    { arena: 'classroom', width: 7, floor: 'wood floor', objects: [['blackboard', 3, 0], ['lectern', 3, 2], ['desk', 3, 5]] },
-    { arena: 'office', width: 4, floor: 'carpet', objects: ['desk', 'bookshelf'] },
-  ], { room: 1, side: 'bottom', pathTo: 62 });
-  t.building('The Rose and Crown Pub', 55, 51, 8, [
-    { arena: 'bar', width: 13, floor: 'wood floor', objects: [['bar counter', 2, 0], ['piano', 11, 0], ['table', 3, 4], ['table 2', 8, 4]] },
-  ], { room: 0, side: 'bottom', pathTo: 62 });
-  t.building('Corner Shop', 82, 51, 8, [
-    { arena: 'shop', width: 9, floor: 'tile floor', objects: [['counter', 1, 5], 'shelf', ['shelf 2', 4, 0], ['fridge', 8, 0]] },
-  ], { room: 0, side: 'bottom', pathTo: 62 });
+  t.building(
+    'Hobbs Cafe',
+    1,
+    51,
+    8,
+    [
+      {
+        arena: 'cafe',
+        width: 14,
+        floor: 'wood floor',
+        objects: [
+          ['counter', 1, 0],
+          ['coffee machine', 3, 0],
+          ['table', 3, 4],
+          ['table 2', 7, 4],
+          ['table 3', 11, 4],
+        ],
+      },
+      { arena: 'kitchen', width: 5, floor: 'tile floor', objects: ['stove', 'sink'] },
+    ],
+    { room: 0, side: 'bottom', pathTo: 62 },
+  );
+  t.building(
+    'Oak Hill College',
+    26,
+    51,
+    8,
+    [
+      { arena: 'library', width: 8, floor: 'carpet', objects: ['bookshelf', 'bookshelf 2', ['desk', 2, 4], ['desk 2', 5, 4]] },
+      {
+        arena: 'classroom',
+        width: 7,
+        floor: 'wood floor',
+        objects: [
+          ['blackboard', 3, 0],
+          ['lectern', 3, 2],
+          ['desk', 3, 5],
+        ],
+      },
+      { arena: 'office', width: 4, floor: 'carpet', objects: ['desk', 'bookshelf'] },
+    ],
+    { room: 1, side: 'bottom', pathTo: 62 },
+  );
+  t.building(
+    'The Rose and Crown Pub',
+    55,
+    51,
+    8,
+    [
+      {
+        arena: 'bar',
+        width: 13,
+        floor: 'wood floor',
+        objects: [
+          ['bar counter', 2, 0],
+          ['piano', 11, 0],
+          ['table', 3, 4],
+          ['table 2', 8, 4],
+        ],
+      },
+    ],
+    { room: 0, side: 'bottom', pathTo: 62 },
+  );
+  t.building(
+    'Corner Shop',
+    82,
+    51,
+    8,
+    [{ arena: 'shop', width: 9, floor: 'tile floor', objects: [['counter', 1, 5], 'shelf', ['shelf 2', 4, 0], ['fridge', 8, 0]] }],
+    { room: 0, side: 'bottom', pathTo: 62 },
+  );
 
   // Town Hall, on the bottom row, door facing the road above.
-  t.building('Town Hall', 3, 67, 7, [
-    { arena: 'office', width: 7, floor: 'carpet', objects: ['desk', 'desk 2', 'filing cabinet'] },
-    { arena: 'council chamber', width: 8, floor: 'carpet', objects: [['meeting table', 3, 3]] },
-  ], { room: 1, side: 'top', pathTo: 63 });
+  t.building(
+    'Town Hall',
+    3,
+    67,
+    7,
+    [
+      { arena: 'office', width: 7, floor: 'carpet', objects: ['desk', 'desk 2', 'filing cabinet'] },
+      { arena: 'council chamber', width: 8, floor: 'carpet', objects: [['meeting table', 3, 3]] },
+    ],
+    { room: 1, side: 'top', pathTo: 63 },
+  );
 
   // Johnson Park: paths, a pond, trees, a fountain, benches, a garden and a picnic table.
   const park = { x: 27, y: 65, w: 47, h: 14 };
@@ -87,13 +157,47 @@ function build(t: TownBuilder): void {
     ['picnic table', park.x + 12, park.y + 10],
   ];
   for (const [name, x, y] of parkObjects) t.object(name, x, y);
-  for (const [x, y] of [[2, 1], [5, 3], [3, 10], [6, 12], [16, 1], [15, 12], [30, 10], [32, 12], [42, 9], [44, 12], [45, 2], [38, 11]]) t.obstacle(park.x + x, park.y + y, 'tree');
-  for (const [x, y] of [[9, 3], [10, 3], [9, 4], [10, 4], [7, 3]]) t.put(ground, park.x + x, park.y + y, 'garden');
+  for (const [x, y] of [
+    [2, 1],
+    [5, 3],
+    [3, 10],
+    [6, 12],
+    [16, 1],
+    [15, 12],
+    [30, 10],
+    [32, 12],
+    [42, 9],
+    [44, 12],
+    [45, 2],
+    [38, 11],
+  ])
+    t.obstacle(park.x + x, park.y + y, 'tree');
+  for (const [x, y] of [
+    [9, 3],
+    [10, 3],
+    [9, 4],
+    [10, 4],
+    [7, 3],
+  ])
+    t.put(ground, park.x + x, park.y + y, 'garden');
 
   t.scenery();
 
   // Spawn points on the roads.
-  const spawnTiles = [[12, 18], [37, 18], [62, 18], [87, 18], [12, 40], [37, 40], [62, 40], [87, 40], [12, 62], [37, 62], [62, 62], [87, 62]];
+  const spawnTiles = [
+    [12, 18],
+    [37, 18],
+    [62, 18],
+    [87, 18],
+    [12, 40],
+    [37, 40],
+    [62, 40],
+    [87, 40],
+    [12, 62],
+    [37, 62],
+    [62, 62],
+    [87, 62],
+  ];
   spawnTiles.forEach(([x, y], i) => t.spawn(`spawn ${i + 1}`, x, y));
 }
 
@@ -103,7 +207,9 @@ export function buildTown(): void {
   const t = new TownBuilder(W, H);
   build(t);
   fs.writeFileSync(OUT, tmjText(t.toTmj('Smalltown')));
-  console.log(`wrote ${path.relative(process.cwd(), OUT)}: ${W}x${H} tiles, ${t.places.length} place rectangles, ${t.objects.length} objects, ${t.spawns.length} spawns`);
+  console.log(
+    `wrote ${path.relative(process.cwd(), OUT)}: ${W}x${H} tiles, ${t.places.length} place rectangles, ${t.objects.length} objects, ${t.spawns.length} spawns`,
+  );
 }
 
 buildTown();

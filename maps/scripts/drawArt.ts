@@ -9,12 +9,54 @@ export const TILESET_COLUMNS = 16;
 
 /** Tile names in tileset order; a tile's gid in the map is its index + 1. */
 export const TILES = [
-  'grass', 'grass2', 'grass flowers', 'path', 'road', 'road line', 'wood floor', 'tile floor',
-  'carpet', 'wall', 'brick', 'door', 'water', 'tree', 'bush', 'fence',
-  'bed', 'desk', 'wardrobe', 'stove', 'fridge', 'table', 'sofa', 'bookshelf',
-  'shower', 'sink', 'piano', 'easel', 'tv', 'counter', 'coffee machine', 'shelf',
-  'blackboard', 'lectern', 'fountain', 'bench', 'garden', 'picnic table', 'bar counter', 'filing cabinet',
-  'meeting table', 'blocked', 'plaza', 'rug', 'flower bed', 'lamp', 'sign', 'hedge',
+  'grass',
+  'grass2',
+  'grass flowers',
+  'path',
+  'road',
+  'road line',
+  'wood floor',
+  'tile floor',
+  'carpet',
+  'wall',
+  'brick',
+  'door',
+  'water',
+  'tree',
+  'bush',
+  'fence',
+  'bed',
+  'desk',
+  'wardrobe',
+  'stove',
+  'fridge',
+  'table',
+  'sofa',
+  'bookshelf',
+  'shower',
+  'sink',
+  'piano',
+  'easel',
+  'tv',
+  'counter',
+  'coffee machine',
+  'shelf',
+  'blackboard',
+  'lectern',
+  'fountain',
+  'bench',
+  'garden',
+  'picnic table',
+  'bar counter',
+  'filing cabinet',
+  'meeting table',
+  'blocked',
+  'plaza',
+  'rug',
+  'flower bed',
+  'lamp',
+  'sign',
+  'hedge',
 ] as const;
 export type TileName = (typeof TILES)[number];
 export const gidOf = (name: TileName): number => TILES.indexOf(name) + 1;
@@ -23,7 +65,10 @@ type RGB = [number, number, number];
 
 class Canvas {
   readonly png: PNG;
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.png = new PNG({ width, height });
     this.png.data.fill(0);
   }
@@ -117,11 +162,12 @@ function drawTile(c: Canvas, name: TileName, ox: number, oy: number): void {
       c.rect(ox + 4, oy + 15, 24, 2, [230, 210, 120]);
       break;
     case 'wood floor':
-      for (let j = 0; j < TILE; j++) for (let i = 0; i < TILE; i++) {
-        const plank = Math.floor(j / 8);
-        const seam = j % 8 === 0 || (i + plank * 11) % 32 === 0;
-        c.set(ox + i, oy + j, seam ? [140, 96, 60] : shade([190, 140, 92], 0.92 + noise(i >> 2, j, 8) * 0.14));
-      }
+      for (let j = 0; j < TILE; j++)
+        for (let i = 0; i < TILE; i++) {
+          const plank = Math.floor(j / 8);
+          const seam = j % 8 === 0 || (i + plank * 11) % 32 === 0;
+          c.set(ox + i, oy + j, seam ? [140, 96, 60] : shade([190, 140, 92], 0.92 + noise(i >> 2, j, 8) * 0.14));
+        }
       break;
     case 'tile floor':
       c.rect(ox, oy, TILE, TILE, [220, 222, 214]);
@@ -156,7 +202,8 @@ function drawTile(c: Canvas, name: TileName, ox: number, oy: number): void {
       c.rect(ox + 2, oy, 28, 4, [96, 64, 40]);
       break;
     case 'water':
-      for (let j = 0; j < TILE; j++) for (let i = 0; i < TILE; i++) c.set(ox + i, oy + j, shade([64, 132, 200], 0.9 + 0.15 * Math.sin((i + j * 2) / 4) * noise(i >> 3, j >> 3, 12)));
+      for (let j = 0; j < TILE; j++)
+        for (let i = 0; i < TILE; i++) c.set(ox + i, oy + j, shade([64, 132, 200], 0.9 + 0.15 * Math.sin((i + j * 2) / 4) * noise(i >> 3, j >> 3, 12)));
       c.rect(ox + 6, oy + 10, 8, 1, [190, 220, 250]);
       c.rect(ox + 18, oy + 22, 7, 1, [190, 220, 250]);
       break;
@@ -205,7 +252,13 @@ function drawTile(c: Canvas, name: TileName, ox: number, oy: number): void {
     case 'stove':
       drawTile(c, 'tile floor', ox, oy);
       furniture(c, ox, oy, 2, 2, 28, 26, [210, 210, 214]);
-      for (const [x, y] of [[9, 9], [22, 9], [9, 19], [22, 19]]) c.circle(ox + x, oy + y, 4, [50, 50, 56]);
+      for (const [x, y] of [
+        [9, 9],
+        [22, 9],
+        [9, 19],
+        [22, 19],
+      ])
+        c.circle(ox + x, oy + y, 4, [50, 50, 56]);
       break;
     case 'fridge':
       drawTile(c, 'tile floor', ox, oy);
@@ -229,7 +282,12 @@ function drawTile(c: Canvas, name: TileName, ox: number, oy: number): void {
       furniture(c, ox, oy, 1, 1, 30, 26, DARK_WOOD);
       for (let row = 0; row < 3; row++)
         for (let b = 0; b < 8; b++) {
-          const col: RGB = [[180, 60, 60], [60, 100, 170], [200, 170, 70], [70, 140, 90]][(b + row) % 4] as RGB;
+          const col: RGB = [
+            [180, 60, 60],
+            [60, 100, 170],
+            [200, 170, 70],
+            [70, 140, 90],
+          ][(b + row) % 4] as RGB;
           c.rect(ox + 4 + b * 3, oy + 4 + row * 7, 2, 6, col);
         }
       break;
@@ -281,8 +339,28 @@ function drawTile(c: Canvas, name: TileName, ox: number, oy: number): void {
       drawTile(c, 'tile floor', ox, oy);
       furniture(c, ox, oy, 1, 2, 30, 24, [200, 190, 170]);
       for (let b = 0; b < 6; b++) {
-        c.rect(ox + 4 + b * 4, oy + 6, 3, 5, [[220, 80, 60], [240, 200, 70], [90, 160, 90]][b % 3] as RGB);
-        c.rect(ox + 4 + b * 4, oy + 14, 3, 5, [[80, 130, 200], [200, 120, 180], [240, 160, 60]][b % 3] as RGB);
+        c.rect(
+          ox + 4 + b * 4,
+          oy + 6,
+          3,
+          5,
+          [
+            [220, 80, 60],
+            [240, 200, 70],
+            [90, 160, 90],
+          ][b % 3] as RGB,
+        );
+        c.rect(
+          ox + 4 + b * 4,
+          oy + 14,
+          3,
+          5,
+          [
+            [80, 130, 200],
+            [200, 120, 180],
+            [240, 160, 60],
+          ][b % 3] as RGB,
+        );
       }
       break;
     case 'blackboard':

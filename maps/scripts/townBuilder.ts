@@ -100,7 +100,8 @@ export class TownBuilder {
   }
 
   reserve(x: number, y: number, w: number, h: number): void {
-    for (let j = Math.max(0, y); j < Math.min(this.height, y + h); j++) for (let i = Math.max(0, x); i < Math.min(this.width, x + w); i++) this.reserved[this.idx(i, j)] = 1;
+    for (let j = Math.max(0, y); j < Math.min(this.height, y + h); j++)
+      for (let i = Math.max(0, x); i < Math.min(this.width, x + w); i++) this.reserved[this.idx(i, j)] = 1;
   }
 
   /** A place rectangle `Sector: arena` in tiles. */
@@ -122,7 +123,18 @@ export class TownBuilder {
   }
 
   spawn(name: string, x: number, y: number): void {
-    this.spawns.push({ id: this.nextObjectId++, name, type: '', x: x * TILE + TILE / 2, y: y * TILE + TILE / 2, width: 0, height: 0, rotation: 0, visible: true, point: true });
+    this.spawns.push({
+      id: this.nextObjectId++,
+      name,
+      type: '',
+      x: x * TILE + TILE / 2,
+      y: y * TILE + TILE / 2,
+      width: 0,
+      height: 0,
+      rotation: 0,
+      visible: true,
+      point: true,
+    });
   }
 
   private rect(list: TiledObject[], name: string, x: number, y: number, w: number, h: number): void {
@@ -207,8 +219,29 @@ export class TownBuilder {
     const { width: W, height: H } = this;
     const collision = new Uint32Array(W * H);
     for (let i = 0; i < W * H; i++) if (this.blocked[i]) collision[i] = gidOf('blocked');
-    const tileLayer = (id: number, name: string, data: Uint32Array, visible = true) => ({ id, name, type: 'tilelayer', x: 0, y: 0, width: W, height: H, opacity: 1, visible, data: Array.from(data) });
-    const objectLayer = (id: number, name: string, list: TiledObject[]) => ({ id, name, type: 'objectgroup', draworder: 'topdown', x: 0, y: 0, opacity: 1, visible: true, objects: list });
+    const tileLayer = (id: number, name: string, data: Uint32Array, visible = true) => ({
+      id,
+      name,
+      type: 'tilelayer',
+      x: 0,
+      y: 0,
+      width: W,
+      height: H,
+      opacity: 1,
+      visible,
+      data: Array.from(data),
+    });
+    const objectLayer = (id: number, name: string, list: TiledObject[]) => ({
+      id,
+      name,
+      type: 'objectgroup',
+      draworder: 'topdown',
+      x: 0,
+      y: 0,
+      opacity: 1,
+      visible: true,
+      objects: list,
+    });
     const rows = Math.ceil(TILES.length / TILESET_COLUMNS);
     return {
       type: 'map',
@@ -226,7 +259,19 @@ export class TownBuilder {
       nextobjectid: this.nextObjectId,
       properties: [{ name: 'world', type: 'string', value: world }],
       tilesets: [
-        { firstgid: 1, name: 'town', image: tilesetImage, imagewidth: TILESET_COLUMNS * TILE, imageheight: rows * TILE, tilewidth: TILE, tileheight: TILE, columns: TILESET_COLUMNS, tilecount: TILES.length, margin: 0, spacing: 0 },
+        {
+          firstgid: 1,
+          name: 'town',
+          image: tilesetImage,
+          imagewidth: TILESET_COLUMNS * TILE,
+          imageheight: rows * TILE,
+          tilewidth: TILE,
+          tileheight: TILE,
+          columns: TILESET_COLUMNS,
+          tilecount: TILES.length,
+          margin: 0,
+          spacing: 0,
+        },
       ],
       layers: [
         tileLayer(1, 'ground', this.ground),

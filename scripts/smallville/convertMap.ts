@@ -82,7 +82,7 @@ export function rectanglesOf(tiles: Iterable<number>, w: number): TileRect[] {
   for (const y of [...byRow.keys()].sort((a, b) => a - b)) {
     const xs = byRow.get(y)!.sort((a, b) => a - b);
     const next = new Map<string, TileRect>();
-    for (let i = 0; i < xs.length; ) {
+    for (let i = 0; i < xs.length;) {
       let j = i;
       while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
       const key = `${xs[i]},${xs[j]}`;
@@ -291,7 +291,12 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     for (let k = 2; o.arena.objects.includes(unique); k++) unique = `${o.name} ${k}`;
     o.arena.objects.push(unique);
   }
-  if (severalPatches.length) converted.push(`${severalPatches.length} game object${severalPatches.length === 1 ? ' lies' : 's lie'} in several separate patches of one arena; each patch is its own object, the second and later named "… 2", "… 3": ${severalPatches.join('; ')}`);
+  if (severalPatches.length)
+    converted.push(
+      `${severalPatches.length} game object${severalPatches.length === 1 ? ' lies' : 's lie'} in several separate ` +
+        `patches of one arena; each patch is its own object, the second and later named "… 2", "… ` +
+        `3": ${severalPatches.join('; ')}`,
+    );
   if (noStand.length) dropped.push(`${noStand.length} game object patches with no walkable tile of the town on or beside them: ${noStand.join('; ')}`);
 
   // ---- spawns: the reference's spawning locations the town can reach ----
@@ -330,7 +335,13 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
   const layers: TiledLayer[] = [];
   let tilesets: TiledTileset[] = [];
   if (options.visualFile) {
-    const visual = JSON.parse(fs.readFileSync(options.visualFile, 'utf8')) as { width: number; height: number; tilewidth: number; layers: TiledLayer[]; tilesets: TiledTileset[] };
+    const visual = JSON.parse(fs.readFileSync(options.visualFile, 'utf8')) as {
+      width: number;
+      height: number;
+      tilewidth: number;
+      layers: TiledLayer[];
+      tilesets: TiledTileset[];
+    };
     if (visual.width !== w || visual.height !== h || visual.tilewidth !== size)
       throw new Error(`${options.visualFile} is ${visual.width}x${visual.height} tiles of ${visual.tilewidth} px, but the maze is ${w}x${h} of ${size} px`);
     const keep = (list: TiledLayer[]): TiledLayer[] =>
@@ -343,7 +354,9 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
         }
         // The reference's page draws its "Foreground" layers over the characters.
         const above = /^foreground/i.test(l.name.trim());
-        return [{ ...l, name: l.name.trim(), properties: [...(l.properties ?? []).filter((p) => p.name !== 'above'), { name: 'above', type: 'bool', value: above }] }];
+        return [
+          { ...l, name: l.name.trim(), properties: [...(l.properties ?? []).filter((p) => p.name !== 'above'), { name: 'above', type: 'bool', value: above }] },
+        ];
       });
     layers.push(...keep(visual.layers));
     converted.push(`${countTileLayers(layers)} tile layers of ${path.basename(options.visualFile)} drawn as they are (the "Foreground" ones above the agents)`);
@@ -352,14 +365,34 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
 
   // ---- the map ----
   let nextId = 1;
-  const obj = (name: string, x: number, y: number, width: number, height: number, extra: Record<string, unknown> = {}) => ({ id: nextId++, name, type: '', x, y, width, height, rotation: 0, visible: true, ...extra });
+  const obj = (name: string, x: number, y: number, width: number, height: number, extra: Record<string, unknown> = {}) => ({
+    id: nextId++,
+    name,
+    type: '',
+    x,
+    y,
+    width,
+    height,
+    rotation: 0,
+    visible: true,
+    ...extra,
+  });
   const collision = Array.from(blocked, (b) => (b ? 1 : 0));
   const places = arenas.flatMap((a) => a.rects.map((r) => obj(a.address, r.x * size, r.y * size, r.w * size, r.h * size)));
   const objectList = objects.map((o) => obj(o.name, o.rect.x * size, o.rect.y * size, o.rect.w * size, o.rect.h * size));
   const spawnList = spawns.map((s) => obj(s.name, s.x * size + size / 2, s.y * size + size / 2, 0, 0, { point: true }));
   let layerId = 1;
   const withIds = (list: TiledLayer[]): TiledLayer[] => list.map((l) => ({ ...l, id: layerId++, ...(l.layers ? { layers: withIds(l.layers) } : {}) }));
-  const objectLayer = (name: string, objectsOfLayer: unknown[]) => ({ name, type: 'objectgroup', draworder: 'topdown', opacity: 1, visible: true, x: 0, y: 0, objects: objectsOfLayer });
+  const objectLayer = (name: string, objectsOfLayer: unknown[]) => ({
+    name,
+    type: 'objectgroup',
+    draworder: 'topdown',
+    opacity: 1,
+    visible: true,
+    x: 0,
+    y: 0,
+    objects: objectsOfLayer,
+  });
   const allLayers = withIds([
     ...layers,
     { name: 'collision', type: 'tilelayer', width: w, height: h, x: 0, y: 0, opacity: 1, visible: false, data: collision },
@@ -386,7 +419,8 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
   };
   converted.unshift(
     `the maze: ${w}x${h} tiles of ${size} px in the world '${maze.world}'`,
-    `${new Set(arenas.map((a) => a.sector)).size} sectors, ${arenas.length} arenas as ${places.length} rectangles (tile areas cut into rectangles) in the 'places' layer`,
+    `${new Set(arenas.map((a) => a.sector)).size} sectors, ${arenas.length} arenas as ${places.length} rectangles ` +
+      `(tile areas cut into rectangles) in the 'places' layer`,
     `${objects.length} game objects from ${patches} patches (${new Set(objects.map((o) => o.name)).size} kinds) in the 'objects' layer`,
     `${spawns.length} spawning locations in the 'spawns' layer`,
     `the collision maze as the hidden 'collision' layer (${blocked.reduce((s, b) => s + b, 0)} blocked tiles)`,
@@ -401,14 +435,16 @@ function countTileLayers(layers: readonly TiledLayer[]): number {
 function usedGids(layers: readonly TiledLayer[], into = new Set<number>()): Set<number> {
   for (const l of layers) {
     if (l.layers) usedGids(l.layers, into);
-    if (Array.isArray(l.data)) for (const g of l.data) if (g) into.add(g & 0x0fffffff);
-    else if (typeof l.data === 'string' && l.encoding === 'base64') {
-      const b = Buffer.from(l.data, 'base64');
-      for (let i = 0; i + 3 < b.length; i += 4) {
-        const g = b.readUInt32LE(i) & 0x0fffffff;
-        if (g) into.add(g);
-      }
-    }
+    if (Array.isArray(l.data))
+      for (const g of l.data)
+        if (g) into.add(g & 0x0fffffff);
+        else if (typeof l.data === 'string' && l.encoding === 'base64') {
+          const b = Buffer.from(l.data, 'base64');
+          for (let i = 0; i + 3 < b.length; i += 4) {
+            const g = b.readUInt32LE(i) & 0x0fffffff;
+            if (g) into.add(g);
+          }
+        }
   }
   return into;
 }
@@ -418,7 +454,14 @@ function usedGids(layers: readonly TiledLayer[], into = new Set<number>()): Set<
  * folder; an image taller or wider than MAX_TEXTURE_PX is cut into bands written to <out>/tilesets/
  * (same tiles, same gids: a band is a tileset of consecutive rows).
  */
-function convertTilesets(list: readonly TiledTileset[], layers: readonly TiledLayer[], visualDir: string, outDir: string, converted: string[], dropped: string[]): TiledTileset[] {
+function convertTilesets(
+  list: readonly TiledTileset[],
+  layers: readonly TiledLayer[],
+  visualDir: string,
+  outDir: string,
+  converted: string[],
+  dropped: string[],
+): TiledTileset[] {
   const used = usedGids(layers);
   const sorted = [...list].sort((a, b) => a.firstgid - b.firstgid);
   const out: TiledTileset[] = [];
@@ -440,7 +483,8 @@ function convertTilesets(list: readonly TiledTileset[], layers: readonly TiledLa
     if (!exists) dropped.push(`tileset image ${ts.image}: not in the checkout (the map draws without it)`);
     // Cutting keeps it simple: bands of whole rows, for images without margins or spacing.
     const cuttable = exists && tooBig && !ts.margin && !ts.spacing && (ts.imageheight ?? 0) > MAX_TEXTURE_PX && (ts.imagewidth ?? 0) <= MAX_TEXTURE_PX;
-    if (tooBig && exists && !cuttable) converted.push(`tileset '${ts.name}' is ${ts.imagewidth}x${ts.imageheight} px: browsers with smaller textures may not draw it`);
+    if (tooBig && exists && !cuttable)
+      converted.push(`tileset '${ts.name}' is ${ts.imagewidth}x${ts.imageheight} px: browsers with smaller textures may not draw it`);
     if (!cuttable) {
       out.push({ ...ts, image: rel(source) });
       return;
@@ -470,7 +514,10 @@ function convertTilesets(list: readonly TiledTileset[], layers: readonly TiledLa
       });
       bands++;
     }
-    converted.push(`tileset '${ts.name}' (${ts.imagewidth}x${ts.imageheight} px, taller than browsers' ${MAX_TEXTURE_PX} px textures may be) cut into ${bands} bands in tilesets/, same gids`);
+    converted.push(
+      `tileset '${ts.name}' (${ts.imagewidth}x${ts.imageheight} px, taller than browsers' ${MAX_TEXTURE_PX} px ` +
+        `textures may be) cut into ${bands} bands in tilesets/, same gids`,
+    );
   });
   return out;
 }

@@ -12,6 +12,14 @@ import type { ConvertedArena, ConvertedMap } from './convertMap';
 import type { MemoryNode, ReferenceResident } from './reference';
 import { hhmm, idOf, keyWords, parseTimePhrase, sentencesOf, thirdPerson, timesIn } from './english';
 
+/** Words of a daily_plan_req that say a resident works or studies somewhere. */
+const WORKING_WORDS = new RegExp(
+  `\\b(${['open', 'opens', 'stand', 'stands', 'work', 'works', 'working', 'teach', 'teaches', 'class', 'classes', 'shift', 'runs', 'run']
+    .concat(['study', 'studies', 'studying', 'writing', 'spends his days', 'spends her days'])
+    .join('|')})\\b`,
+  'i',
+);
+
 export const DEFAULT_WAKE = 7 * 60;
 export const DEFAULT_SLEEP = 23 * 60;
 export const DEFAULT_DINNER = 18 * 60;
@@ -203,7 +211,11 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     const someoneElses = (a: ConvertedArena) => names.some((n) => n !== name && (includesWord(a.name, n) || includesWord(a.name, n.split(' ')[0])));
     const bath = home.find((a) => /bathroom/.test(a.name) && own(a)) ?? home.find((a) => /bathroom/.test(a.name) && !someoneElses(a)) ?? bedroom;
     const kitchenObjects = ['cooking area', 'toaster', 'refrigerator', 'kitchen sink', 'common room table'];
-    const kitchen = home.find((a) => a.name === 'kitchen') ?? (bedroom.objects.some((o) => kitchenObjects.includes(o)) ? bedroom : undefined) ?? home.find((a) => a.objects.some((o) => kitchenObjects.includes(o))) ?? bedroom;
+    const kitchen =
+      home.find((a) => a.name === 'kitchen') ??
+      (bedroom.objects.some((o) => kitchenObjects.includes(o)) ? bedroom : undefined) ??
+      home.find((a) => a.objects.some((o) => kitchenObjects.includes(o))) ??
+      bedroom;
     const living = home.find((a) => a.name === 'common room') ?? home.find((a) => a.name === 'main room') ?? bedroom;
     const homeRef = (a: ConvertedArena, prefer: readonly string[] = []): string => {
       const o = prefer.find((p) => a.objects.includes(p));
@@ -214,7 +226,7 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     const req = (s.daily_plan_req ?? '').trim();
     const reqWords = keyWords(req);
     const named = sectorsNamedIn(req, publicSectors);
-    const working = /\b(open|opens|stand|stands|work|works|working|teach|teaches|class|classes|shift|runs|run|study|studies|studying|writing|spends his days|spends her days)\b/i.test(req);
+    const working = WORKING_WORDS.test(req);
     let work: { place: Place; objectName: string | null; activity: string; start: number; end: number } | null = null;
     const times = timesIn(req);
     if (working && named.length) {
@@ -228,17 +240,34 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       const staff = /\b(open|opens|stand|stands|counter|runs|run|shop keep|keeper)\b/i.test(req);
       const scored = arena.objects
         .filter((o) => !/ \d+$/.test(o))
-        .map((o) => ({ o, score: scoreName(o, reqWords) + (staff && /^behind/.test(o) ? 2 : 0) + (teach && /podium/.test(o) ? 2 : 0) + (cls && !teach && /student seating/.test(o) ? 2 : 0) + (/\b(stud|writ)/i.test(req) && /library table|desk/.test(o) ? 1 : 0) }))
+        .map((o) => ({
+          o,
+          score:
+            scoreName(o, reqWords) +
+            (staff && /^behind/.test(o) ? 2 : 0) +
+            (teach && /podium/.test(o) ? 2 : 0) +
+            (cls && !teach && /student seating/.test(o) ? 2 : 0) +
+            (/\b(stud|writ)/i.test(req) && /library table|desk/.test(o) ? 1 : 0),
+        }))
         .sort((a, b) => b.score - a.score);
       const objectName = scored[0] && scored[0].score > 0 ? scored[0].o : null;
       const start = times[0]?.minute ?? Math.round((wake + 90) / 30) * 30;
       const after = times.find((t) => day(t.minute) > day(start));
       let end = after ? after.minute : start + (cls || teach ? 4 * 60 : 8 * 60);
       if (day(end) > sleepEnd - 60) end = sleepEnd - 60;
-      const activity = teach ? `teaching at ${sector}` : cls ? `taking classes at ${sector}` : /\bstud/i.test(req) ? `studying at ${sector}` : /\bwrit/i.test(req) ? `writing at ${sector}` : `working at ${sector}`;
+      const activity = teach
+        ? `teaching at ${sector}`
+        : cls
+          ? `taking classes at ${sector}`
+          : /\bstud/i.test(req)
+            ? `studying at ${sector}`
+            : /\bwrit/i.test(req)
+              ? `writing at ${sector}`
+              : `working at ${sector}`;
       work = { place: { sector, arena }, objectName, activity, start: day(start), end: day(end) };
       notes.push(
-        `workplace '${arena.address}'${objectName ? ` at the '${objectName}'` : ''}, ${hhmm(start)}-${hhmm(end)}, from daily_plan_req${times.length ? '' : ' (no times in it: from 90 minutes after waking)'}${after ? '' : ' (no end time in it: a default length)'}`,
+        `workplace '${arena.address}'${objectName ? ` at the '${objectName}'` : ''}, ${hhmm(start)}-${hhmm(end)}, ` +
+          `from daily_plan_req${times.length ? '' : ' (no times in it: from 90 minutes after waking)'}${after ? '' : ' (no end time in it: a default length)'}`,
       );
     } else if (req) notes.push(`daily_plan_req names no workplace of the map${named.length ? '' : ' and no place'}: "${req}"`);
     else notes.push('no daily_plan_req');
@@ -251,12 +280,29 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
 
     // ---- the routine: fixed points, work, outings; each block lasts until the next ----
     const blocks: Array<RoutineBlock & { minute: number; keep?: boolean }> = [];
-    const add = (minute: number, activity: string, place: string, emoji: string, keep = false) => blocks.push({ minute: Math.round(minute / 5) * 5, at: '', activity, place, emoji, keep });
+    const add = (minute: number, activity: string, place: string, emoji: string, keep = false) =>
+      blocks.push({ minute: Math.round(minute / 5) * 5, at: '', activity, place, emoji, keep });
     add(wake, 'waking up and getting ready', homeRef(bath, ['shower', 'bathroom sink']), '🚿', true);
     add(wake + 30, 'having breakfast', homeRef(kitchen, kitchenObjects), '🍳');
-    const desk = ['easel', 'piano', 'guitar', 'computer desk', 'computer', 'desk', 'game console', 'harp'].find((o) => bedroom.objects.includes(o) || living.objects.includes(o));
-    const atHome = desk === 'easel' ? 'painting at home' : desk === 'piano' ? 'practising the piano' : desk === 'guitar' ? 'playing the guitar' : desk === 'harp' ? 'playing the harp' : desk === 'game console' ? 'playing games at home' : desk ? 'working at home' : 'spending time at home';
-    const deskEmoji = ({ easel: '🎨', piano: '🎹', guitar: '🎸', harp: '🎵', 'game console': '🎮' } as Record<string, string>)[desk ?? ''] ?? (desk ? '💻' : '🏠');
+    const desk = ['easel', 'piano', 'guitar', 'computer desk', 'computer', 'desk', 'game console', 'harp'].find(
+      (o) => bedroom.objects.includes(o) || living.objects.includes(o),
+    );
+    const atHome =
+      desk === 'easel'
+        ? 'painting at home'
+        : desk === 'piano'
+          ? 'practising the piano'
+          : desk === 'guitar'
+            ? 'playing the guitar'
+            : desk === 'harp'
+              ? 'playing the harp'
+              : desk === 'game console'
+                ? 'playing games at home'
+                : desk
+                  ? 'working at home'
+                  : 'spending time at home';
+    const deskEmoji =
+      ({ easel: '🎨', piano: '🎹', guitar: '🎸', harp: '🎵', 'game console': '🎮' } as Record<string, string>)[desk ?? ''] ?? (desk ? '💻' : '🏠');
     const deskRef = desk ? homeRef(bedroom.objects.includes(desk) ? bedroom : living, [desk]) : homeRef(living);
     const outingAt = (sector: string, minute: number) => {
       const arena = arenasOf(sector).sort((a, b) => scoreName(b.name, reqWords) - scoreName(a.name, reqWords))[0];
@@ -264,13 +310,22 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     };
     if (work) {
       add(wake + 60, atHome, deskRef, deskEmoji);
-      add(work.start, work.activity, work.objectName ? `work: ${work.objectName}` : 'work', emojiFor(`${work.place.sector} ${work.place.arena.name} ${work.activity}`, '💼'), true);
+      add(
+        work.start,
+        work.activity,
+        work.objectName ? `work: ${work.objectName}` : 'work',
+        emojiFor(`${work.place.sector} ${work.place.arena.name} ${work.activity}`, '💼'),
+        true,
+      );
       if (elsewhere.length) outingAt(elsewhere[0], work.end);
       else add(work.end, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf']), '🛋️');
     } else {
       add(wake + 60, atHome, deskRef, deskEmoji);
-      const outings = elsewhere.length ? elsewhere : ['cafe', 'park'].map((kind) => publicSectors.find((sec) => new RegExp(kind, 'i').test(sec))).filter((x): x is string => Boolean(x));
-      if (!elsewhere.length && outings.length) notes.push(`no place to go named: lunch and a walk in town (${outings.join(', ')}) so the day is not all at home`);
+      const outings = elsewhere.length
+        ? elsewhere
+        : ['cafe', 'park'].map((kind) => publicSectors.find((sec) => new RegExp(kind, 'i').test(sec))).filter((x): x is string => Boolean(x));
+      if (!elsewhere.length && outings.length)
+        notes.push(`no place to go named: lunch and a walk in town (${outings.join(', ')}) so the day is not all at home`);
       if (outings[0]) outingAt(outings[0], Math.max(wake + 180, 12 * 60));
       if (outings[1]) outingAt(outings[1], Math.max(wake + 300, 15 * 60));
       if (outings.length) add(Math.max(wake + 360, 16 * 60 + 30), atHome, deskRef, deskEmoji);
@@ -298,7 +353,11 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     // ---- memories and relationships ----
     const told = (whispers.get(name) ?? []).map((w) => thirdPerson(w, name));
     const fromNodes = seedFromNodes(r.nodes);
-    if (r.nodes.length) notes.push(`${fromNodes.length} of ${r.nodes.length} memories from nodes.json as seed memories${fromNodes.length < r.nodes.length ? ' (idle and object-state events dropped; the most poignant kept)' : ''}`);
+    if (r.nodes.length)
+      notes.push(
+        `${fromNodes.length} of ${r.nodes.length} memories from nodes.json as seed ` +
+          `memories${fromNodes.length < r.nodes.length ? ' (idle and object-state events dropped; the most poignant kept)' : ''}`,
+      );
     if (told.length) notes.push(`${told.length} whispers (agent_history_init) as seed memories, rewritten in the third person`);
     const seedMemories = [...fromNodes, ...told];
     if (seedMemories.length === 0) {
@@ -312,12 +371,20 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       if (other === name) continue;
       const first = other.split(' ')[0];
       const said = about.filter((t) => includesWord(t, other) || (firstNameCount.get(first) === 1 && includesWord(t, first)));
-      if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).map((t) => t.replace(/[.\s]*$/, '.')).join(' ');
+      if (said.length)
+        relationships[ids.get(other)!] = said
+          .slice(0, 3)
+          .map((t) => t.replace(/[.\s]*$/, '.'))
+          .join(' ');
     }
 
     const age = Number.isFinite(Number(s.age)) && Number(s.age) >= 1 ? Math.min(120, Math.round(Number(s.age))) : 30;
     if (age !== Number(s.age)) notes.push(`age '${String(s.age)}' is not a whole number of years: ${age}`);
-    const innate = (s.innate ?? '').split(/[,;]/).map((t) => t.trim()).filter(Boolean).slice(0, 8);
+    const innate = (s.innate ?? '')
+      .split(/[,;]/)
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .slice(0, 8);
     const text = (v: string | undefined, fallback: string) => (v && v.trim() ? v.trim() : fallback);
     const persona: ImportedPersona = {
       name,

@@ -38,10 +38,82 @@ export function hhmm(minute: number): string {
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
-const ADVERBS = new Set(['sometimes', 'often', 'always', 'never', 'usually', 'also', 'really', 'just', 'secretly', 'still', 'recently', 'already', 'actually', 'generally', 'mostly', 'occasionally', 'rarely', 'frequently', 'even', 'only', 'truly', 'absolutely']);
-const UNCHANGED = new Set(['can', 'could', 'will', 'would', 'should', 'may', 'might', 'must', 'did', 'had', 'was', 'used', "didn't", "can't", "won't", "couldn't", "wouldn't", 'cannot']);
-const IRREGULAR: Record<string, string> = { are: 'is', am: 'is', were: 'was', have: 'has', do: 'does', "don't": "doesn't", go: 'goes', "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't" };
-const SUBJECT_BEFORE = new Set(['and', 'but', 'that', 'because', 'when', 'if', 'so', 'as', 'while', 'although', 'though', 'since', 'where', 'how', 'what', 'why', 'until', 'or']);
+const ADVERBS = new Set([
+  'sometimes',
+  'often',
+  'always',
+  'never',
+  'usually',
+  'also',
+  'really',
+  'just',
+  'secretly',
+  'still',
+  'recently',
+  'already',
+  'actually',
+  'generally',
+  'mostly',
+  'occasionally',
+  'rarely',
+  'frequently',
+  'even',
+  'only',
+  'truly',
+  'absolutely',
+]);
+const UNCHANGED = new Set([
+  'can',
+  'could',
+  'will',
+  'would',
+  'should',
+  'may',
+  'might',
+  'must',
+  'did',
+  'had',
+  'was',
+  'used',
+  "didn't",
+  "can't",
+  "won't",
+  "couldn't",
+  "wouldn't",
+  'cannot',
+]);
+const IRREGULAR: Record<string, string> = {
+  are: 'is',
+  am: 'is',
+  were: 'was',
+  have: 'has',
+  do: 'does',
+  "don't": "doesn't",
+  go: 'goes',
+  "aren't": "isn't",
+  "haven't": "hasn't",
+  "weren't": "wasn't",
+};
+const SUBJECT_BEFORE = new Set([
+  'and',
+  'but',
+  'that',
+  'because',
+  'when',
+  'if',
+  'so',
+  'as',
+  'while',
+  'although',
+  'though',
+  'since',
+  'where',
+  'how',
+  'what',
+  'why',
+  'until',
+  'or',
+]);
 
 function thirdPersonVerb(word: string): string {
   const w = word.toLowerCase();
@@ -90,7 +162,12 @@ export function thirdPerson(text: string, fullName: string): string {
         continue;
       }
       const isSubject =
-        prev === -1 || /[.;,!?]\s*$/.test(tokens.slice(prev + 1, i).join('')) || SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) || IRREGULAR[nextWord] !== undefined || UNCHANGED.has(nextWord) || ADVERBS.has(nextWord);
+        prev === -1 ||
+        /[.;,!?]\s*$/.test(tokens.slice(prev + 1, i).join('')) ||
+        SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) ||
+        IRREGULAR[nextWord] !== undefined ||
+        UNCHANGED.has(nextWord) ||
+        ADVERBS.has(nextWord);
       if (!isSubject) {
         out[i] = named ? first : subject();
         continue;
@@ -130,5 +207,11 @@ export function keyWords(text: string): string[] {
     .replace(/'s\b/g, '')
     .split(/[^a-z]+/)
     .filter((w) => w && !STOP.has(w))
-    .map((w) => (w.length > 4 && w.endsWith('es') && /(ss|sh|ch|x)es$/.test(w) ? w.slice(0, -2) : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+    .map((w) =>
+      w.length > 4 && w.endsWith('es') && /(ss|sh|ch|x)es$/.test(w)
+        ? w.slice(0, -2)
+        : w.length > 3 && w.endsWith('s') && !w.endsWith('ss')
+          ? w.slice(0, -1)
+          : w,
+    );
 }

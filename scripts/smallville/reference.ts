@@ -127,17 +127,21 @@ function mustExist(file: string, what: string): string {
 /** The maze: meta info, the five maze CSVs and their special blocks. */
 export function readMaze(checkout: string): ReferenceMaze {
   const matrix = mustExist(path.join(checkout, ASSETS_DIR, 'matrix'), 'the maze folder');
-  const meta = readJson<{ maze_width: number | string; maze_height: number | string; sq_tile_size: number | string; world_name?: string }>(mustExist(path.join(matrix, 'maze_meta_info.json'), 'maze_meta_info.json'));
+  const meta = readJson<{ maze_width: number | string; maze_height: number | string; sq_tile_size: number | string; world_name?: string }>(
+    mustExist(path.join(matrix, 'maze_meta_info.json'), 'maze_meta_info.json'),
+  );
   const widthTiles = Number(meta.maze_width);
   const heightTiles = Number(meta.maze_height);
   const tileSizePx = Number(meta.sq_tile_size);
-  if (!(widthTiles > 0 && heightTiles > 0 && tileSizePx > 0)) throw new ImportError(`${path.join(matrix, 'maze_meta_info.json')}: needs positive maze_width, maze_height and sq_tile_size`);
+  if (!(widthTiles > 0 && heightTiles > 0 && tileSizePx > 0))
+    throw new ImportError(`${path.join(matrix, 'maze_meta_info.json')}: needs positive maze_width, maze_height and sq_tile_size`);
   const mazes = {} as ReferenceMaze['mazes'];
   for (const layer of MAZE_LAYERS) {
     const file = mustExist(path.join(matrix, 'maze', `${layer}_maze.csv`), `the ${layer} maze`);
     // One long row in the reference; read every cell of every row, in order, to be forgiving.
     const cells = parseCsv(fs.readFileSync(file, 'utf8')).flat();
-    if (cells.length !== widthTiles * heightTiles) throw new ImportError(`${file}: has ${cells.length} cells, expected ${widthTiles}x${heightTiles} = ${widthTiles * heightTiles}`);
+    if (cells.length !== widthTiles * heightTiles)
+      throw new ImportError(`${file}: has ${cells.length} cells, expected ${widthTiles}x${heightTiles} = ${widthTiles * heightTiles}`);
     mazes[layer] = cells.map((c) => (c === '' ? '0' : c));
   }
   const readBlocks = (name: string): Map<string, BlockRow> => {
@@ -170,7 +174,10 @@ export function findVisualMap(checkout: string, visual?: string): string | null 
   if (!fs.existsSync(dir)) return null;
   const preferred = ['the_ville_jan7.json', 'the_ville.json', 'the_ville_dec31.json'];
   for (const name of preferred) if (fs.existsSync(path.join(dir, name))) return path.join(dir, name);
-  const any = fs.readdirSync(dir).filter((f) => /^the_ville.*\.json$/.test(f) && !/old/.test(f)).sort();
+  const any = fs
+    .readdirSync(dir)
+    .filter((f) => /^the_ville.*\.json$/.test(f) && !/old/.test(f))
+    .sort();
   return any.length ? path.join(dir, any[any.length - 1]) : null;
 }
 
@@ -212,7 +219,13 @@ export function readSim(checkout: string, sim?: string): ReferenceSim {
         .sort((a, b) => (a.node_count ?? 0) - (b.node_count ?? 0));
     }
     const start = starts[scratch.name] ?? starts[folder];
-    residents.push({ folder, scratch, nodes, nodesFile: fs.existsSync(nodesFile) ? nodesFile : null, start: start && Number.isFinite(start.x) && Number.isFinite(start.y) ? { x: start.x, y: start.y } : null });
+    residents.push({
+      folder,
+      scratch,
+      nodes,
+      nodesFile: fs.existsSync(nodesFile) ? nodesFile : null,
+      start: start && Number.isFinite(start.x) && Number.isFinite(start.y) ? { x: start.x, y: start.y } : null,
+    });
   }
   return { name: path.basename(dir), dir, residents };
 }
@@ -227,7 +240,13 @@ export function readWhispers(checkout: string, names: readonly string[]): { file
     const byName = new Map<string, string[]>();
     for (const [name, whisper] of rows.slice(1)) {
       if (!name || !whisper || !names.includes(name)) continue;
-      byName.set(name, whisper.split(';').map((s) => s.trim()).filter(Boolean));
+      byName.set(
+        name,
+        whisper
+          .split(';')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     }
     if (byName.size > best.byName.size) best = { file: path.join(dir, f), byName };
   }

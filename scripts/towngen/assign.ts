@@ -35,7 +35,10 @@ export function assignPlaces(pop: Population, layout: TownLayout, seed: number):
     if (unplaced.length === 0) break;
     let best = unplaced[0];
     for (const w of unplaced) if (distance(homeSpot(w), venueSpot(venue)) < distance(homeSpot(best), venueSpot(venue))) best = w;
-    take(best, free.findIndex((s) => s.venue === venue));
+    take(
+      best,
+      free.findIndex((s) => s.venue === venue),
+    );
   }
   // Everyone else: the nearest free place.
   for (const w of workers) {
@@ -51,9 +54,11 @@ export function assignPlaces(pop: Population, layout: TownLayout, seed: number):
   const nearestWithRoom = (p: Person, kind: 'school' | 'college', capacity: number) => {
     let best: Venue | null = null;
     for (const v of pop.venues)
-      if (v.kind === kind && (seats.get(v) ?? 0) < capacity && (!best || distance(homeSpot(p), venueSpot(v)) < distance(homeSpot(p), venueSpot(best)))) best = v;
+      if (v.kind === kind && (seats.get(v) ?? 0) < capacity && (!best || distance(homeSpot(p), venueSpot(v)) < distance(homeSpot(p), venueSpot(best))))
+        best = v;
     // Every school full (a cut household can tip the count): the nearest one anyway.
-    if (!best) for (const v of pop.venues) if (v.kind === kind && (!best || distance(homeSpot(p), venueSpot(v)) < distance(homeSpot(p), venueSpot(best)))) best = v;
+    if (!best)
+      for (const v of pop.venues) if (v.kind === kind && (!best || distance(homeSpot(p), venueSpot(v)) < distance(homeSpot(p), venueSpot(best)))) best = v;
     return best;
   };
   for (const p of pop.people) {

@@ -55,15 +55,23 @@ function flipRooms(rooms: Room[], interior: number): Room[] {
 
 function streetName(k: number): string {
   const kind = STREET_KINDS[(k + Math.floor(k / STREET_NAMES.length)) % STREET_KINDS.length];
-  return `${STREET_NAMES[k % STREET_NAMES.length]} ${kind}${k >= STREET_NAMES.length * STREET_KINDS.length ? ` ${Math.floor(k / (STREET_NAMES.length * STREET_KINDS.length)) + 1}` : ''}`;
+  const names = STREET_NAMES.length * STREET_KINDS.length;
+  return `${STREET_NAMES[k % STREET_NAMES.length]} ${kind}${k >= names ? ` ${Math.floor(k / names) + 1}` : ''}`;
 }
 
 /** Homes in a seeded order with the workplaces spread evenly among them. */
 function orderLots(pop: Population, rng: Rng): Lot[] {
-  const homes: Lot[] = rng.shuffle(pop.households).map((h) => ({ sector: null, household: h.index, rooms: h.rooms, doorRoom: h.doorRoom, w: buildingWidth(h.rooms), interior: HOME_INTERIOR }));
-  const venues: Lot[] = rng
-    .shuffle(pop.venues.filter((v) => v.type))
-    .map((v) => ({ sector: v.sector, household: null, rooms: v.type!.rooms, doorRoom: v.type!.doorRoom, w: buildingWidth(v.type!.rooms), interior: VENUE_INTERIOR }));
+  const homes: Lot[] = rng
+    .shuffle(pop.households)
+    .map((h) => ({ sector: null, household: h.index, rooms: h.rooms, doorRoom: h.doorRoom, w: buildingWidth(h.rooms), interior: HOME_INTERIOR }));
+  const venues: Lot[] = rng.shuffle(pop.venues.filter((v) => v.type)).map((v) => ({
+    sector: v.sector,
+    household: null,
+    rooms: v.type!.rooms,
+    doorRoom: v.type!.doorRoom,
+    w: buildingWidth(v.type!.rooms),
+    interior: VENUE_INTERIOR,
+  }));
   const out: Lot[] = [];
   const total = homes.length + venues.length;
   let v = 0;
@@ -169,7 +177,10 @@ export function layoutTown(pop: Population, seed: number): TownLayout {
         spots.set(park.sector, { x: x0 + Math.floor(CELL_W / 2), y: Math.floor((top + bottom) / 2) });
         return;
       }
-      for (const [row, side] of [[cell.upper, 'top'], [cell.lower, 'bottom']] as const)
+      for (const [row, side] of [
+        [cell.upper, 'top'],
+        [cell.lower, 'bottom'],
+      ] as const)
         for (const { lot, x } of row) {
           const h = lot.interior + 2;
           const y = side === 'top' ? top + ROAD + PATH : bottom - PATH - h;
@@ -217,6 +228,16 @@ function drawPark(t: TownBuilder, sector: string, x: number, y: number, w: numbe
   t.object('flower bed 2', gx + 6, y + 4);
   t.object('picnic table', x + 5, y + h - 3);
   t.object('picnic table 2', x + 10, y + h - 3);
-  for (const [dx, dy] of [[1, 1], [w - 2, 1], [1, h - 2], [w - 2, h - 2], [w - 6, h - 2], [15, h - 2], [w - 15, h - 3], [6, 8], [w - 7, 8]])
+  for (const [dx, dy] of [
+    [1, 1],
+    [w - 2, 1],
+    [1, h - 2],
+    [w - 2, h - 2],
+    [w - 6, h - 2],
+    [15, h - 2],
+    [w - 15, h - 3],
+    [6, 8],
+    [w - 7, 8],
+  ])
     if (dy > 0 && dy < h - 1 && Math.abs(x + dx - cx) > 2 && Math.abs(y + dy - cy) > 1) t.obstacle(x + dx, y + dy, 'tree');
 }

@@ -83,7 +83,9 @@ const HOBBY_VENUES: Record<Hobby['where'], string[]> = {
 /** Where a hobby is done: a couple of nearby places (the mind picks one a day), or home. */
 function hobbyPlaces(ctx: Ctx, p: Person, hobby: Hobby, near: Spot): string[] {
   const home = homeOf(ctx, p);
-  const atHome = home.living ? `home: living room: ${hobby.homeObject && home.household.rooms.some((r) => r.objects.includes(hobby.homeObject!)) ? hobby.homeObject : 'sofa'}` : 'home: kitchen: table';
+  const atHome = home.living
+    ? `home: living room: ${hobby.homeObject && home.household.rooms.some((r) => r.objects.includes(hobby.homeObject!)) ? hobby.homeObject : 'sofa'}`
+    : 'home: kitchen: table';
   if (hobby.where === 'home-living') return [atHome];
   if (hobby.where === 'home-kitchen') return ['home: kitchen: stove'];
   const venues = nearest(ctx, near, HOBBY_VENUES[hobby.where], 2);
@@ -114,7 +116,13 @@ function tidy(blocks: Block[], wake: number, sleep: number): RoutineEntry[] {
     out.push({ ...b, at });
   }
   out[0].at = wake;
-  return out.map((b) => ({ at: clock(b.at), activity: b.activity, place: Array.isArray(b.place) && b.place.length === 1 ? b.place[0] : b.place, emoji: b.emoji, ...(b.tasks?.length ? { tasks: b.tasks } : {}) }));
+  return out.map((b) => ({
+    at: clock(b.at),
+    activity: b.activity,
+    place: Array.isArray(b.place) && b.place.length === 1 ? b.place[0] : b.place,
+    emoji: b.emoji,
+    ...(b.tasks?.length ? { tasks: b.tasks } : {}),
+  }));
 }
 
 function commuteMinutes(a: Spot, b: Spot): number {
@@ -131,14 +139,42 @@ function routineOf(ctx: Ctx, p: Person): Day {
   const { rng } = ctx;
   const home = homeOf(ctx, p);
   const place = ctx.assignment.placeOf[p.index];
-  const ready: Block = { at: 0, activity: 'waking up and getting ready', place: home.bath ? 'home: bathroom' : `home: ${p.bedroom}`, emoji: '🚿', tasks: home.bath ? ['taking a shower', 'brushing teeth'] : ['getting dressed'] };
+  const ready: Block = {
+    at: 0,
+    activity: 'waking up and getting ready',
+    place: home.bath ? 'home: bathroom' : `home: ${p.bedroom}`,
+    emoji: '🚿',
+    tasks: home.bath ? ['taking a shower', 'brushing teeth'] : ['getting dressed'],
+  };
   const breakfast = (at: number): Block => ({ at, activity: 'having breakfast', place: 'home: kitchen: table', emoji: '🥣' });
-  const dinner = (at: number): Block => ({ at, activity: home.household.members.length > 1 ? 'having dinner at home' : 'cooking dinner', place: home.household.members.length > 1 ? 'home: kitchen: table' : 'home: kitchen: stove', emoji: '🍝' });
-  const relax = (at: number): Block => ({ at, activity: 'relaxing at home', place: home.living ? ['home: living room: sofa'] : [`home: ${p.bedroom}: ${p.bed}`], emoji: '🛋️' });
-  const hobby = (at: number, near: Spot): Block => ({ at, activity: p.hobby.activity, place: hobbyPlaces(ctx, p, p.hobby, near), emoji: p.hobby.emoji, tasks: p.hobby.tasks });
+  const dinner = (at: number): Block => ({
+    at,
+    activity: home.household.members.length > 1 ? 'having dinner at home' : 'cooking dinner',
+    place: home.household.members.length > 1 ? 'home: kitchen: table' : 'home: kitchen: stove',
+    emoji: '🍝',
+  });
+  const relax = (at: number): Block => ({
+    at,
+    activity: 'relaxing at home',
+    place: home.living ? ['home: living room: sofa'] : [`home: ${p.bedroom}: ${p.bed}`],
+    emoji: '🛋️',
+  });
+  const hobby = (at: number, near: Spot): Block => ({
+    at,
+    activity: p.hobby.activity,
+    place: hobbyPlaces(ctx, p, p.hobby, near),
+    emoji: p.hobby.emoji,
+    tasks: p.hobby.tasks,
+  });
   const errands = (at: number): Block => {
     const shops = nearest(ctx, home.spot, ['grocery', 'bakery', 'bookshop'], 2);
-    return { at, activity: 'running errands', place: shops.length ? shops.map((v) => visitRef(ctx, v)) : ['home: kitchen: fridge'], emoji: '🛍️', tasks: ['buying groceries', 'picking up bread'] };
+    return {
+      at,
+      activity: 'running errands',
+      place: shops.length ? shops.map((v) => visitRef(ctx, v)) : ['home: kitchen: fridge'],
+      emoji: '🛍️',
+      tasks: ['buying groceries', 'picking up bread'],
+    };
   };
 
   if (p.role === 'child' && place) {
@@ -148,14 +184,23 @@ function routineOf(ctx: Ctx, p: Person): Day {
     const leave = 8 * 60 + 30 - commuteMinutes(home.spot, school);
     const desk = `${place.venue.sector}: ${place.room}: ${rng.pick(['desk', 'desk 2', 'desk 3', 'desk 4', 'desk 5'])}`;
     const play = rng.pick(CHILD_PLAY);
-    const playPlace = play.where === 'park' || play.where === 'library' ? nearest(ctx, home.spot, [play.where], 1).map((v) => visitRef(ctx, v)) : [play.where === 'home-living' && home.living ? 'home: living room: sofa' : 'home: kitchen: table'];
+    const playPlace =
+      play.where === 'park' || play.where === 'library'
+        ? nearest(ctx, home.spot, [play.where], 1).map((v) => visitRef(ctx, v))
+        : [play.where === 'home-living' && home.living ? 'home: living room: sofa' : 'home: kitchen: table'];
     return {
       wake,
       sleep,
       blocks: [
         { ...ready, at: wake },
         breakfast(wake + 30),
-        { at: leave, activity: 'attending class', place: desk, emoji: '✏️', tasks: ['listening to the teacher', 'doing sums', 'reading aloud', 'copying notes from the blackboard'] },
+        {
+          at: leave,
+          activity: 'attending class',
+          place: desk,
+          emoji: '✏️',
+          tasks: ['listening to the teacher', 'doing sums', 'reading aloud', 'copying notes from the blackboard'],
+        },
         { at: 12 * 60, activity: 'having lunch at school', place: `${place.venue.sector}: ${place.room}`, emoji: '🥪' },
         { at: 12 * 60 + 45, activity: 'attending class', place: desk, emoji: '✏️', tasks: ['doing an experiment', 'writing a story', 'learning history'] },
         { at: 15 * 60 + 15, activity: play.activity, place: playPlace.length ? playPlace : ['home: kitchen: table'], emoji: play.emoji },
@@ -176,12 +221,26 @@ function routineOf(ctx: Ctx, p: Person): Day {
       blocks: [
         { ...ready, at: wake },
         breakfast(wake + 30),
-        { at: lectures, activity: 'attending a lecture', place: `${place.venue.sector}: lecture hall: ${rng.pick(['desk', 'desk 2', 'desk 3'])}`, emoji: '🎓', tasks: ['taking notes', 'asking a question'] },
+        {
+          at: lectures,
+          activity: 'attending a lecture',
+          place: `${place.venue.sector}: lecture hall: ${rng.pick(['desk', 'desk 2', 'desk 3'])}`,
+          emoji: '🎓',
+          tasks: ['taking notes', 'asking a question'],
+        },
         { at: 12 * 60 + 15, activity: 'having lunch with classmates', place: foodPlaces(ctx, college), emoji: '🥪' },
-        { at: 13 * 60 + 15, activity: 'studying in the library', place: `${place.venue.sector}: library: ${rng.pick(['desk', 'desk 2'])}`, emoji: '📚', tasks: ['reading for an essay', 'writing notes'] },
+        {
+          at: 13 * 60 + 15,
+          activity: 'studying in the library',
+          place: `${place.venue.sector}: library: ${rng.pick(['desk', 'desk 2'])}`,
+          emoji: '📚',
+          tasks: ['reading for an essay', 'writing notes'],
+        },
         hobby(16 * 60 + 45, home.spot),
         dinner(18 * 60 + 45),
-        rng.chance(0.5) ? { at: 20 * 60, activity: 'meeting friends at the pub', place: nearest(ctx, home.spot, ['pub'], 2).map((v) => visitRef(ctx, v)), emoji: '🍻' } : relax(20 * 60),
+        rng.chance(0.5)
+          ? { at: 20 * 60, activity: 'meeting friends at the pub', place: nearest(ctx, home.spot, ['pub'], 2).map((v) => visitRef(ctx, v)), emoji: '🍻' }
+          : relax(20 * 60),
         relax(22 * 60),
       ],
     };
@@ -192,7 +251,13 @@ function routineOf(ctx: Ctx, p: Person): Day {
     const morning: Block =
       p.role === 'retired'
         ? hobby(wake + 75, home.spot)
-        : { at: wake + 75, activity: rng.pick(['looking after the house', 'writing at the kitchen table', 'looking for work']), place: 'home: kitchen: table', emoji: '🏠', tasks: ['tidying up', 'doing the laundry', 'making phone calls'] };
+        : {
+            at: wake + 75,
+            activity: rng.pick(['looking after the house', 'writing at the kitchen table', 'looking for work']),
+            place: 'home: kitchen: table',
+            emoji: '🏠',
+            tasks: ['tidying up', 'doing the laundry', 'making phone calls'],
+          };
     const visit = nearest(ctx, home.spot, ['cafe', 'park', 'pub', 'library'], 3);
     return {
       wake,
@@ -203,8 +268,15 @@ function routineOf(ctx: Ctx, p: Person): Day {
         morning,
         errands(11 * 60),
         { at: 12 * 60 + 30, activity: 'having lunch', place: 'home: kitchen: table', emoji: '🥗' },
-        p.role === 'retired' ? { at: 13 * 60 + 30, activity: 'having a nap', place: `home: ${p.bedroom}: ${p.bed}`, emoji: '💤' } : hobby(13 * 60 + 30, home.spot),
-        { at: 15 * 60, activity: 'visiting friends around town', place: visit.length ? visit.map((v) => visitRef(ctx, v)) : ['home: kitchen: table'], emoji: '☕' },
+        p.role === 'retired'
+          ? { at: 13 * 60 + 30, activity: 'having a nap', place: `home: ${p.bedroom}: ${p.bed}`, emoji: '💤' }
+          : hobby(13 * 60 + 30, home.spot),
+        {
+          at: 15 * 60,
+          activity: 'visiting friends around town',
+          place: visit.length ? visit.map((v) => visitRef(ctx, v)) : ['home: kitchen: table'],
+          emoji: '☕',
+        },
         dinner(18 * 60),
         relax(19 * 60),
       ],
@@ -231,7 +303,9 @@ function routineOf(ctx: Ctx, p: Person): Day {
         shift(job.start - commute),
         { at: job.start + Math.floor((job.end - job.start) / 2), activity: 'taking a break', place: 'work', emoji: '🥪' },
         shift(job.start + Math.floor((job.end - job.start) / 2) + 30),
-        job.end >= 22 * 60 ? { at: job.end + commute, activity: 'winding down at home', place: home.living ? 'home: living room: sofa' : `home: ${p.bedroom}`, emoji: '🌙' } : dinner(job.end + commute),
+        job.end >= 22 * 60
+          ? { at: job.end + commute, activity: 'winding down at home', place: home.living ? 'home: living room: sofa' : `home: ${p.bedroom}`, emoji: '🌙' }
+          : dinner(job.end + commute),
         ...(job.end < 22 * 60 ? [relax(job.end + commute + 45)] : []),
       ],
     };
@@ -249,7 +323,12 @@ function routineOf(ctx: Ctx, p: Person): Day {
   const supper = Math.max(off + 90, 18 * 60 + rng.int(0, 6) * 15);
   blocks.push(evening, dinner(supper));
   if (rng.chance(0.3) && sleep > 22 * 60) {
-    blocks.push({ at: supper + 60, activity: 'having a drink with friends', place: nearest(ctx, home.spot, ['pub'], 2).map((v) => visitRef(ctx, v)), emoji: '🍻' });
+    blocks.push({
+      at: supper + 60,
+      activity: 'having a drink with friends',
+      place: nearest(ctx, home.spot, ['pub'], 2).map((v) => visitRef(ctx, v)),
+      emoji: '🍻',
+    });
     blocks.push(relax(supper + 150));
   } else blocks.push(relax(supper + 45));
   return { wake, sleep, blocks };
@@ -261,7 +340,18 @@ const KIN_WORDS = {
   child: (o: Person) => (o.gender === 'female' ? 'mother' : 'father'),
   sibling: (o: Person) => (o.gender === 'female' ? 'sister' : 'brother'),
 };
-const OPINIONS = ['reliable', 'funny', 'kind', 'hard-working', 'a good listener', 'a bit chatty', 'easy to work with', 'thoughtful', 'always cheerful', 'clever'];
+const OPINIONS = [
+  'reliable',
+  'funny',
+  'kind',
+  'hard-working',
+  'a good listener',
+  'a bit chatty',
+  'easy to work with',
+  'thoughtful',
+  'always cheerful',
+  'clever',
+];
 
 /** What each person thinks of the others in their household, workplace or class, keyed by id. */
 function relationshipsOf(ctx: Ctx, p: Person, colleagues: Person[], classmates: Person[]): Record<string, string> {
@@ -269,14 +359,22 @@ function relationshipsOf(ctx: Ctx, p: Person, colleagues: Person[], classmates: 
   const home = ctx.layout.homes[p.household];
   for (const { other, as } of p.kin) {
     const o = ctx.pop.people[other];
-    if (as === 'partner') out[o.id] = `${o.name} is ${p.first}'s ${p.surname === o.surname || ctx.rng.chance(0.6) ? KIN_WORDS.partner(o) : 'partner'}; they live together at ${home}.`;
+    if (as === 'partner')
+      out[o.id] =
+        `${o.name} is ${p.first}'s ${p.surname === o.surname || ctx.rng.chance(0.6) ? KIN_WORDS.partner(o) : 'partner'}; they live together at ${home}.`;
     else if (as === 'parent') out[o.id] = `${o.name} is ${p.first}'s ${KIN_WORDS.parent(o)}, ${o.age} years old.`;
     else if (as === 'child') out[o.id] = `${o.name} is ${p.first}'s ${KIN_WORDS.child(o)}.`;
     else if (as === 'sibling') out[o.id] = `${o.name} is ${p.first}'s ${o.age > p.age ? 'older' : 'younger'} ${KIN_WORDS.sibling(o)}.`;
-    else out[o.id] = `${o.name} shares the house at ${home} with ${p.first}; ${they(p)} finds ${o.gender === 'female' ? 'her' : 'him'} ${ctx.rng.pick(OPINIONS)}.`;
+    else
+      out[o.id] = `${o.name} shares the house at ${home} with ${p.first}; ${they(p)} finds ${o.gender === 'female' ? 'her' : 'him'} ${ctx.rng.pick(OPINIONS)}.`;
   }
   const place = ctx.assignment.placeOf[p.index];
-  for (const o of colleagues) out[o.id] ??= `${o.name} works with ${p.first} at ${place!.venue.sector}${ctx.assignment.placeOf[o.index]?.job ? ` as a ${ctx.assignment.placeOf[o.index]!.job!.title}` : ''}; ${p.first} finds ${o.gender === 'female' ? 'her' : 'him'} ${ctx.rng.pick(OPINIONS)}.`;
+  for (const o of colleagues) {
+    const job = ctx.assignment.placeOf[o.index]?.job;
+    out[o.id] ??=
+      `${o.name} works with ${p.first} at ${place!.venue.sector}${job ? ` as a ${job.title}` : ''}; ${p.first} ` +
+      `finds ${o.gender === 'female' ? 'her' : 'him'} ${ctx.rng.pick(OPINIONS)}.`;
+  }
   for (const o of classmates) out[o.id] ??= `${o.name} is in ${p.first}'s class at ${place!.venue.sector}.`;
   return out;
 }
@@ -309,18 +407,55 @@ export function personaOf(ctx: Ctx, p: Person, colleagues: Person[], classmates:
   const routine = tidy(day.blocks, day.wake, day.sleep);
   const what = place?.job
     ? `a ${p.age}-year-old ${place.job.title} at ${place.venue.sector}`
-    : `${p.age} and ${p.role === 'child' && place ? `a pupil at ${place.venue.sector}` : p.role === 'college' && place ? `a student at ${place.venue.sector}` : p.role === 'retired' ? 'retired' : 'at home for now'}`;
-  const sub = (s: string) => s.replaceAll('{first}', p.first).replaceAll('{their}', their(p)).replaceAll('{work}', place?.venue.sector ?? 'work').replaceAll('{hobby}', p.hobby.loves);
+    : `${p.age} and ${
+        p.role === 'child' && place
+          ? `a pupil at ${place.venue.sector}`
+          : p.role === 'college' && place
+            ? `a student at ${place.venue.sector}`
+            : p.role === 'retired'
+              ? 'retired'
+              : 'at home for now'
+      }`;
+  const sub = (s: string) =>
+    s
+      .replaceAll('{first}', p.first)
+      .replaceAll('{their}', their(p))
+      .replaceAll('{work}', place?.venue.sector ?? 'work')
+      .replaceAll('{hobby}', p.hobby.loves);
   const kids = p.kin.some((k) => k.as === 'parent');
-  const pool = p.role === 'retired' ? PURSUITS.retired : p.role === 'child' ? PURSUITS.student : p.role === 'college' ? PURSUITS.college : p.role === 'home' ? PURSUITS.home : kids && rng.chance(0.5) ? PURSUITS.parent : PURSUITS.worker;
+  const pool =
+    p.role === 'retired'
+      ? PURSUITS.retired
+      : p.role === 'child'
+        ? PURSUITS.student
+        : p.role === 'college'
+          ? PURSUITS.college
+          : p.role === 'home'
+            ? PURSUITS.home
+            : kids && rng.chance(0.5)
+              ? PURSUITS.parent
+              : PURSUITS.worker;
   const currently = sub(rng.pick(pool));
-  const meals = p.role === 'child' ? 'has lunch at school' : place?.job && place.job.start < 11 * 60 && place.job.end > 14 * 60 ? 'has lunch near work' : 'eats most meals at home';
+  const meals =
+    p.role === 'child'
+      ? 'has lunch at school'
+      : place?.job && place.job.start < 11 * 60 && place.job.end > 14 * 60
+        ? 'has lunch near work'
+        : 'eats most meals at home';
   const partner = p.kin.find((k) => k.as === 'partner');
   const seedMemories = [
     `${p.name} lives at ${home} ${livesWith(ctx, p)}.`,
-    place?.job ? `${p.name} works as a ${place.job.title} at ${place.venue.sector}.` : place ? `${p.name} goes to ${place.venue.sector}.` : p.role === 'retired' ? `${p.name} is retired and enjoys the slower pace of life.` : `${p.name} is at home these days.`,
+    place?.job
+      ? `${p.name} works as a ${place.job.title} at ${place.venue.sector}.`
+      : place
+        ? `${p.name} goes to ${place.venue.sector}.`
+        : p.role === 'retired'
+          ? `${p.name} is retired and enjoys the slower pace of life.`
+          : `${p.name} is at home these days.`,
     `${p.name} loves ${p.hobby.loves}.`,
-    ...(partner ? [`${p.name} and ${ctx.pop.people[partner.other].name} have been together for ${Math.max(1, Math.min(p.age - 20, rng.int(2, 40)))} years.`] : []),
+    ...(partner
+      ? [`${p.name} and ${ctx.pop.people[partner.other].name} have been together for ${Math.max(1, Math.min(p.age - 20, rng.int(2, 40)))} years.`]
+      : []),
     ...(colleagues.length ? [`${colleagues[0].name} is ${p.first}'s colleague at ${place!.venue.sector}.`] : []),
   ];
   return {

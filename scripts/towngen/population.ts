@@ -4,9 +4,35 @@
 import { Rng } from '../../server/src/sim/rng';
 import type { Room } from '../../maps/scripts/townBuilder';
 import {
-  BUSINESS_WORDS, COLLEGE_AGE_MAX, FEMALE_NAMES, GREY_HAIR, HAIR_COLOURS, HOBBIES, MALE_NAMES, PANTS_COLOURS, PARK_JOB, PEOPLE_PER_STAFF_SCALE, PARK_WORDS, PUB_NAMES,
-  PUPILS_PER_CLASSROOM, RETIRE_AGE, SCHOOL_AGE_MAX, SCHOOL_AGE_MIN, SHIRT_COLOURS, SKIN_TONES, STUDENTS_PER_COLLEGE, SURNAMES, TOWN_NAMES,
-  TRAIT_CLASHES, TRAIT_GROUPS, WORKPLACES, type Gender, type Hobby, type Job, type WorkplaceKind, type WorkplaceType,
+  BUSINESS_WORDS,
+  COLLEGE_AGE_MAX,
+  FEMALE_NAMES,
+  GREY_HAIR,
+  HAIR_COLOURS,
+  HOBBIES,
+  MALE_NAMES,
+  PANTS_COLOURS,
+  PARK_JOB,
+  PEOPLE_PER_STAFF_SCALE,
+  PARK_WORDS,
+  PUB_NAMES,
+  PUPILS_PER_CLASSROOM,
+  RETIRE_AGE,
+  SCHOOL_AGE_MAX,
+  SCHOOL_AGE_MIN,
+  SHIRT_COLOURS,
+  SKIN_TONES,
+  STUDENTS_PER_COLLEGE,
+  SURNAMES,
+  TOWN_NAMES,
+  TRAIT_CLASHES,
+  TRAIT_GROUPS,
+  WORKPLACES,
+  type Gender,
+  type Hobby,
+  type Job,
+  type WorkplaceKind,
+  type WorkplaceType,
 } from './tables';
 
 export type Role = 'child' | 'college' | 'worker' | 'home' | 'retired';
@@ -102,7 +128,8 @@ function draftHousehold(rng: Rng, kind: HouseholdKind): { drafts: Draft[]; kin: 
   };
   const children = (count: number, youngestParent: number) => {
     const first = drafts.length;
-    for (let i = 0; i < count; i++) drafts.push({ age: Math.max(SCHOOL_AGE_MIN, Math.min(youngestParent - 20, rng.int(SCHOOL_AGE_MIN, COLLEGE_AGE_MAX - 1))), gender: gender() });
+    for (let i = 0; i < count; i++)
+      drafts.push({ age: Math.max(SCHOOL_AGE_MIN, Math.min(youngestParent - 20, rng.int(SCHOOL_AGE_MIN, COLLEGE_AGE_MAX - 1))), gender: gender() });
     for (let c = first; c < drafts.length; c++) {
       for (let p = 0; p < first; p++) kin.push([p, c, 'parent']);
       for (let s = first; s < c; s++) kin.push([s, c, 'sibling']);
@@ -117,7 +144,14 @@ function draftHousehold(rng: Rng, kind: HouseholdKind): { drafts: Draft[]; kin: 
       break;
     case 'family':
       couple(30, 52);
-      children(weighted(rng, [[1, 0.4], [2, 0.45], [3, 0.15]]), Math.min(drafts[0].age, drafts[1].age));
+      children(
+        weighted(rng, [
+          [1, 0.4],
+          [2, 0.45],
+          [3, 0.15],
+        ]),
+        Math.min(drafts[0].age, drafts[1].age),
+      );
       break;
     case 'single parent':
       drafts.push({ age: rng.int(28, 50), gender: rng.chance(0.75) ? 'female' : 'male' });
@@ -136,7 +170,8 @@ function draftHousehold(rng: Rng, kind: HouseholdKind): { drafts: Draft[]; kin: 
       drafts.push({ age: rng.int(RETIRE_AGE, 92), gender: gender() });
       break;
   }
-  if (kind === 'housemates' || kind === 'students') for (let a = 0; a < drafts.length; a++) for (let b = a + 1; b < drafts.length; b++) kin.push([a, b, 'housemate']);
+  if (kind === 'housemates' || kind === 'students')
+    for (let a = 0; a < drafts.length; a++) for (let b = a + 1; b < drafts.length; b++) kin.push([a, b, 'housemate']);
   // Adults come first, so a household cut short to fit the count keeps its grown-ups.
   return { drafts, kin };
 }
@@ -162,7 +197,9 @@ function pickTraits(rng: Rng): string[] {
 /** The rooms of a home for these people: a bed each, a kitchen, and a living room and bathroom for most. */
 function homeRooms(rng: Rng, kind: HouseholdKind, people: Person[]): { rooms: Room[]; doorRoom: number } {
   const rooms: Room[] = [];
-  const adults = people.filter((p) => p.role !== 'child' && !(p.role === 'college' && kind === 'family') && !(p.role === 'college' && kind === 'single parent'));
+  const adults = people.filter(
+    (p) => p.role !== 'child' && !(p.role === 'college' && kind === 'family') && !(p.role === 'college' && kind === 'single parent'),
+  );
   const young = people.filter((p) => !adults.includes(p));
   const shared = kind === 'housemates' || kind === 'students';
   const bedroomsOfAdults = shared ? adults.map((p) => [p]) : [adults];
@@ -218,7 +255,8 @@ export function drawPeople(count: number, seed: number): { people: Person[]; hou
     const members: Person[] = [];
     for (let i = 0; i < keep; i++) {
       const d = drafts[i];
-      const related = kind !== 'housemates' && kind !== 'students' && !(i === 1 && kin.some(([a, b, k]) => a === 0 && b === 1 && k === 'partner') && rng.chance(0.3));
+      const related =
+        kind !== 'housemates' && kind !== 'students' && !(i === 1 && kin.some(([a, b, k]) => a === 0 && b === 1 && k === 'partner') && rng.chance(0.3));
       const surname = related ? familySurname : rng.pick(SURNAMES);
       const pool = d.gender === 'female' ? FEMALE_NAMES : MALE_NAMES;
       let first = rng.pick(pool);
@@ -258,7 +296,16 @@ export function drawPeople(count: number, seed: number): { people: Person[]; hou
       people[first + b].kin.push({ other: first + a, as: back });
     }
     const { rooms, doorRoom } = homeRooms(rng, kind, members);
-    const cut = keep < drafts.length ? (keep === 1 ? (members[0].role === 'retired' ? 'retired single' : 'single') : kind === 'family' && keep === 2 ? 'couple' : kind) : kind;
+    const cut =
+      keep < drafts.length
+        ? keep === 1
+          ? members[0].role === 'retired'
+            ? 'retired single'
+            : 'single'
+          : kind === 'family' && keep === 2
+            ? 'couple'
+            : kind
+        : kind;
     households.push({ index: households.length, kind: cut, members: members.map((m) => m.index), rooms, doorRoom });
   }
   return { people, households };

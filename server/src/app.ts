@@ -45,7 +45,11 @@ export interface RunningTown {
 const CLIENT_DIR = path.resolve('dist/client');
 
 /** For tests and tools: settings from `overrides` over `env` (empty by default, so tests are hermetic). */
-export async function startTown(overrides: Partial<ConfigInput> = {}, env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<RunningTown> {
+export async function startTown(
+  overrides: Partial<ConfigInput> = {},
+  env: Record<string, string | undefined> = {},
+  options: StartOptions = {},
+): Promise<RunningTown> {
   const config = loadConfig(env, overrides);
   return startTownWith(config, options.logger ?? createLogger(config.logLevel), options);
 }
@@ -119,7 +123,10 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   app.use('/api', (req, _res, next) => next(typeof req.query.world === 'string' ? new HttpError(404, `no town '${req.query.world}' is running`) : undefined));
   mountMapAssets(app, config.mapFile, (message) => logger.warn(message));
   app.get('/personas', clientPage('personas.html', config.dev));
-  app.get('/towns/:world/map/*file', serveWorldMaps((world) => host.get(world)?.map ?? null));
+  app.get(
+    '/towns/:world/map/*file',
+    serveWorldMaps((world) => host.get(world)?.map ?? null),
+  );
   // The maps recorded worlds were made on, for replaying a world file that is no running town.
   let recordedMaps: express.RequestHandler | null = null;
   app.get('/replays/:world/map/*file', (req, res, next) => {

@@ -37,9 +37,15 @@ export const ConfigSchema = z.object({
   /** The worlds this server hosts at start-up, the first being the default one; unset: just WORLD. */
   worlds: z.array(WorldEntry).min(1, 'at least one world').optional(),
   /** Share matchmaking and presence with other processes through this Redis (unset: this process alone). */
-  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'expected redis://host:port (or rediss:// for TLS)').optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'expected redis://host:port (or rediss:// for TLS)')
+    .optional(),
   /** host:port where the other processes reach this one (with REDIS_URL); default 127.0.0.1:<port>. */
-  advertiseAddress: z.string().regex(/^[^\s/:]+:\d{1,5}$/, 'expected host:port').optional(),
+  advertiseAddress: z
+    .string()
+    .regex(/^[^\s/:]+:\d{1,5}$/, 'expected host:port')
+    .optional(),
   /** Other origins whose pages may call this server's HTTP routes; empty: same origin only. */
   corsOrigins: z.array(z.union([z.literal('*'), Origin])).default([]),
   seed: int(0, 2 ** 31 - 1).default(1),
@@ -184,7 +190,10 @@ function parseWorlds(text: string): Array<{ name: string; mapFile?: string; pers
 }
 
 function splitList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** One list of worlds whatever was set: WORLDS, or WORLD with MAP_FILE and PERSONAS_DIR. The first is the default world. */
@@ -222,15 +231,46 @@ export function redactUrl(url: string): string {
 
 /** Each setting's environment variable (README.md's table lists them all; a test checks it). */
 export const ENV_NAMES: Record<string, string> = {
-  port: 'PORT', host: 'HOST', dataDir: 'DATA_DIR', world: 'WORLD', mapFile: 'MAP_FILE', personasDir: 'PERSONAS_DIR',
-  worlds: 'WORLDS', redisUrl: 'REDIS_URL', advertiseAddress: 'ADVERTISE_ADDRESS', corsOrigins: 'CORS_ORIGINS',
-  seed: 'SEED', startTime: 'START_TIME', rate: 'CLOCK_RATE', tickHz: 'TICK_HZ', clockPolicy: 'CLOCK_POLICY',
-  operatorToken: 'OPERATOR_TOKEN', idlePauseMinutes: 'IDLE_PAUSE_MINUTES', snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
-  backupCron: 'BACKUP_CRON', idleCheckCron: 'IDLE_CHECK_CRON', backupKeep: 'BACKUP_KEEP', housekeepingCron: 'HOUSEKEEPING_CRON', pruneAfterDays: 'PRUNE_AFTER_DAYS',
-  logLevel: 'LOG_LEVEL', memoryCacheMb: 'MEMORY_CACHE_MB', ablation: 'COGNITION_ABLATION', conversationMode: 'CONVERSATION_MODE', 'llm.baseURL': 'OPENAI_BASE_URL', 'llm.apiKey': 'OPENAI_API_KEY', 'llm.model': 'LLM_MODEL',
-  'llm.responseFormat': 'LLM_RESPONSE_FORMAT', 'llm.concurrency': 'LLM_CONCURRENCY', 'llm.rpm': 'LLM_RPM', 'llm.tpm': 'LLM_TPM',
-  'llm.timeoutMs': 'LLM_TIMEOUT_MS', 'llm.maxRetries': 'LLM_MAX_RETRIES', 'llm.budgetTokens': 'LLM_BUDGET_TOKENS',
-  'llm.budgetUsd': 'LLM_BUDGET_USD', 'llm.prices': 'LLM_PRICES', 'llm.embeddingModel': 'EMBEDDING_MODEL',
+  port: 'PORT',
+  host: 'HOST',
+  dataDir: 'DATA_DIR',
+  world: 'WORLD',
+  mapFile: 'MAP_FILE',
+  personasDir: 'PERSONAS_DIR',
+  worlds: 'WORLDS',
+  redisUrl: 'REDIS_URL',
+  advertiseAddress: 'ADVERTISE_ADDRESS',
+  corsOrigins: 'CORS_ORIGINS',
+  seed: 'SEED',
+  startTime: 'START_TIME',
+  rate: 'CLOCK_RATE',
+  tickHz: 'TICK_HZ',
+  clockPolicy: 'CLOCK_POLICY',
+  operatorToken: 'OPERATOR_TOKEN',
+  idlePauseMinutes: 'IDLE_PAUSE_MINUTES',
+  snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
+  backupCron: 'BACKUP_CRON',
+  idleCheckCron: 'IDLE_CHECK_CRON',
+  backupKeep: 'BACKUP_KEEP',
+  housekeepingCron: 'HOUSEKEEPING_CRON',
+  pruneAfterDays: 'PRUNE_AFTER_DAYS',
+  logLevel: 'LOG_LEVEL',
+  memoryCacheMb: 'MEMORY_CACHE_MB',
+  ablation: 'COGNITION_ABLATION',
+  conversationMode: 'CONVERSATION_MODE',
+  'llm.baseURL': 'OPENAI_BASE_URL',
+  'llm.apiKey': 'OPENAI_API_KEY',
+  'llm.model': 'LLM_MODEL',
+  'llm.responseFormat': 'LLM_RESPONSE_FORMAT',
+  'llm.concurrency': 'LLM_CONCURRENCY',
+  'llm.rpm': 'LLM_RPM',
+  'llm.tpm': 'LLM_TPM',
+  'llm.timeoutMs': 'LLM_TIMEOUT_MS',
+  'llm.maxRetries': 'LLM_MAX_RETRIES',
+  'llm.budgetTokens': 'LLM_BUDGET_TOKENS',
+  'llm.budgetUsd': 'LLM_BUDGET_USD',
+  'llm.prices': 'LLM_PRICES',
+  'llm.embeddingModel': 'EMBEDDING_MODEL',
   'llm.embeddingDimension': 'EMBEDDING_DIMENSION',
 };
 

@@ -23,7 +23,12 @@ describe('an adopted map in the browser', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    town = await startTestTown({ mapFile: 'tests/fixtures/adopted/maps/meadow.tmj', personasDir: 'tests/fixtures/adopted/personas', startTime: '2026-02-13T12:00', rate: 60 });
+    town = await startTestTown({
+      mapFile: 'tests/fixtures/adopted/maps/meadow.tmj',
+      personasDir: 'tests/fixtures/adopted/personas',
+      startTime: '2026-02-13T12:00',
+      rate: 60,
+    });
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
@@ -50,11 +55,13 @@ describe('an adopted map in the browser', () => {
     // Where the map's origin is on screen follows from the camera: its centre and zoom.
     await page.locator('body').press('0');
     let cam = await page.evaluate(() => window.__smalltown!.camera());
-    await expect.poll(async () => {
-      const before = cam;
-      cam = await page.evaluate(() => window.__smalltown!.camera());
-      return cam.mode === 'free' && cam.zoom === before.zoom && cam.centerX === before.centerX && cam.centerY === before.centerY;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const before = cam;
+        cam = await page.evaluate(() => window.__smalltown!.camera());
+        return cam.mode === 'free' && cam.zoom === before.zoom && cam.centerX === before.centerX && cam.centerY === before.centerY;
+      })
+      .toBe(true);
     await page.waitForTimeout(300);
     fs.mkdirSync('test-results', { recursive: true });
     const shot = PNG.sync.read(await page.screenshot({ path: 'test-results/adopted-map.png' }));

@@ -32,7 +32,12 @@ describe('the analysis page in the browser', () => {
 
   beforeAll(async () => {
     const dataDir = tempDir();
-    run = await runScenario({ scenario: parseScenario(SCENARIO, 'rumour.yaml'), scenarioFile: 'rumour.yaml', env: { DATA_DIR: dataDir }, logger: createLogger('silent') });
+    run = await runScenario({
+      scenario: parseScenario(SCENARIO, 'rumour.yaml'),
+      scenarioFile: 'rumour.yaml',
+      env: { DATA_DIR: dataDir },
+      logger: createLogger('silent'),
+    });
     town = await startTestTown({ dataDir, world: 'live', rate: 60 });
     browser = await launchBrowser();
     page = await browser.context.newPage();

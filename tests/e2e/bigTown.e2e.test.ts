@@ -13,7 +13,11 @@ const AGENTS = 200;
 /** How many distinct colours the town's viewport shows (a blank or unbaked map has a handful). */
 async function coloursInView(page: Page): Promise<number> {
   const cam = await page.evaluate(() => window.__smalltown!.camera());
-  const shot = PNG.sync.read(await page.screenshot({ clip: { x: cam.viewport.width / 2, y: cam.viewport.y + 10, width: cam.viewport.width / 2 - 10, height: cam.viewport.height - 20 } }));
+  const shot = PNG.sync.read(
+    await page.screenshot({
+      clip: { x: cam.viewport.width / 2, y: cam.viewport.y + 10, width: cam.viewport.width / 2 - 10, height: cam.viewport.height - 20 },
+    }),
+  );
   const seen = new Set<number>();
   for (let i = 0; i < shot.data.length; i += 4) seen.add((shot.data[i] << 16) | (shot.data[i + 1] << 8) | shot.data[i + 2]);
   return seen.size;

@@ -125,7 +125,8 @@ describe('the persona editor in the browser', () => {
       const c = document.querySelector<HTMLCanvasElement>('canvas.look-preview')!;
       const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       let shirt = 0;
-      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.abs(d[i] - 0x8e) < 3 && Math.abs(d[i + 1] - 0x44) < 3 && Math.abs(d[i + 2] - 0xad) < 3) shirt++;
+      for (let i = 0; i < d.length; i += 4)
+        if (d[i + 3] > 0 && Math.abs(d[i] - 0x8e) < 3 && Math.abs(d[i + 1] - 0x44) < 3 && Math.abs(d[i + 2] - 0xad) < 3) shirt++;
       return shirt;
     });
     expect(lookPixels).toBeGreaterThan(20);
@@ -135,17 +136,22 @@ describe('the persona editor in the browser', () => {
     await page.locator('#add-to-town').check();
     await page.locator('#spawn').selectOption('spawn 6');
     await page.locator('#save').click();
-    await expect.poll(() => page.locator('#save-status').textContent(), { timeout: 15_000 }).toMatch(/Saved nadia\.yaml\. Nadia Petrova joins the town at spawn 6/);
+    await expect
+      .poll(() => page.locator('#save-status').textContent(), { timeout: 15_000 })
+      .toMatch(/Saved nadia\.yaml\. Nadia Petrova joins the town at spawn 6/);
     expect(fs.existsSync(path.join(personasDir, 'nadia.yaml'))).toBe(true);
 
     // She appears in the town page and walks.
     await expect.poll(() => townPage.evaluate(() => window.__smalltown!.agents().some((a) => a.id === 'nadia')), { timeout: 20_000 }).toBe(true);
     const start = await townPage.evaluate(() => window.__smalltown!.agents().find((a) => a.id === 'nadia')!);
     await expect
-      .poll(async () => {
-        const now = await townPage.evaluate(() => window.__smalltown!.agents().find((a) => a.id === 'nadia')!);
-        return Math.hypot(now.x - start.x, now.y - start.y);
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const now = await townPage.evaluate(() => window.__smalltown!.agents().find((a) => a.id === 'nadia')!);
+          return Math.hypot(now.x - start.x, now.y - start.y);
+        },
+        { timeout: 30_000 },
+      )
       .toBeGreaterThan(2);
     await townPage.evaluate(() => window.__smalltown!.follow('nadia'));
     await townPage.screenshot({ path: 'test-results/persona-editor-town.png' });
@@ -155,7 +161,9 @@ describe('the persona editor in the browser', () => {
     // A new persona saved half written is refused, and the page says why; its file name is taken, and it says so.
     await page.locator('#new-persona').click();
     await type(page, 'name', 'Nadia Other');
-    await expect.poll(() => page.locator('.id-note').textContent(), { timeout: 10_000 }).toMatch(/nadia\.yaml already exists: saving will ask before replacing it/);
+    await expect
+      .poll(() => page.locator('.id-note').textContent(), { timeout: 10_000 })
+      .toMatch(/nadia\.yaml already exists: saving will ask before replacing it/);
     await page.locator('#save').click();
     await expect.poll(() => page.locator('.form-summary').textContent()).toMatch(/problem/);
     expect(await page.locator('#save-status').textContent()).toMatch(/Not saved: fix the \d+ problems/);
@@ -165,7 +173,13 @@ describe('the persona editor in the browser', () => {
   it('the file it wrote loads again at the next start', async () => {
     const map = loadTownMap(town.config.mapFile);
     const loaded = loadPersonaFolder(personasDir, map).personas.find((p) => p.id === 'nadia')!;
-    expect(loaded).toMatchObject({ name: 'Nadia Petrova', age: 34, home: 'Moreau House', workplace: 'Oak Hill College: library', innate: ['curious', 'patient'] });
+    expect(loaded).toMatchObject({
+      name: 'Nadia Petrova',
+      age: 34,
+      home: 'Moreau House',
+      workplace: 'Oak Hill College: library',
+      innate: ['curious', 'patient'],
+    });
     expect(loaded.relationships).toEqual({ claire: 'Claire lets her a room and shows her the library.' });
     expect(loaded.sprite.shirt).toBe('#8e44ad');
     await town.close();
@@ -184,13 +198,20 @@ describe('the persona editor in the browser', () => {
     expect(await field(page, 'name').inputValue()).toBe('Isabella Rivera');
     expect(await page.locator('#notice').textContent()).toMatch(/read-only/);
     // A file not in town, which an operator could add or delete.
-    fs.writeFileSync(path.join(personasDir, 'olga.yaml'), fs.readFileSync(path.join(personasDir, 'claire.yaml'), 'utf8').replaceAll('Claire Moreau', 'Olga Berg'));
+    fs.writeFileSync(
+      path.join(personasDir, 'olga.yaml'),
+      fs.readFileSync(path.join(personasDir, 'claire.yaml'), 'utf8').replaceAll('Claire Moreau', 'Olga Berg'),
+    );
     const folder = () => fs.readdirSync(personasDir).map((f) => [f, fs.readFileSync(path.join(personasDir, f), 'utf8')]);
     const before = folder();
     const agents = town.town.sim.agents().length;
     const answers = await page.evaluate(async () => {
       const json = { 'content-type': 'application/json' };
-      const put = await fetch('/api/persona-files/isabella', { method: 'PUT', headers: json, body: JSON.stringify({ fields: { name: 'Hijacked' }, overwrite: true }) });
+      const put = await fetch('/api/persona-files/isabella', {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ fields: { name: 'Hijacked' }, overwrite: true }),
+      });
       const add = await fetch('/api/agents', { method: 'POST', headers: json, body: JSON.stringify({ personaId: 'olga' }) });
       const del = await fetch('/api/persona-files/olga', { method: 'DELETE' });
       const remove = await fetch('/api/agents/isabella', { method: 'DELETE' });
@@ -240,7 +261,10 @@ describe('the persona editor on an LLM town', () => {
     // Levels the town's own planning asked already come from its response cache, free; the call log
     // (not the stub, which the live town keeps busy meanwhile) has each of the preview's calls.
     const cached = Number(/\((\d+) from the cache, free\)/.exec((await cost.textContent()) ?? '')?.[1] ?? 0);
-    const logged = town.town.db.db.prepare("SELECT sum(cached) AS cached, count(*) AS calls FROM llm_calls WHERE agent_id = 'preview:isabella'").get() as { cached: number; calls: number };
+    const logged = town.town.db.db.prepare("SELECT sum(cached) AS cached, count(*) AS calls FROM llm_calls WHERE agent_id = 'preview:isabella'").get() as {
+      cached: number;
+      calls: number;
+    };
     // The plan, its hour blocks, and the day's actions in two parts.
     expect(logged).toEqual({ cached, calls: 4 });
     expect(stub.stats.requests - before).toBeGreaterThanOrEqual(4 - cached);

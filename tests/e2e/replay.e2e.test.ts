@@ -107,7 +107,14 @@ describe('replay in the browser', () => {
 
     // Forward and back again with the timeline's keys: the same again.
     await track.focus();
-    for (const [key, minutes] of [['Shift+ArrowRight', 10], ['ArrowRight', 1], ['ArrowRight', 1], ['ArrowLeft', -1], ['ArrowLeft', -1], ['Shift+ArrowLeft', -10]] as const) {
+    for (const [key, minutes] of [
+      ['Shift+ArrowRight', 10],
+      ['ArrowRight', 1],
+      ['ArrowRight', 1],
+      ['ArrowLeft', -1],
+      ['ArrowLeft', -1],
+      ['Shift+ArrowLeft', -10],
+    ] as const) {
       const before = (await view(viewer)).gameMs;
       await viewer.keyboard.press(key);
       await expect.poll(async () => (await view(viewer)).gameMs, WAIT).toBe(before + minutes * GAME_MS_PER_MINUTE);
@@ -136,7 +143,13 @@ describe('replay in the browser', () => {
     fs.mkdirSync(backups, { recursive: true });
     await town.town.db.backupTo(path.join(backups, 'smalltown-copy.sqlite'));
     const scenario = 'scenarios/valentines.yaml';
-    await runScenario({ scenario: loadScenario(scenario), scenarioFile: scenario, env: { DATA_DIR: town.dataDir }, days: 0.05, logger: createLogger('silent') });
+    await runScenario({
+      scenario: loadScenario(scenario),
+      scenarioFile: scenario,
+      env: { DATA_DIR: town.dataDir },
+      days: 0.05,
+      logger: createLogger('silent'),
+    });
 
     const page = await open(town.url);
     await page.keyboard.press('w');
@@ -191,7 +204,10 @@ describe('replay in the browser', () => {
     await page.keyboard.press('Escape');
     expect(await page.locator('#world-picker').isHidden()).toBe(true);
 
-    for (const [world, reason] of [['broken', /cannot replay broken: .*broken\.sqlite: not a readable world file/], ['foreign', /cannot replay foreign: .*foreign\.sqlite.*embed/i]] as const) {
+    for (const [world, reason] of [
+      ['broken', /cannot replay broken: .*broken\.sqlite: not a readable world file/],
+      ['foreign', /cannot replay foreign: .*foreign\.sqlite.*embed/i],
+    ] as const) {
       await page.goto(`${town.url}/?world=${world}`);
       await expect.poll(() => page.locator('#status').textContent(), WAIT).toMatch(reason);
     }

@@ -38,7 +38,9 @@ describe('several towns in the browser', () => {
     // Every violation of the policy, whatever the page does about it.
     await page.addInitScript(() => {
       window.__cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations!.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__cspViolations!.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
     });
     return page;
   }
@@ -60,9 +62,14 @@ describe('several towns in the browser', () => {
     await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
     await expect.poll(() => page.evaluate(() => window.__smalltown!.agents().length)).toBe(3);
     // Its map comes from its own address, its feed is its own, and the page links back to the start page.
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('/map/')))).toEqual(
-      expect.arrayContaining(['/towns/north/map/town.tmj', '/towns/north/map/assets/0/town.png']),
-    );
+    expect(
+      await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => new URL(e.name).pathname)
+          .filter((p) => p.includes('/map/')),
+      ),
+    ).toEqual(expect.arrayContaining(['/towns/north/map/town.tmj', '/towns/north/map/assets/0/town.png']));
     await expect.poll(() => page.locator('#towns-link').textContent()).toBe('2 towns');
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);

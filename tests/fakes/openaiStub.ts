@@ -153,7 +153,8 @@ export class OpenAIStub {
 
   private nextFault(): Fault | null {
     if (this.faults.length) return this.faults.shift()!;
-    if (this.options.faultRate && this.random() < this.options.faultRate) return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(this.random() * 4)];
+    if (this.options.faultRate && this.random() < this.options.faultRate)
+      return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(this.random() * 4)];
     return null;
   }
 
@@ -173,7 +174,13 @@ export class OpenAIStub {
     const model = typeof body.model === 'string' ? body.model : '';
     const messages = Array.isArray(body.messages) ? (body.messages as StubRequest['messages']) : [];
     const format = body.response_format as { type?: string; json_schema?: { name?: string; schema?: Schema } } | undefined;
-    const violation = !model ? 'no model named' : messages.length === 0 ? 'no messages' : format?.type === 'json_schema' && (!format.json_schema?.schema || !format.json_schema.name) ? 'json_schema without a named schema' : null;
+    const violation = !model
+      ? 'no model named'
+      : messages.length === 0
+        ? 'no messages'
+        : format?.type === 'json_schema' && (!format.json_schema?.schema || !format.json_schema.name)
+          ? 'json_schema without a named schema'
+          : null;
     if (violation) {
       this.stats.violations.push(violation);
       return this.error(res, 400, violation);
@@ -191,7 +198,10 @@ export class OpenAIStub {
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     const request: StubRequest = { model, schemaName, schema, messages };
     const responder = schemaName ? this.responders.get(schemaName) : undefined;
-    const content = fault === 'malformed' ? 'Sure! Here is your answer: {not json' : JSON.stringify(responder ? responder(request) : schema ? sampleFromSchema(schema) : { ok: true });
+    const content =
+      fault === 'malformed'
+        ? 'Sure! Here is your answer: {not json'
+        : JSON.stringify(responder ? responder(request) : schema ? sampleFromSchema(schema) : { ok: true });
     if (!res.destroyed) this.stats.ok += fault === 'malformed' ? 0 : 1;
     const promptTokens = Math.ceil(messages.reduce((s, m) => s + m.content.length, 0) / 4);
     this.json(res, 200, {

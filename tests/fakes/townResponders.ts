@@ -22,7 +22,11 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
     const text = lastUser(r);
     const perceived = (text.split(/just perceived:\n/)[1] ?? '').split(/\n(?!\d+\. )/)[0];
     const lines = perceived.split('\n').filter((l) => /^\d+\. /.test(l));
-    const people = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => ({ name: m[1], known: !m[2].startsWith('a stranger'), talked: m[2].includes('(last talked') }));
+    const people = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => ({
+      name: m[1],
+      known: !m[2].startsWith('a stranger'),
+      talked: m[2].includes('(last talked'),
+    }));
     return {
       ratings: lines.map((l) => (/party|invit|festival|closed/i.test(l) ? 8 : /talk|said|heard/i.test(l) ? 5 : 3)),
       react: lines.some((l) => /closed/i.test(l)),
@@ -31,7 +35,10 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
   });
   stub.respond('plan_reply', (r) => {
     const revised = /What .+ did and thought yesterday:/.test(lastUser(r));
-    return { currently: revised ? 'Thinking over yesterday, and keen to get on with today.' : 'Getting on with the week.', broadStrokes: ['wake up and get ready', 'work for most of the day', 'have lunch', 'relax in the evening', 'go to bed'] };
+    return {
+      currently: revised ? 'Thinking over yesterday, and keen to get on with today.' : 'Getting on with the week.',
+      broadStrokes: ['wake up and get ready', 'work for most of the day', 'have lunch', 'relax in the evening', 'go to bed'],
+    };
   });
   stub.respond('decompose_blocks', (r) => {
     const text = lastUser(r);
@@ -51,14 +58,25 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
   });
   stub.respond('decompose_actions', (r) => {
     const text = lastUser(r);
-    const blocks = [...text.matchAll(/^(\d\d:\d\d) (.+?) @ (.+?) \[objects: (.*)\]$/gm)].map((m) => ({ start: minutes(m[1]), activity: m[2], place: m[3], objects: m[4] === 'none' ? [] : m[4].split(', ') }));
+    const blocks = [...text.matchAll(/^(\d\d:\d\d) (.+?) @ (.+?) \[objects: (.*)\]$/gm)].map((m) => ({
+      start: minutes(m[1]),
+      activity: m[2],
+      place: m[3],
+      objects: m[4] === 'none' ? [] : m[4].split(', '),
+    }));
     const end = minutes(/to (\d\d?:\d\d) without gaps/.exec(text)?.[1] ?? '22:00');
     const actions: Array<{ start: string; minutes: number; description: string; emoji: string; place: string }> = [];
     blocks.forEach((b, i) => {
       const until = blocks[i + 1]?.start ?? end;
       for (let t = b.start, k = 0; t < until; t += 15, k++) {
         const object = b.objects.length ? b.objects[k % b.objects.length] : null;
-        actions.push({ start: clock(t), minutes: Math.min(15, until - t), description: k === 0 ? b.activity : `${b.activity} (${k})`, emoji: '🙂', place: object ? `${b.place}: ${object}` : b.place });
+        actions.push({
+          start: clock(t),
+          minutes: Math.min(15, until - t),
+          description: k === 0 ? b.activity : `${b.activity} (${k})`,
+          emoji: '🙂',
+          place: object ? `${b.place}: ${object}` : b.place,
+        });
       }
     });
     return { actions };
@@ -66,7 +84,11 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
   stub.respond('react_reply', (r) => {
     const closed = /- (.+?) is closed/.exec(lastUser(r));
     return closed
-      ? { react: true, reason: `${closed[1]} is closed`, activity: { description: 'going home instead', emoji: '🏠', place: 'Johnson Park: park', minutes: 30 } }
+      ? {
+          react: true,
+          reason: `${closed[1]} is closed`,
+          activity: { description: 'going home instead', emoji: '🏠', place: 'Johnson Park: park', minutes: 30 },
+        }
       : { react: false, reason: 'nothing to change', activity: null };
   });
   stub.respond('converse_reply', (r) => {
@@ -94,8 +116,21 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
     const party = /Did you hear\? (.*)$/m.exec(text)?.[1];
     const hour = (Number(/^It is .*?(\d\d):\d\d\./.exec(text)?.[1] ?? 16) + 1) % 24;
     const start = `${String(hour).padStart(2, '0')}:00`;
-    const plans = party ? { thought: `I will go to the party at Hobbs Cafe at ${start}.`, appointment: { start, minutes: 60, description: 'going to the party', emoji: '🎉', place: 'Hobbs Cafe: cafe' } } : null;
-    return { summary: 'They had a friendly chat.', learnedByFirst: [], learnedBySecond: party ? [party] : [], firstNowThinks: 'A friendly face.', secondNowThinks: party ? 'A friend who invited me to a party.' : 'A friendly face.', firstPlans: null, secondPlans: plans };
+    const plans = party
+      ? {
+          thought: `I will go to the party at Hobbs Cafe at ${start}.`,
+          appointment: { start, minutes: 60, description: 'going to the party', emoji: '🎉', place: 'Hobbs Cafe: cafe' },
+        }
+      : null;
+    return {
+      summary: 'They had a friendly chat.',
+      learnedByFirst: [],
+      learnedBySecond: party ? [party] : [],
+      firstNowThinks: 'A friendly face.',
+      secondNowThinks: party ? 'A friend who invited me to a party.' : 'A friendly face.',
+      firstPlans: null,
+      secondPlans: plans,
+    };
   });
   stub.respond('reflect_questions', () => ({ questions: ['What matters most lately?', 'Who have I been seeing?', 'What is coming up?'] }));
   stub.respond('reflect_insights', (r) => {

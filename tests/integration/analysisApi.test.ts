@@ -45,7 +45,10 @@ describe('the analysis API', () => {
   });
 
   it('filters conversations and searches their words', async () => {
-    const body = (await (await get('/api/analysis/conversations?world=handmade&pair=cy,bo&q=flowers')).json()) as { total: number; conversations: ConversationView[] };
+    const body = (await (await get('/api/analysis/conversations?world=handmade&pair=cy,bo&q=flowers')).json()) as {
+      total: number;
+      conversations: ConversationView[];
+    };
     expect(body.total).toBe(1);
     expect(body.conversations[0]).toMatchObject({ id: 2, nameA: 'Bo Park', nameB: 'Cy Reed', summary: 'Bo and Cy talked about flowers' });
   });

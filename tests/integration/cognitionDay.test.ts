@@ -30,7 +30,12 @@ describe('an offline game day of the shipped town', () => {
 
   beforeAll(async () => {
     const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', startTime: '2026-02-13T06:00' });
-    town = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+    town = await Town.open(config, {
+      mind: new OfflineMind(),
+      embedder: loadOfflineEmbedder(),
+      logger: createLogger('silent'),
+      runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+    });
     await town.loop.runLockstep(start + 30 * GAME_MS_PER_HOUR, 10_000);
     town.log.flush();
     measure = measureCognition(town.db);
@@ -38,7 +43,14 @@ describe('an offline game day of the shipped town', () => {
     interviews = await interviewTown(town);
     console.log(
       'offline day:',
-      JSON.stringify({ conversations: measure.conversations, invitationReplans: measure.invitationReplans.length, planningThoughts: measure.planningThoughts, lines: measure.lines, distinct: measure.distinctLines, interviews: interviews.passRate }),
+      JSON.stringify({
+        conversations: measure.conversations,
+        invitationReplans: measure.invitationReplans.length,
+        planningThoughts: measure.planningThoughts,
+        lines: measure.lines,
+        distinct: measure.distinctLines,
+        interviews: interviews.passRate,
+      }),
     );
   }, 120_000);
 
@@ -84,7 +96,7 @@ describe('an offline game day of the shipped town', () => {
     expect(measure.distinctLines / measure.lines).toBeGreaterThan(0.85);
   });
 
-  it("passes the interview benchmark in every category on the offline mind", () => {
+  it('passes the interview benchmark in every category on the offline mind', () => {
     for (const [category, rate] of Object.entries(interviews.passRate)) expect(rate, category).toBeGreaterThanOrEqual(0.8);
     const aboutSomeone = interviews.results.find((r) => r.agentId === 'isabella' && r.question.startsWith('How do you feel about'))!;
     expect(aboutSomeone.answer).toMatch(/^[A-Z][a-z]+\? /);
@@ -102,7 +114,12 @@ describe('an offline game day of the shipped town', () => {
     town.loop.saveSnapshot();
     const db = openWorldDb(town.db.file, { model: town.embedder.model, dimension: town.embedder.dimension }, { readonly: true });
     try {
-      const replay = new ReplaySession({ db, world: town.world, embedder: town.embedder, retrieval: { weights: town.runtime.settings.retrievalWeights, decayPerGameHour: 0.995 } });
+      const replay = new ReplaySession({
+        db,
+        world: town.world,
+        embedder: town.embedder,
+        retrieval: { weights: town.runtime.settings.retrievalWeights, decayPerGameHour: 0.995 },
+      });
       replay.seek(start + 30 * 60_000);
       const early = (await replay.inspect('isabella')) as AgentInspection;
       expect(early.relationships.every((r) => r.interactions === 0)).toBe(true);

@@ -54,7 +54,10 @@ describe('a generated town', () => {
       for (const other of Object.keys(p.relationships)) {
         const o = personas.find((q) => q.id === other)!;
         expect(o, `${p.id} knows ${other}`).toBeDefined();
-        expect(o.home === p.home || p.relationships[other].includes(' works with ') || p.relationships[other].includes(' class at '), `${p.id} - ${other}`).toBe(true);
+        expect(
+          o.home === p.home || p.relationships[other].includes(' works with ') || p.relationships[other].includes(' class at '),
+          `${p.id} - ${other}`,
+        ).toBe(true);
         expect(Object.keys(o.relationships), `${other} knows ${p.id} back`).toContain(p.id);
       }
     }
@@ -82,21 +85,37 @@ describe('a generated town', () => {
   it('lives a whole game day on the offline mind', async () => {
     const out = tempDir('smalltown-gen-');
     generateTown({ agents: 30, outDir: out, seed: 4 });
-    const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', mapFile: path.join(out, 'town.tmj'), personasDir: path.join(out, 'personas'), startTime: '2026-02-13T00:00' });
-    const town = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+    const config = loadConfig(
+      {},
+      { dataDir: tempDir(), logLevel: 'silent', mapFile: path.join(out, 'town.tmj'), personasDir: path.join(out, 'personas'), startTime: '2026-02-13T00:00' },
+    );
+    const town = await Town.open(config, {
+      mind: new OfflineMind(),
+      embedder: loadOfflineEmbedder(),
+      logger: createLogger('silent'),
+      runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+    });
     try {
       await town.loop.runLockstep(town.gameMs + GAME_MS_PER_DAY, 30_000);
       const events = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000);
       expect(events.filter((e) => e.kind === 'agent.warning')).toEqual([]);
       // Everyone planned the day and went somewhere; people met and talked.
       for (const id of town.personas.keys()) {
-        expect(events.some((e) => e.kind === 'plan.made' && e.agentId === id), id).toBe(true);
-        expect(events.some((e) => e.kind === 'agent.move' && e.agentId === id), id).toBe(true);
+        expect(
+          events.some((e) => e.kind === 'plan.made' && e.agentId === id),
+          id,
+        ).toBe(true);
+        expect(
+          events.some((e) => e.kind === 'agent.move' && e.agentId === id),
+          id,
+        ).toBe(true);
       }
       expect(events.filter((e) => e.kind === 'conversation.start').length).toBeGreaterThan(5);
       // Workers reached their workplace.
       const workers = [...town.personas.values()].filter((p) => p.workplace);
-      const atWork = workers.filter((p) => events.some((e) => e.kind === 'agent.action' && e.agentId === p.id && (e.data as { address: string }).address.startsWith(p.workplace!)));
+      const atWork = workers.filter((p) =>
+        events.some((e) => e.kind === 'agent.action' && e.agentId === p.id && (e.data as { address: string }).address.startsWith(p.workplace!)),
+      );
       expect(atWork.length).toBe(workers.length);
     } finally {
       await town.close();

@@ -11,7 +11,7 @@ import { startTestTown, tempDir, waitFor } from '../helpers';
 
 const CHECKOUT = 'tests/fixtures/smallville';
 
-describe('importing the reference\'s town', () => {
+describe("importing the reference's town", () => {
   let out: string;
   let result: ImportResult;
 
@@ -33,19 +33,39 @@ describe('importing the reference\'s town', () => {
       'Hamlet Green': { green: ['park garden', 'bench'] },
     });
     expect(map.objectsByAddress.get("Ada Quill's cottage: main room: bed")!.rect).toEqual({ x: 1, y: 1, w: 2, h: 1 });
-    expect(map.spawns.map((s) => s.name).sort()).toEqual(['ada-quill', 'bram-stone', "Ada Quill's cottage main room sp-A", "Bram Stone's house main room sp-A"].sort());
+    expect(map.spawns.map((s) => s.name).sort()).toEqual(
+      ['ada-quill', 'bram-stone', "Ada Quill's cottage main room sp-A", "Bram Stone's house main room sp-A"].sort(),
+    );
     expect(map.collision[0]).toBe(1);
     expect(map.collision[5 * 14 + 5]).toBe(0);
   });
 
-  it('draws the reference\'s art: its layers (Foreground above the agents), not its block layers; images from the checkout, tall ones cut', () => {
-    const tmj = JSON.parse(fs.readFileSync(result.mapFile, 'utf8')) as { layers: Array<{ name: string; visible?: boolean; properties?: Array<{ name: string; value: unknown }> }>; tilesets: Array<{ name: string; firstgid: number; image: string; tilecount: number }> };
-    expect(tmj.layers.map((l) => l.name)).toEqual(['Bottom Ground', 'Wall', 'Interior Furniture L1', 'Foreground L1', 'collision', 'places', 'objects', 'spawns']);
+  it("draws the reference's art: its layers (Foreground above the agents), not its block layers; images from the checkout, tall ones cut", () => {
+    const tmj = JSON.parse(fs.readFileSync(result.mapFile, 'utf8')) as {
+      layers: Array<{ name: string; visible?: boolean; properties?: Array<{ name: string; value: unknown }> }>;
+      tilesets: Array<{ name: string; firstgid: number; image: string; tilecount: number }>;
+    };
+    expect(tmj.layers.map((l) => l.name)).toEqual([
+      'Bottom Ground',
+      'Wall',
+      'Interior Furniture L1',
+      'Foreground L1',
+      'collision',
+      'places',
+      'objects',
+      'spawns',
+    ]);
     expect(tmj.layers.find((l) => l.name === 'Foreground L1')!.properties).toContainEqual({ name: 'above', type: 'bool', value: true });
-    expect(tmj.tilesets.map((t) => [t.name, t.firstgid, t.tilecount])).toEqual([['hamlet', 1, 3], ['tall rows 0-127', 4, 128], ['tall rows 128-129', 132, 2]]);
+    expect(tmj.tilesets.map((t) => [t.name, t.firstgid, t.tilecount])).toEqual([
+      ['hamlet', 1, 3],
+      ['tall rows 0-127', 4, 128],
+      ['tall rows 128-129', 132, 2],
+    ]);
     for (const t of tmj.tilesets) expect(fs.existsSync(path.resolve(out, t.image)), t.image).toBe(true);
     // The small tileset is the checkout's own file, not a copy.
-    expect(path.resolve(out, tmj.tilesets[0].image)).toBe(path.resolve(CHECKOUT, 'environment/frontend_server/static_dirs/assets/the_ville/visuals/map_assets/hamlet/tiles.png'));
+    expect(path.resolve(out, tmj.tilesets[0].image)).toBe(
+      path.resolve(CHECKOUT, 'environment/frontend_server/static_dirs/assets/the_ville/visuals/map_assets/hamlet/tiles.png'),
+    );
     expect(tmj.tilesets[1].image).toBe('tilesets/tall-rows-0-127.png');
   });
 
@@ -54,7 +74,14 @@ describe('importing the reference\'s town', () => {
     expect(warnings).toEqual([]);
     const ada = personas.find((p) => p.id === 'ada-quill')!;
     const bram = personas.find((p) => p.id === 'bram-stone')!;
-    expect([ada.home, ada.bedroom, ada.bed, ada.wakeAt, ada.sleepAt, ada.workplace]).toEqual(["Ada Quill's cottage", 'main room', 'bed', '04:00', '21:00', 'Hamlet Bakery: bakery']);
+    expect([ada.home, ada.bedroom, ada.bed, ada.wakeAt, ada.sleepAt, ada.workplace]).toEqual([
+      "Ada Quill's cottage",
+      'main room',
+      'bed',
+      '04:00',
+      '21:00',
+      'Hamlet Bakery: bakery',
+    ]);
     expect(ada.innate).toEqual(['warm', 'early riser', 'stubborn']);
     expect(ada.routine).toContainEqual(expect.objectContaining({ at: '05:00', place: 'work: behind the bakery counter' }));
     expect(ada.routine[0].at).toBe('04:00');
@@ -74,7 +101,7 @@ describe('importing the reference\'s town', () => {
     for (const line of [
       '4 sectors, 4 arenas',
       '1 walkable arena tiles that cannot be walked to',
-      "3 tiles marked with a sector but no arena",
+      '3 tiles marked with a sector but no arena',
       '1 spawning locations on tiles the town cannot walk to',
       '1 tiles with game object block 399, which no special_blocks row names',
       "layer 'Collisions': the reference's block ids",
@@ -101,7 +128,9 @@ describe('importing the reference\'s town', () => {
   });
 
   it('says plainly when the folder is not a checkout of the reference', () => {
-    expect(() => importSmallville({ checkout: tempDir(), outDir: path.join(tempDir(), 'x') })).toThrow(/the maze folder is missing: .*is this a checkout of joonspk-research\/generative_agents\?/);
+    expect(() => importSmallville({ checkout: tempDir(), outDir: path.join(tempDir(), 'x') })).toThrow(
+      /the maze folder is missing: .*is this a checkout of joonspk-research\/generative_agents\?/,
+    );
   });
 
   describe('a town on the import', () => {
@@ -114,7 +143,12 @@ describe('importing the reference\'s town', () => {
     });
 
     it('starts, and its residents get plans', async () => {
-      expect(town.town.sim.agents().map((a) => a.spec.id).sort()).toEqual(['ada-quill', 'bram-stone']);
+      expect(
+        town.town.sim
+          .agents()
+          .map((a) => a.spec.id)
+          .sort(),
+      ).toEqual(['ada-quill', 'bram-stone']);
       await waitFor('both residents to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
       const ada = town.town.sim.agent('ada-quill')!;
       expect(ada.plan!.actions.some((a) => a.address === 'Hamlet Bakery: bakery: behind the bakery counter')).toBe(true);

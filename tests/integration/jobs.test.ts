@@ -59,7 +59,12 @@ describe('scheduled jobs', () => {
     const file = path.join(town.dataDir, 'not-a-folder');
     fs.writeFileSync(file, '');
     const broken = { ...town.config, dataDir: file };
-    const jobs = startJobs({ ...broken, backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off' }, town.town, { debug: () => undefined, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) });
+    const jobs = startJobs({ ...broken, backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off' }, town.town, {
+      debug: () => undefined,
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      error: (m) => lines.push(m),
+    });
     await jobs.run('backup');
     await jobs.run('housekeeping');
     jobs.stop();
@@ -69,7 +74,14 @@ describe('scheduled jobs', () => {
   });
 
   it('refuses a bad cron expression by name', () => {
-    expect(() => startJobs({ ...town.config, backupCron: 'every hour', idleCheckCron: 'off', housekeepingCron: 'off' }, town.town, { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined })).toThrow(/bad cron expression for job backup: 'every hour'/);
+    expect(() =>
+      startJobs({ ...town.config, backupCron: 'every hour', idleCheckCron: 'off', housekeepingCron: 'off' }, town.town, {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+      }),
+    ).toThrow(/bad cron expression for job backup: 'every hour'/);
   });
 });
 
@@ -83,10 +95,62 @@ describe('settings', () => {
   });
 
   it('read every documented variable', () => {
-    const c = loadConfig({ PORT: '3000', DATA_DIR: '/tmp/x', WORLD: 'w2', CLOCK_RATE: '120', OPENAI_BASE_URL: 'http://localhost:8000/v1', LLM_MODEL: 'm', LLM_MODEL_PLAN: 'big', LLM_CONCURRENCY: '16', LLM_BUDGET_TOKENS: '1000000', IDLE_PAUSE_MINUTES: '0' });
-    expect(c).toMatchObject({ port: 3000, dataDir: '/tmp/x', world: 'w2', rate: 120, idlePauseMinutes: 0, llm: { baseURL: 'http://localhost:8000/v1', model: 'm', models: { plan: 'big' }, concurrency: 16, budgetTokens: 1_000_000 } });
+    const c = loadConfig({
+      PORT: '3000',
+      DATA_DIR: '/tmp/x',
+      WORLD: 'w2',
+      CLOCK_RATE: '120',
+      OPENAI_BASE_URL: 'http://localhost:8000/v1',
+      LLM_MODEL: 'm',
+      LLM_MODEL_PLAN: 'big',
+      LLM_CONCURRENCY: '16',
+      LLM_BUDGET_TOKENS: '1000000',
+      IDLE_PAUSE_MINUTES: '0',
+    });
+    expect(c).toMatchObject({
+      port: 3000,
+      dataDir: '/tmp/x',
+      world: 'w2',
+      rate: 120,
+      idlePauseMinutes: 0,
+      llm: { baseURL: 'http://localhost:8000/v1', model: 'm', models: { plan: 'big' }, concurrency: 16, budgetTokens: 1_000_000 },
+    });
     const readme = fs.readFileSync('README.md', 'utf8');
-    for (const name of ['PORT', 'DATA_DIR', 'WORLD', 'MAP_FILE', 'PERSONAS_DIR', 'SEED', 'START_TIME', 'CLOCK_RATE', 'TICK_HZ', 'CLOCK_POLICY', 'OPERATOR_TOKEN', 'IDLE_PAUSE_MINUTES', 'IDLE_CHECK_CRON', 'SNAPSHOT_EVERY_GAME_MINUTES', 'BACKUP_CRON', 'BACKUP_KEEP', 'HOUSEKEEPING_CRON', 'PRUNE_AFTER_DAYS', 'LOG_LEVEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'LLM_MODEL', 'LLM_RESPONSE_FORMAT', 'LLM_CONCURRENCY', 'LLM_RPM', 'LLM_TPM', 'LLM_TIMEOUT_MS', 'LLM_MAX_RETRIES', 'LLM_BUDGET_TOKENS', 'LLM_BUDGET_USD', 'LLM_PRICES', 'EMBEDDING_MODEL', 'EMBEDDING_DIMENSION'])
+    for (const name of [
+      'PORT',
+      'DATA_DIR',
+      'WORLD',
+      'MAP_FILE',
+      'PERSONAS_DIR',
+      'SEED',
+      'START_TIME',
+      'CLOCK_RATE',
+      'TICK_HZ',
+      'CLOCK_POLICY',
+      'OPERATOR_TOKEN',
+      'IDLE_PAUSE_MINUTES',
+      'IDLE_CHECK_CRON',
+      'SNAPSHOT_EVERY_GAME_MINUTES',
+      'BACKUP_CRON',
+      'BACKUP_KEEP',
+      'HOUSEKEEPING_CRON',
+      'PRUNE_AFTER_DAYS',
+      'LOG_LEVEL',
+      'OPENAI_BASE_URL',
+      'OPENAI_API_KEY',
+      'LLM_MODEL',
+      'LLM_RESPONSE_FORMAT',
+      'LLM_CONCURRENCY',
+      'LLM_RPM',
+      'LLM_TPM',
+      'LLM_TIMEOUT_MS',
+      'LLM_MAX_RETRIES',
+      'LLM_BUDGET_TOKENS',
+      'LLM_BUDGET_USD',
+      'LLM_PRICES',
+      'EMBEDDING_MODEL',
+      'EMBEDDING_DIMENSION',
+    ])
       expect(readme, name).toContain(`\`${name}\``);
     // Every variable config.ts reads has a row in the table.
     for (const name of Object.values(ENV_NAMES)) expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));

@@ -11,11 +11,19 @@ import { Pricing } from '../../server/src/llm/pricing';
 import { LlmHttpError, LlmReplyError } from '../../server/src/llm/errors';
 import type { ChatModel, ChatRequest, ChatResponse } from '../../server/src/llm/types';
 
-const schema = { type: 'object', properties: { line: { type: 'string', minLength: 1 }, end: { type: 'boolean' } }, required: ['line', 'end'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { line: { type: 'string', minLength: 1 }, end: { type: 'boolean' } },
+  required: ['line', 'end'],
+  additionalProperties: false,
+};
 const request = (over: Partial<ChatRequest> = {}): ChatRequest => ({
   purpose: 'converse',
   agentId: 'isabella',
-  messages: [{ role: 'system', content: 'You are Isabella. [converse v1]' }, { role: 'user', content: 'Say hello.' }],
+  messages: [
+    { role: 'system', content: 'You are Isabella. [converse v1]' },
+    { role: 'user', content: 'Say hello.' },
+  ],
   schemaName: 'converse_reply',
   schema,
   maxTokens: 50,
@@ -68,7 +76,13 @@ describe('RetryingChatModel', () => {
     stub = await new OpenAIStub({ faults: ['500', '429', 'timeout', 'malformed'], hangMs: 800 }).start();
     const delays: number[] = [];
     const errors: string[] = [];
-    const model = new RetryingChatModel(await adapter('json_schema', 300), { maxRetries: 5, baseDelayMs: 1, sleep: noSleep, random: () => 0, onRetry: (r) => (delays.push(r.delayMs), errors.push(r.error.name)) });
+    const model = new RetryingChatModel(await adapter('json_schema', 300), {
+      maxRetries: 5,
+      baseDelayMs: 1,
+      sleep: noSleep,
+      random: () => 0,
+      onRetry: (r) => (delays.push(r.delayMs), errors.push(r.error.name)),
+    });
     const reply = await model.complete(request());
     expect(reply.json).toMatchObject({ end: false });
     expect(errors).toEqual(['LlmHttpError', 'LlmHttpError', 'LlmTimeoutError', 'LlmReplyError']);
@@ -112,7 +126,10 @@ describe('SchedulingChatModel', () => {
   it('never exceeds its concurrency cap and serves agents round-robin', async () => {
     const inner = new SlowModel(5);
     const scheduler = new SchedulingChatModel(inner, { concurrency: 2 });
-    const calls = [...Array.from({ length: 20 }, () => scheduler.complete(request({ agentId: 'greedy' }))), scheduler.complete(request({ agentId: 'patient' }))];
+    const calls = [
+      ...Array.from({ length: 20 }, () => scheduler.complete(request({ agentId: 'greedy' }))),
+      scheduler.complete(request({ agentId: 'patient' })),
+    ];
     await Promise.all(calls);
     expect(inner.maxRunning).toBe(2);
     // The agent that queued one call is served among the first few, not after the greedy one's twenty.
@@ -123,7 +140,12 @@ describe('SchedulingChatModel', () => {
     let now = 0;
     const timers: Array<{ at: number; fn: () => void }> = [];
     const inner = new SlowModel(0);
-    const scheduler = new SchedulingChatModel(inner, { concurrency: 10, requestsPerMinute: 2, clock: { now: () => now }, setTimer: (fn, ms) => timers.push({ at: now + ms, fn }) });
+    const scheduler = new SchedulingChatModel(inner, {
+      concurrency: 10,
+      requestsPerMinute: 2,
+      clock: { now: () => now },
+      setTimer: (fn, ms) => timers.push({ at: now + ms, fn }),
+    });
     const done: number[] = [];
     for (let i = 0; i < 3; i++) void scheduler.complete(request()).then(() => done.push(now));
     await new Promise((r) => setTimeout(r, 20));
@@ -161,12 +183,28 @@ describe('the whole stack', () => {
     const log = new ArrayCallLog();
     const cache = new MapResponseCache();
     const make = async () =>
-      buildChatStack(await adapter(), { modelFor: () => 'stub-model', cache, log, pricing: new Pricing({ 'stub-model': { inputPerMTok: 1, outputPerMTok: 2 } }), budget: { tokens: 0, usd: 0 }, concurrency: 4, requestsPerMinute: 0, tokensPerMinute: 0, maxRetries: 3, sleep: noSleep });
+      buildChatStack(await adapter(), {
+        modelFor: () => 'stub-model',
+        cache,
+        log,
+        pricing: new Pricing({ 'stub-model': { inputPerMTok: 1, outputPerMTok: 2 } }),
+        budget: { tokens: 0, usd: 0 },
+        concurrency: 4,
+        requestsPerMinute: 0,
+        tokensPerMinute: 0,
+        maxRetries: 3,
+        sleep: noSleep,
+      });
     const first = await make();
     const prompts = ['one', 'two', 'three'].map((t) => request({ messages: [{ role: 'user', content: t }] }));
     const answers = await Promise.all(prompts.map((p) => first.model.complete(p)));
     expect(log.rows.filter((r) => !r.cached)).toHaveLength(stub.stats.requests);
-    expect(log.rows.filter((r) => r.outcome !== 'ok').map((r) => r.outcome).sort()).toEqual(['LlmHttpError', 'LlmReplyError']);
+    expect(
+      log.rows
+        .filter((r) => r.outcome !== 'ok')
+        .map((r) => r.outcome)
+        .sort(),
+    ).toEqual(['LlmHttpError', 'LlmReplyError']);
     expect(log.rows.find((r) => r.outcome === 'ok')!.costUsd).toBeGreaterThan(0);
 
     const requestsBefore = stub.stats.requests;

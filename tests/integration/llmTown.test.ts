@@ -34,9 +34,23 @@ describe('a 3-agent game day on the LLM mind', () => {
 
   beforeAll(async () => {
     stub = installTownResponders(await new OpenAIStub({ faults: ['500', '429', 'timeout', 'malformed'], hangMs: 1500 }).start());
-    const config = loadConfig({}, { dataDir: tempDir(), personasDir: threePersonas(), startTime: '2026-02-13T00:00', logLevel: 'silent', llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', timeoutMs: 1000, maxRetries: 4, concurrency: 8 } });
+    const config = loadConfig(
+      {},
+      {
+        dataDir: tempDir(),
+        personasDir: threePersonas(),
+        startTime: '2026-02-13T00:00',
+        logLevel: 'silent',
+        llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', timeoutMs: 1000, maxRetries: 4, concurrency: 8 },
+      },
+    );
     const minds = buildMinds(config, createLogger('silent'));
-    town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent'), runtimeSettings: { reflectionThreshold: 60 } });
+    town = await Town.open(config, {
+      embedder: minds.embedder,
+      createMind: minds.createMind,
+      logger: createLogger('silent'),
+      runtimeSettings: { reflectionThreshold: 60 },
+    });
     const start = town.gameMs;
     await town.loop.runLockstep(start + 9 * 3_600_000, 30_000);
     // Everyone awake hears it: a reason to react.
@@ -63,7 +77,10 @@ describe('a 3-agent game day on the LLM mind', () => {
 
   it('recovers from every fault kind, and the recorder counts what the stub served', () => {
     expect(stub.stats.faults).toEqual({ '500': 1, '429': 1, timeout: 1, malformed: 1 });
-    const rows = town.db.db.prepare('SELECT outcome, count(*) AS n FROM llm_calls WHERE cached = 0 GROUP BY outcome').all() as Array<{ outcome: string; n: number }>;
+    const rows = town.db.db.prepare('SELECT outcome, count(*) AS n FROM llm_calls WHERE cached = 0 GROUP BY outcome').all() as Array<{
+      outcome: string;
+      n: number;
+    }>;
     const total = rows.reduce((s, r) => s + r.n, 0);
     expect(total).toBe(stub.stats.requests);
     expect(rows.find((r) => r.outcome === 'ok')!.n).toBe(stub.stats.requests - 4);
@@ -120,8 +137,12 @@ describe('a 3-agent game day on the LLM mind', () => {
   it('stays within 100 chat calls per agent per game day', () => {
     const summary = town.db.summariseCalls();
     // The run covers a day and the next morning's plans.
-    const agentDays = 3 * 33 / 24;
-    console.log(`LLM calls per agent-day: ${(summary.calls / agentDays).toFixed(1)}, tokens per agent-day: ${((summary.promptTokens + summary.completionTokens) / agentDays).toFixed(0)}`, JSON.stringify(summary.byPurpose));
+    const agentDays = (3 * 33) / 24;
+    console.log(
+      `LLM calls per agent-day: ${(summary.calls / agentDays).toFixed(1)}, tokens per ` +
+        `agent-day: ${((summary.promptTokens + summary.completionTokens) / agentDays).toFixed(0)}`,
+      JSON.stringify(summary.byPurpose),
+    );
     expect(summary.calls / agentDays).toBeLessThanOrEqual(100);
   });
 });
@@ -132,7 +153,17 @@ describe('a 3-agent evening with whole conversations (CONVERSATION_MODE=whole)',
 
   beforeAll(async () => {
     stub = installTownResponders(await new OpenAIStub().start());
-    const config = loadConfig({}, { dataDir: tempDir(), personasDir: threePersonas(), startTime: '2026-02-14T16:00', conversationMode: 'whole', logLevel: 'silent', llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', concurrency: 8 } });
+    const config = loadConfig(
+      {},
+      {
+        dataDir: tempDir(),
+        personasDir: threePersonas(),
+        startTime: '2026-02-14T16:00',
+        conversationMode: 'whole',
+        logLevel: 'silent',
+        llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', concurrency: 8 },
+      },
+    );
     const minds = buildMinds(config, createLogger('silent'));
     town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
     await town.loop.runLockstep(town.gameMs + 6 * 3_600_000, 30_000);
@@ -154,12 +185,16 @@ describe('a 3-agent evening with whole conversations (CONVERSATION_MODE=whole)',
   });
 
   it('re-plans the day of a listener who accepted the party in a talk', () => {
-    const replans = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000).filter((e) => e.kind === 'plan.made' && 'reason' in e.data && /^I will go to the party at Hobbs Cafe at \d\d:00\.$/.test(e.data.reason));
+    const replans = town.db.events
+      .read(0, Number.MAX_SAFE_INTEGER, 1_000_000)
+      .filter((e) => e.kind === 'plan.made' && 'reason' in e.data && /^I will go to the party at Hobbs Cafe at \d\d:00\.$/.test(e.data.reason));
     expect(replans.length).toBeGreaterThan(0);
     const first = replans[0];
     const hour = Number(first.kind === 'plan.made' && 'reason' in first.data ? first.data.reason.slice(-6, -4) : -1);
     expect(first.data).toMatchObject({ fromMinute: hour * 60 });
     const listener = town.sim.agent(first.agentId!)!;
-    expect(listener.plan!.actions).toContainEqual(expect.objectContaining({ startMinute: hour * 60, description: 'going to the party', address: 'Hobbs Cafe: cafe' }));
+    expect(listener.plan!.actions).toContainEqual(
+      expect.objectContaining({ startMinute: hour * 60, description: 'going to the party', address: 'Hobbs Cafe: cafe' }),
+    );
   });
 });

@@ -65,7 +65,12 @@ describe('serving an adopted map', () => {
   });
 
   it('runs its residents: the bedtime after midnight and the tent for a bedroom load, and agents get plans', async () => {
-    expect(town.town.sim.agents().map((a) => a.spec.id).sort()).toEqual(['rowan', 'sage']);
+    expect(
+      town.town.sim
+        .agents()
+        .map((a) => a.spec.id)
+        .sort(),
+    ).toEqual(['rowan', 'sage']);
     expect(town.town.sim.agent('rowan')!.spec.bedAddress).toBe('Camp: tent: sleeping bag');
     await waitFor('both residents to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
   });
@@ -90,6 +95,11 @@ describe('the assets a map references', () => {
     expect(served.missing.map((a) => a.reference)).toEqual(['gone/lost image.png']);
     // A map cannot expose a file that is not an image by naming it as a tileset.
     expect(served.refused).toEqual(['../../../package.json']);
-    expect((JSON.parse(json) as typeof map).tilesets.map((t) => t.image)).toEqual(['assets/0/meadow.png', 'assets/0/meadow.png', 'assets/1/lost%20image.png', '']);
+    expect((JSON.parse(json) as typeof map).tilesets.map((t) => t.image)).toEqual([
+      'assets/0/meadow.png',
+      'assets/0/meadow.png',
+      'assets/1/lost%20image.png',
+      '',
+    ]);
   });
 });

@@ -8,7 +8,15 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FieldProblem, PersonaCheckReply, PersonaFileList, PersonaFileView, PersonaSaveRefusal, PersonaSaveReply, PlanPreview } from '../../server/src/protocol/personas';
+import type {
+  FieldProblem,
+  PersonaCheckReply,
+  PersonaFileList,
+  PersonaFileView,
+  PersonaSaveRefusal,
+  PersonaSaveReply,
+  PlanPreview,
+} from '../../server/src/protocol/personas';
 import { checkPersonaText, loadPersonaFolder } from '../../server/src/world/persona';
 import { loadTownMap } from '../../server/src/world/map';
 import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
@@ -27,7 +35,10 @@ function nadia(): Record<string, unknown> {
 type Town = Awaited<ReturnType<typeof startTestTown>>;
 
 function client(town: Town, token: string | null) {
-  const headers = (body: boolean): Record<string, string> => ({ ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) });
+  const headers = (body: boolean): Record<string, string> => ({
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  });
   // A connection per request (no keep-alive): a socket the server closes while a test holds the event
   // loop (a lockstep run) is never reused.
   const call = <T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> =>
@@ -81,7 +92,13 @@ describe('the persona editor API', () => {
   });
 
   it('checks the form with the loader itself: the same problems, by field, as the file would give at start-up', async () => {
-    const fields = { ...nadia(), age: 'thirty', wakeAt: '7:00', home: 'Petrova House', sprite: { skin: '#c68863', hair: 'brown', shirt: '#123456', pants: '#123456' } };
+    const fields = {
+      ...nadia(),
+      age: 'thirty',
+      wakeAt: '7:00',
+      home: 'Petrova House',
+      sprite: { skin: '#c68863', hair: 'brown', shirt: '#123456', pants: '#123456' },
+    };
     const { status, body } = await operator.post<PersonaCheckReply>('/api/persona-files/nadia/check', { fields });
     expect(status).toBe(200);
     expect(fieldsOf(body.errors)).toEqual(['age', 'home', 'sprite.hair', 'wakeAt']);
@@ -98,7 +115,9 @@ describe('the persona editor API', () => {
     expect(fixed.body.yaml.split('\n')[0]).toBe('# yaml-language-server: $schema=./persona.schema.json');
     expect(fixed.body.preview!.mind).toBe('offline');
     expect(fixed.body.preview!.plan.actions.length).toBeGreaterThan(5);
-    expect(fixed.body.preview!.plan.actions.every((a) => town.town.map.arenasByAddress.has(a.address) || town.town.map.objectsByAddress.has(a.address))).toBe(true);
+    expect(fixed.body.preview!.plan.actions.every((a) => town.town.map.arenasByAddress.has(a.address) || town.town.map.objectsByAddress.has(a.address))).toBe(
+      true,
+    );
     // A bad file name is the form's id field, in the loader's words; the fields are checked all the same.
     const badId = await operator.post<PersonaCheckReply>('/api/persona-files/Nadia%20P/check', { fields: { ...nadia(), age: 0 } });
     expect(badId.status).toBe(200);
@@ -129,7 +148,12 @@ describe('the persona editor API', () => {
     expect(town.town.sim.agent('nadia')).toBeUndefined();
 
     const spawn = town.town.map.spawns.find((s) => s.name === 'spawn 3')!;
-    const overwritten = await operator.put<PersonaSaveReply>('/api/persona-files/nadia', { fields: { ...nadia(), age: 50 }, overwrite: true, addToTown: true, spawn: 'spawn 3' });
+    const overwritten = await operator.put<PersonaSaveReply>('/api/persona-files/nadia', {
+      fields: { ...nadia(), age: 50 },
+      overwrite: true,
+      addToTown: true,
+      spawn: 'spawn 3',
+    });
     expect(overwritten.status).toBe(200);
     expect(overwritten.body).toMatchObject({ created: false, added: true });
     expect(YAML.parse(fs.readFileSync(path.join(personasDir, 'nadia.yaml'), 'utf8')).age).toBe(50);
@@ -137,7 +161,11 @@ describe('the persona editor API', () => {
     const added = town.town.db.events.read(0, Number.MAX_SAFE_INTEGER, 100_000).find((e) => e.kind === 'agent.added' && e.agentId === 'nadia');
     expect(added?.kind === 'agent.added' && added.data.tile).toBe(spawn.tile.y * town.town.map.widthTiles + spawn.tile.x);
     // She plans her day and walks off from the spawn point.
-    await waitFor('Nadia to plan and walk', () => agent.plan && town.town.db.events.read(0, Number.MAX_SAFE_INTEGER, 100_000).some((e) => e.kind === 'agent.move' && e.agentId === 'nadia'), 30_000);
+    await waitFor(
+      'Nadia to plan and walk',
+      () => agent.plan && town.town.db.events.read(0, Number.MAX_SAFE_INTEGER, 100_000).some((e) => e.kind === 'agent.move' && e.agentId === 'nadia'),
+      30_000,
+    );
     expect(agent.plan!.actions.length).toBeGreaterThan(3);
   });
 
@@ -186,7 +214,10 @@ describe('the persona editor API', () => {
     const folderBefore = fs.readdirSync(personasDir).map((f) => [f, fs.readFileSync(path.join(personasDir, f), 'utf8')]);
     const agentsBefore = town.town.sim.agents().map((a) => a.spec.id);
     const eventsBefore = town.town.db.events.lastSeq();
-    for (const [who, expected] of [[client(town, null), 401], [client(town, 'guess'), 403]] as const) {
+    for (const [who, expected] of [
+      [client(town, null), 401],
+      [client(town, 'guess'), 403],
+    ] as const) {
       const tries = [
         who.put('/api/persona-files/nadia', { fields: nadia(), addToTown: true }),
         who.put('/api/persona-files/isabella', { fields: { ...nadia(), name: 'Hijacked' }, overwrite: true }),
@@ -201,7 +232,9 @@ describe('the persona editor API', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(fs.readdirSync(personasDir).map((f) => [f, fs.readFileSync(path.join(personasDir, f), 'utf8')])).toEqual(folderBefore);
     expect(town.town.sim.agents().map((a) => a.spec.id)).toEqual(agentsBefore);
-    expect(town.town.db.events.read(eventsBefore + 1, Number.MAX_SAFE_INTEGER, 10_000).filter((e) => e.kind === 'operator.action' || e.kind === 'persona.set')).toEqual([]);
+    expect(
+      town.town.db.events.read(eventsBefore + 1, Number.MAX_SAFE_INTEGER, 10_000).filter((e) => e.kind === 'operator.action' || e.kind === 'persona.set'),
+    ).toEqual([]);
     fs.rmSync(path.join(personasDir, 'olga.yaml'));
   });
 
@@ -271,7 +304,9 @@ describe('the plan preview with an LLM', () => {
     expect(stub.stats.requests - before).toBeGreaterThanOrEqual(4 - body.cost!.cachedCalls);
     expect(body.cost!.promptTokens).toBeGreaterThan(0);
     expect(body.cost!.usd).toBeCloseTo((body.cost!.promptTokens * 1 + body.cost!.completionTokens * 2) / 1e6, 10);
-    const logged = town.town.db.db.prepare("SELECT sum(cached) AS cached, count(*) AS calls, sum(prompt_tokens) AS prompt FROM llm_calls WHERE agent_id = 'preview:nadia'").get();
+    const logged = town.town.db.db
+      .prepare("SELECT sum(cached) AS cached, count(*) AS calls, sum(prompt_tokens) AS prompt FROM llm_calls WHERE agent_id = 'preview:nadia'")
+      .get();
     expect(logged).toEqual({ cached: body.cost!.cachedCalls, calls: 4, prompt: body.cost!.promptTokens });
     // Nothing of Nadia in the world: no file, no agent, no memories.
     expect(town.town.sim.agent('nadia')).toBeUndefined();

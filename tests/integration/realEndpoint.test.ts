@@ -11,9 +11,22 @@ const endpoint = config.llm.baseURL;
 
 describe.runIf(endpoint)(`a real endpoint (${endpoint ?? 'OPENAI_BASE_URL not set'})`, () => {
   it('answers a converse request with JSON valid against its schema', async () => {
-    const model = new OpenAIChatModel({ baseURL: endpoint!, apiKey: config.llm.apiKey, models: { default: config.llm.model }, responseFormat: config.llm.responseFormat, timeoutMs: config.llm.timeoutMs });
+    const model = new OpenAIChatModel({
+      baseURL: endpoint!,
+      apiKey: config.llm.apiKey,
+      models: { default: config.llm.model },
+      responseFormat: config.llm.responseFormat,
+      timeoutMs: config.llm.timeoutMs,
+    });
     const { $schema: _drop, ...schema } = z.toJSONSchema(TurnReply) as Record<string, unknown>;
-    const reply = await model.complete({ purpose: 'converse', agentId: null, schemaName: 'converse_reply', schema, maxTokens: 100, messages: [{ role: 'user', content: 'You meet a neighbour at the cafe. Say one friendly line; end=false.' }] });
+    const reply = await model.complete({
+      purpose: 'converse',
+      agentId: null,
+      schemaName: 'converse_reply',
+      schema,
+      maxTokens: 100,
+      messages: [{ role: 'user', content: 'You meet a neighbour at the cafe. Say one friendly line; end=false.' }],
+    });
     expect(TurnReply.safeParse(reply.json).success).toBe(true);
   }, 120_000);
 });

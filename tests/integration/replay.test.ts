@@ -45,7 +45,8 @@ async function until(room: Replay, check: () => boolean): Promise<void> {
 function positions(state: TownState) {
   const out: Record<string, { x: number; y: number; action: string; speech: string }> = {};
   state.agents.forEach((a, id) => {
-    const p = a.path.length > 1 ? positionOnPath([...a.path], state.mapWidth, a.pathStartGameMs, a.tilesPerGameMinute, state.gameMs) : { x: a.tileX, y: a.tileY };
+    const p =
+      a.path.length > 1 ? positionOnPath([...a.path], state.mapWidth, a.pathStartGameMs, a.tilesPerGameMinute, state.gameMs) : { x: a.tileX, y: a.tileY };
     out[id] = { x: p.x, y: p.y, action: a.action, speech: a.speech };
   });
   return out;
@@ -90,7 +91,9 @@ describe('replay', () => {
     const at = stateAt(town.town.db, town.town.world, t)!;
     for (const a of at.sim.agents) {
       const m = a.movement;
-      const p = m ? positionOnPath(m.path, town.town.map.widthTiles, m.startGameMs, m.tilesPerGameMinute, t) : { x: a.tile % town.town.map.widthTiles, y: Math.floor(a.tile / town.town.map.widthTiles) };
+      const p = m
+        ? positionOnPath(m.path, town.town.map.widthTiles, m.startGameMs, m.tilesPerGameMinute, t)
+        : { x: a.tile % town.town.map.widthTiles, y: Math.floor(a.tile / town.town.map.widthTiles) };
       expect(first[a.spec.id], a.spec.id).toEqual({ x: p.x, y: p.y, action: a.current.description, speech: a.speech });
     }
     // A second viewer watches live meanwhile.
@@ -161,11 +164,23 @@ describe('replay', () => {
 
   it('gives the page what it needs to replay a world recorded on another map, and serves that map by the same rules', async () => {
     // A world file from another map (a third-party map whose tileset sits in a sibling folder), written beside the live one.
-    const config = loadConfig({}, {
-      dataDir: town.dataDir, world: 'meadow', mapFile: 'tests/fixtures/adopted/maps/meadow.tmj', personasDir: 'tests/fixtures/adopted/personas',
-      startTime: '2026-02-13T11:00', logLevel: 'silent',
+    const config = loadConfig(
+      {},
+      {
+        dataDir: town.dataDir,
+        world: 'meadow',
+        mapFile: 'tests/fixtures/adopted/maps/meadow.tmj',
+        personasDir: 'tests/fixtures/adopted/personas',
+        startTime: '2026-02-13T11:00',
+        logLevel: 'silent',
+      },
+    );
+    const meadow = await Town.open(config, {
+      mind: new OfflineMind(),
+      embedder: loadOfflineEmbedder(),
+      logger: createLogger('silent'),
+      runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
     });
-    const meadow = await Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
     await meadow.loop.runLockstep(meadow.gameMs + GAME_MS_PER_HOUR, 20_000);
     await meadow.close();
 

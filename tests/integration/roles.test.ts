@@ -55,7 +55,10 @@ describe('roles', () => {
     const before = worldSnapshot();
     const s = await join(town.url);
     s.room.send('inspect', { requestId: 'r1', agentId: 'isabella' });
-    const reply = await waitFor('the inspector data', () => s.inbox.find(([t]) => t === 'inspect')?.[1] as { name: string; plan: unknown; recent: unknown[] } | undefined);
+    const reply = await waitFor(
+      'the inspector data',
+      () => s.inbox.find(([t]) => t === 'inspect')?.[1] as { name: string; plan: unknown; recent: unknown[] } | undefined,
+    );
     expect(reply.name).toBe('Isabella Rivera');
     expect(reply.recent.length).toBeGreaterThan(0);
     expect(worldSnapshot()).toEqual(before);
@@ -106,14 +109,16 @@ describe('roles', () => {
     o.room.send('teleport', { agentId: 'claire' });
     await waitFor('six refusals', () => o.errors.length >= 6);
     // Interviews run asynchronously, so their refusal may come after the others.
-    expect(o.errors.slice(0, 6).map((e) => e.message)).toEqual(expect.arrayContaining([
-      expect.stringMatching(/bad 'control' message/),
-      expect.stringMatching(/bad 'control' message/),
-      expect.stringMatching(/bad 'whisper' message: text: .*500/),
-      expect.stringMatching(/bad 'whisper' message/),
-      expect.stringMatching(/no agent 'nobody'/),
-      expect.stringMatching(/unknown message type 'teleport'/),
-    ]));
+    expect(o.errors.slice(0, 6).map((e) => e.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/bad 'control' message/),
+        expect.stringMatching(/bad 'control' message/),
+        expect.stringMatching(/bad 'whisper' message: text: .*500/),
+        expect.stringMatching(/bad 'whisper' message/),
+        expect.stringMatching(/no agent 'nobody'/),
+        expect.stringMatching(/unknown message type 'teleport'/),
+      ]),
+    );
     const after = worldSnapshot();
     expect(after, JSON.stringify([before, after])).toEqual(before);
     for (let i = 0; i < 30; i++) o.room.send('inspect', { requestId: String(i), agentId: 'claire' });

@@ -20,7 +20,9 @@ const logger = createLogger('silent');
 function scenarioActions(file: string): string[] {
   const db = openWorldDb(file, null, { readonly: true });
   try {
-    return (db.db.prepare("SELECT json_extract(data, '$.by') FROM events WHERE kind = 'operator.action' ORDER BY seq").pluck().all() as string[]).filter((by) => by.startsWith('scenario:'));
+    return (db.db.prepare("SELECT json_extract(data, '$.by') FROM events WHERE kind = 'operator.action' ORDER BY seq").pluck().all() as string[]).filter((by) =>
+      by.startsWith('scenario:'),
+    );
   } finally {
     db.close();
   }
@@ -33,7 +35,14 @@ describe('the Valentine scenario, headless, on the offline mind', () => {
 
   beforeAll(async () => {
     dataDir = tempDir();
-    outcome = await runScenario({ scenario: loadScenario(VALENTINES), scenarioFile: VALENTINES, env: { DATA_DIR: dataDir }, days: 0.3, logger, onProgress: (p) => progress.push(p) });
+    outcome = await runScenario({
+      scenario: loadScenario(VALENTINES),
+      scenarioFile: VALENTINES,
+      env: { DATA_DIR: dataDir },
+      days: 0.3,
+      logger,
+      onProgress: (p) => progress.push(p),
+    });
   }, 120_000);
 
   it('finishes, writes the world file and the report beside it, and reports progress on the way', () => {
@@ -81,7 +90,9 @@ describe('the Valentine scenario, headless, on the offline mind', () => {
 describe('a scenario run stopped part-way', () => {
   it('stops cleanly between chunks, and the same call resumes it to the end without repeating interventions', async () => {
     const dataDir = tempDir();
-    const text = fs.readFileSync(VALENTINES, 'utf8').replace('at: 2026-02-13T06:00\n    kind: whisper\n    agent: tomas', 'at: 2026-02-13T07:00\n    kind: whisper\n    agent: tomas');
+    const text = fs
+      .readFileSync(VALENTINES, 'utf8')
+      .replace('at: 2026-02-13T06:00\n    kind: whisper\n    agent: tomas', 'at: 2026-02-13T07:00\n    kind: whisper\n    agent: tomas');
     const scenario = parseScenario(text, VALENTINES);
     let calls = 0;
     const first = await runScenario({ scenario, scenarioFile: VALENTINES, env: { DATA_DIR: dataDir }, days: 0.1, logger, shouldStop: () => ++calls > 3 });
@@ -182,7 +193,11 @@ describe('npm run simulate', () => {
   it('prints plain progress lines when stdout is not a terminal, then where the report is', () => {
     const dir = tempDir();
     const file = path.join(dir, 'small.yaml');
-    fs.writeFileSync(file, 'name: small\npersonas: personas\nstart: 2026-02-13T06:00\ndays: 0.1\nattendance:\n  - { place: Hobbs Cafe, from: 2026-02-13T17:00, to: 2026-02-13T18:00 }\n');
+    fs.writeFileSync(
+      file,
+      'name: small\npersonas: personas\nstart: 2026-02-13T06:00\ndays: 0.1\nattendance:\n  - { place: Hobbs Cafe, ' +
+        'from: 2026-02-13T17:00, to: 2026-02-13T18:00 }\n',
+    );
     const run = cli(['--scenario', file, '--days', '0.05', '--world', 'cli'], { DATA_DIR: dir });
     expect(run.stdout).toContain('--days 0.05: 1 intervention(s) or attendance window(s) fall after the run');
     expect(run.status).toBe(0);

@@ -15,7 +15,12 @@ import { tempDir } from '../helpers';
 
 async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
   const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
-  return Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+  return Town.open(config, {
+    mind: new OfflineMind(),
+    embedder: loadOfflineEmbedder(),
+    logger: createLogger('silent'),
+    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+  });
 }
 
 describe('a town on the offline mind', () => {
@@ -26,11 +31,26 @@ describe('a town on the offline mind', () => {
     for (const p of town.personas.values()) {
       const memories = db.memories.recent(p.id, 1000);
       expect(memories.length, p.id).toBeGreaterThan(5);
-      expect(memories.some((m) => m.kind === 'observation' && m.triple !== null), p.id).toBe(true);
-      expect(memories.some((m) => m.kind === 'plan'), p.id).toBe(true);
+      expect(
+        memories.some((m) => m.kind === 'observation' && m.triple !== null),
+        p.id,
+      ).toBe(true);
+      expect(
+        memories.some((m) => m.kind === 'plan'),
+        p.id,
+      ).toBe(true);
     }
     const kinds = new Set(db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000).map((e) => e.kind));
-    for (const k of ['run.started', 'agent.action', 'agent.move', 'plan.made', 'memory.created', 'conversation.start', 'conversation.utterance', 'conversation.end'])
+    for (const k of [
+      'run.started',
+      'agent.action',
+      'agent.move',
+      'plan.made',
+      'memory.created',
+      'conversation.start',
+      'conversation.utterance',
+      'conversation.end',
+    ])
       expect(kinds.has(k as never), k).toBe(true);
     await town.close();
   }, 60_000);
@@ -76,7 +96,7 @@ describe('a town on the offline mind', () => {
     const seq = town.db.events.lastSeq();
     // No close(): like a kill -9. Committed rows are in the WAL; the next open replays them.
     const raw = new Database(path.join(dataDir, 'smalltown.sqlite'), { readonly: true });
-    expect((raw.prepare('SELECT count(*) FROM memories').pluck().get() as number)).toBe(memories);
+    expect(raw.prepare('SELECT count(*) FROM memories').pluck().get() as number).toBe(memories);
     raw.close();
     const again = await openTown({ dataDir });
     expect(again.db.memories.count()).toBe(memories);
@@ -108,7 +128,9 @@ describe('a town on the offline mind', () => {
     const file = path.join(dir, 'w.sqlite');
     openWorldDb(file, { model: 'smalltown-wink-sg100-int8-v1', dimension: 100 }).close();
     expect(() => openWorldDb(file, { model: 'text-embedding-3-small', dimension: 1536 })).toThrow(EmbedderMismatchError);
-    expect(() => openWorldDb(file, { model: 'text-embedding-3-small', dimension: 1536 })).toThrow(/made with the embedder 'smalltown-wink-sg100-int8-v1' \(100 dimensions\).*start a new world/);
+    expect(() => openWorldDb(file, { model: 'text-embedding-3-small', dimension: 1536 })).toThrow(
+      /made with the embedder 'smalltown-wink-sg100-int8-v1' \(100 dimensions\).*start a new world/,
+    );
   });
 
   it('spreads a whispered invitation through conversations within two game days', async () => {
@@ -116,7 +138,9 @@ describe('a town on the offline mind', () => {
     const invite = 'Klaus is hosting a poetry reading at The Rose and Crown Pub on February 15 at 7pm, and everyone is invited.';
     await town.commands.whisper(asAgentId('marek'), invite, 'test');
     await town.loop.runLockstep(town.gameMs + 2 * GAME_MS_PER_DAY, 30_000);
-    const heard = [...town.personas.keys()].filter((id) => id !== 'marek' && town.db.memories.search(asAgentId(id), 'poetry reading', 5).some((m) => m.kind === 'chat'));
+    const heard = [...town.personas.keys()].filter(
+      (id) => id !== 'marek' && town.db.memories.search(asAgentId(id), 'poetry reading', 5).some((m) => m.kind === 'chat'),
+    );
     expect(heard.length).toBeGreaterThanOrEqual(2);
     await town.close();
   }, 90_000);

@@ -131,7 +131,11 @@ describe('metrics of a hand-built world', () => {
   });
 
   it('narrows every metric to a window', async () => {
-    const later = await buildReport(w.db, w.map, loadOfflineEmbedder(), { world: w.world, scenario, window: { fromGameMs: T0 + 2 * HOUR, toGameMs: T0 + 4 * HOUR } });
+    const later = await buildReport(w.db, w.map, loadOfflineEmbedder(), {
+      world: w.world,
+      scenario,
+      window: { fromGameMs: T0 + 2 * HOUR, toGameMs: T0 + 4 * HOUR },
+    });
     expect([later.topics[0].aware_start, later.topics[0].aware_end]).toEqual([2, 3]);
     expect(later.density.start).toBeCloseTo(2 / 3, 3);
     expect(later.conversations.total).toBe(1);
@@ -163,9 +167,24 @@ describe('metrics of a hand-built world', () => {
     // an unknown agent is empty too.
     expect(agentDay(w.db, 'nobody', T0, T0 + 24 * HOUR)).toEqual([]);
     w.db.events.append([
-      { gameMs: T0 + 5 * HOUR, kind: 'agent.action', agentId: 'ada' as never, data: { description: 'reading', emoji: '📖', address: 'Ada House: bedroom: desk', asleep: false } },
-      { gameMs: T0 + 6 * HOUR, kind: 'agent.action', agentId: 'ada' as never, data: { description: 'having coffee', emoji: '☕', address: 'Cafe: cafe: counter', asleep: false } },
-      { gameMs: T0 + 8 * HOUR, kind: 'agent.action', agentId: 'bo' as never, data: { description: 'sleeping', emoji: '😴', address: 'Bo House: bedroom: bed', asleep: true } },
+      {
+        gameMs: T0 + 5 * HOUR,
+        kind: 'agent.action',
+        agentId: 'ada' as never,
+        data: { description: 'reading', emoji: '📖', address: 'Ada House: bedroom: desk', asleep: false },
+      },
+      {
+        gameMs: T0 + 6 * HOUR,
+        kind: 'agent.action',
+        agentId: 'ada' as never,
+        data: { description: 'having coffee', emoji: '☕', address: 'Cafe: cafe: counter', asleep: false },
+      },
+      {
+        gameMs: T0 + 8 * HOUR,
+        kind: 'agent.action',
+        agentId: 'bo' as never,
+        data: { description: 'sleeping', emoji: '😴', address: 'Bo House: bedroom: bed', asleep: true },
+      },
     ]);
     expect(agentDay(w.db, 'ada', T0 + 5 * HOUR + 30 * MIN, T0 + 7 * HOUR).map((e) => [e.startGameMs - T0, e.endGameMs - T0, e.place, e.description])).toEqual([
       [5 * HOUR + 30 * MIN, 6 * HOUR, 'Ada House', 'reading'],
@@ -201,7 +220,9 @@ describe('exports of a hand-built world, parsed back', () => {
       ['bo', 'Bo Park'],
       ['cy', 'Cy Reed'],
     ]);
-    expect(graph.edge.map((e: { source: string; target: string; data: unknown }) => [e.source, e.target, data(e.data).weight, data(e.data).acquainted])).toEqual([
+    expect(
+      graph.edge.map((e: { source: string; target: string; data: unknown }) => [e.source, e.target, data(e.data).weight, data(e.data).acquainted]),
+    ).toEqual([
       ['ada', 'bo', 0, true],
       ['ada', 'cy', 1, false],
       ['bo', 'cy', 1, false],
@@ -217,13 +238,20 @@ describe('exports of a hand-built world, parsed back', () => {
     ]);
     const conversations = parseCsv(await collect((out) => exportConversations(w.db, out)), { columns: true }) as Array<Record<string, string>>;
     expect(conversations).toHaveLength(2);
-    expect(conversations[0]).toMatchObject({ conversation_id: '1', arena: 'Cafe: cafe', end: '2026-02-13T07:10', summary: 'Ada and Cy talked, "happily", about the party' });
+    expect(conversations[0]).toMatchObject({
+      conversation_id: '1',
+      arena: 'Cafe: cafe',
+      end: '2026-02-13T07:10',
+      summary: 'Ada and Cy talked, "happily", about the party',
+    });
     expect(conversations[0].transcript.split('\n')).toEqual([expect.stringMatching(/^Ada Lane: Guess what, Cy: /), 'Cy Reed: Wonderful!', 'I will come.']);
     const memories = parseCsv(await collect((out) => exportMemories(w.db, out)), { columns: true }) as Array<Record<string, string>>;
     expect(memories).toHaveLength(5);
     expect(memories[3].description).toBe("Bo Park and Cy Reed had a conversation. They talked about: Cy's party hats; flowers for Valentine's Day.");
     expect(memories[0]).not.toHaveProperty('embedding');
-    const withVectors = parseCsv(await collect((out) => exportMemories(w.db, out, { vectors: true, agentId: 'cy' })), { columns: true }) as Array<Record<string, string>>;
+    const withVectors = parseCsv(await collect((out) => exportMemories(w.db, out, { vectors: true, agentId: 'cy' })), { columns: true }) as Array<
+      Record<string, string>
+    >;
     expect(withVectors).toHaveLength(1);
     expect(withVectors[0].embedding.split(' ')).toHaveLength(100);
     const report = await buildReport(w.db, w.map, loadOfflineEmbedder(), { world: w.world, scenario });
@@ -238,7 +266,10 @@ describe('exports of a hand-built world, parsed back', () => {
   });
 
   it('writes every event as one JSON line, in seq order, and filters by kind', async () => {
-    const lines = (await collect((out) => exportEvents(w.db, out))).trimEnd().split('\n').map((l) => JSON.parse(l) as { seq: number; kind: string });
+    const lines = (await collect((out) => exportEvents(w.db, out)))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; kind: string });
     expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: w.db.events.lastSeq() }, (_, i) => i + 1));
     const talks = (await collect((out) => exportEvents(w.db, out, { kinds: ['conversation.start'] }))).trimEnd().split('\n');
     expect(talks.map((l) => (JSON.parse(l) as { data: { conversationId: number } }).data.conversationId)).toEqual([1, 2]);

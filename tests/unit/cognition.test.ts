@@ -36,20 +36,46 @@ function simView(plans = new Map<string, DayPlan>()): SimView {
       const p = personas.get(id);
       if (!p) return undefined;
       const plan = plans.get(id) ?? planFromRoutine(p, map, 1, DAY);
-      return { spec: { wakeMinute: Number(p.wakeAt.slice(0, 2)) * 60 + Number(p.wakeAt.slice(3)), sleepMinute: Number(p.sleepAt.slice(0, 2)) * 60 + Number(p.sleepAt.slice(3)) }, current: { description: 'serving customers', address: 'Hobbs Cafe: cafe' }, plan, conversationId: null };
+      return {
+        spec: {
+          wakeMinute: Number(p.wakeAt.slice(0, 2)) * 60 + Number(p.wakeAt.slice(3)),
+          sleepMinute: Number(p.sleepAt.slice(0, 2)) * 60 + Number(p.sleepAt.slice(3)),
+        },
+        current: { description: 'serving customers', address: 'Hobbs Cafe: cafe' },
+        plan,
+        conversationId: null,
+      };
     },
   };
 }
 
 function runtimeOver(db: WorldDb, mind: OfflineMind, settings: Partial<RuntimeSettings> = {}, events: EventInput[] = []): AgentRuntime {
-  return new AgentRuntime({ map, seed: 1, personas, mind, memories: db.memories, embedder, records: recordsFor(db), sim: simView(), emit: (e) => (events.push(...e), db.events.append(e)), settings: { importanceBatchSize: 1, ...settings } });
+  return new AgentRuntime({
+    map,
+    seed: 1,
+    personas,
+    mind,
+    memories: db.memories,
+    embedder,
+    records: recordsFor(db),
+    sim: simView(),
+    emit: (e) => (events.push(...e), db.events.append(e)),
+    settings: { importanceBatchSize: 1, ...settings },
+  });
 }
 
 function world(): WorldDb {
   return openWorldDb(path.join(tempDir(), 'w.sqlite'), { model: embedder.model, dimension: embedder.dimension });
 }
 
-const seen = (description: string, actor?: string): Observation => ({ description, subject: description.split(' is ')[0], predicate: 'is', object: description.split(' is ')[1] ?? '', arena: 'Hobbs Cafe: cafe', actorId: actor ? asAgentId(actor) : undefined });
+const seen = (description: string, actor?: string): Observation => ({
+  description,
+  subject: description.split(' is ')[0],
+  predicate: 'is',
+  object: description.split(' is ')[1] ?? '',
+  arena: 'Hobbs Cafe: cafe',
+  actorId: actor ? asAgentId(actor) : undefined,
+});
 
 /** The offline mind with one appraisal pinned, counting the reactions it is asked for. */
 class PinnedAppraisal extends OfflineMind {
@@ -65,7 +91,10 @@ class PinnedAppraisal extends OfflineMind {
   }
   override async react(ctx: MindContext, observations: Observation[]) {
     this.reactions++;
-    return { reason: observations[0].description, actions: [{ startMinute: 600, durationMinutes: 20, description: 'helping out', emoji: '🤝', address: 'Hobbs Cafe: cafe' }] };
+    return {
+      reason: observations[0].description,
+      actions: [{ startMinute: 600, durationMinutes: 20, description: 'helping out', emoji: '🤝', address: 'Hobbs Cafe: cafe' }],
+    };
   }
 }
 
@@ -73,11 +102,23 @@ describe('the agent runtime', () => {
   it('reacts when the appraisal says so, even to what it rates low, and not to a high rating alone', async () => {
     const db = world();
     const eager = new PinnedAppraisal({ ratings: [2], react: true });
-    const inputs = await runtimeOver(db, eager).run({ kind: 'observe', agentId: ISABELLA, gameMs: T0, observations: [seen('Omar Haddad is stacking shelves', 'omar')], company: [] });
+    const inputs = await runtimeOver(db, eager).run({
+      kind: 'observe',
+      agentId: ISABELLA,
+      gameMs: T0,
+      observations: [seen('Omar Haddad is stacking shelves', 'omar')],
+      company: [],
+    });
     expect(eager.reactions).toBe(1);
     expect(inputs).toContainEqual(expect.objectContaining({ kind: 'replan', agentId: 'isabella', reason: 'Omar Haddad is stacking shelves' }));
     const calm = new PinnedAppraisal({ ratings: [9], react: false });
-    const none = await runtimeOver(db, calm).run({ kind: 'observe', agentId: ISABELLA, gameMs: T0, observations: [seen('Omar Haddad is in a fire drill', 'omar')], company: [] });
+    const none = await runtimeOver(db, calm).run({
+      kind: 'observe',
+      agentId: ISABELLA,
+      gameMs: T0,
+      observations: [seen('Omar Haddad is in a fire drill', 'omar')],
+      company: [],
+    });
     expect(calm.reactions).toBe(0);
     expect(none.filter((i) => i.kind === 'replan')).toEqual([]);
     db.close();
@@ -86,11 +127,23 @@ describe('the agent runtime', () => {
   it('decides to talk to someone in view from the appraisal, and says what it had with them', async () => {
     const db = world();
     const mind = new PinnedAppraisal({ talkTo: 'claire' });
-    const inputs = await runtimeOver(db, mind).run({ kind: 'observe', agentId: ISABELLA, gameMs: T0, observations: [seen('Claire Moreau is reading', 'claire')], company: [CLAIRE] });
+    const inputs = await runtimeOver(db, mind).run({
+      kind: 'observe',
+      agentId: ISABELLA,
+      gameMs: T0,
+      observations: [seen('Claire Moreau is reading', 'claire')],
+      company: [CLAIRE],
+    });
     expect(inputs).toContainEqual({ kind: 'talk', agentId: 'isabella', partnerId: 'claire', basis: 'acquainted' });
     expect(mind.company.map((a) => [a.persona.id, a.relationship])).toEqual([['claire', personas.get('isabella')!.relationships.claire]]);
     // Someone not offered as company is not talked to, whatever the mind says.
-    const stray = await runtimeOver(db, new PinnedAppraisal({ talkTo: 'omar' })).run({ kind: 'observe', agentId: ISABELLA, gameMs: T0, observations: [seen('Claire Moreau is reading', 'claire')], company: [CLAIRE] });
+    const stray = await runtimeOver(db, new PinnedAppraisal({ talkTo: 'omar' })).run({
+      kind: 'observe',
+      agentId: ISABELLA,
+      gameMs: T0,
+      observations: [seen('Claire Moreau is reading', 'claire')],
+      company: [CLAIRE],
+    });
     expect(stray.filter((i) => i.kind === 'talk')).toEqual([]);
     db.close();
   });
@@ -109,7 +162,9 @@ describe('the agent runtime', () => {
     const runtime = runtimeOver(db, mind, {}, events);
     await runtime.run({ kind: 'converse', conversationId: 1, initiator: ISABELLA, partner: CLAIRE, gameMs: T0, arena: 'Hobbs Cafe: cafe' });
     const revised = events.filter((e) => e.kind === 'relationship.revised');
-    expect(revised.map((e) => [e.agentId, e.kind === 'relationship.revised' && e.data.otherId, e.kind === 'relationship.revised' && e.data.interactions])).toEqual([
+    expect(
+      revised.map((e) => [e.agentId, e.kind === 'relationship.revised' && e.data.otherId, e.kind === 'relationship.revised' && e.data.interactions]),
+    ).toEqual([
       ['isabella', 'claire', 1],
       ['claire', 'isabella', 1],
     ]);
@@ -118,7 +173,13 @@ describe('the agent runtime', () => {
     expect(heard[0]).toBe(personas.get('isabella')!.relationships.claire);
     // The next day: deciding whom to talk to and speaking both read the revised line.
     heard.length = 0;
-    await runtime.run({ kind: 'observe', agentId: ISABELLA, gameMs: T0 + 86_400_000, observations: [seen('Claire Moreau is reading', 'claire')], company: [CLAIRE] });
+    await runtime.run({
+      kind: 'observe',
+      agentId: ISABELLA,
+      gameMs: T0 + 86_400_000,
+      observations: [seen('Claire Moreau is reading', 'claire')],
+      company: [CLAIRE],
+    });
     expect(mind.company[0].relationship).toBe(isabellaNow.summary);
     expect(mind.company[0].conversations).toBe(1);
     await runtime.run({ kind: 'converse', conversationId: 2, initiator: ISABELLA, partner: CLAIRE, gameMs: T0 + 86_400_000, arena: 'Hobbs Cafe: cafe' });
@@ -132,10 +193,25 @@ describe('the agent runtime', () => {
     class Inviting extends OfflineMind {
       override async summariseConversation(input: SummaryInput): Promise<ConversationSummary> {
         const summary = await super.summariseConversation(input);
-        return { ...summary, plans: { claire: { thought: 'Claire Moreau will go to the party at Hobbs Cafe at 5pm.', appointment: { startMinute: 17 * 60, durationMinutes: 90, description: 'attending the party', emoji: '🎉', address: 'Hobbs Cafe: cafe' } } } };
+        return {
+          ...summary,
+          plans: {
+            claire: {
+              thought: 'Claire Moreau will go to the party at Hobbs Cafe at 5pm.',
+              appointment: { startMinute: 17 * 60, durationMinutes: 90, description: 'attending the party', emoji: '🎉', address: 'Hobbs Cafe: cafe' },
+            },
+          },
+        };
       }
     }
-    const inputs = await runtimeOver(db, new Inviting()).run({ kind: 'converse', conversationId: 1, initiator: ISABELLA, partner: CLAIRE, gameMs: T0, arena: 'Hobbs Cafe: cafe' });
+    const inputs = await runtimeOver(db, new Inviting()).run({
+      kind: 'converse',
+      conversationId: 1,
+      initiator: ISABELLA,
+      partner: CLAIRE,
+      gameMs: T0,
+      arena: 'Hobbs Cafe: cafe',
+    });
     const replan = inputs.find((i): i is Extract<Input, { kind: 'replan' }> => i.kind === 'replan')!;
     expect(replan).toMatchObject({ agentId: 'claire', fromMinute: 17 * 60, reason: 'Claire Moreau will go to the party at Hobbs Cafe at 5pm.' });
     expect(replan.actions[0]).toMatchObject({ description: 'attending the party', startMinute: 1020 });
@@ -189,7 +265,14 @@ describe('the agent runtime', () => {
       const runtime = runtimeOver(db, ablation === 'no-planning' ? failing : new OfflineMind(), { ablation, reflectionThreshold: 5 }, events);
       const plan = await runtime.run({ kind: 'plan', agentId: CLAIRE, day: DAY, gameMs: T0 });
       expect(plan[0].kind, ablation).toBe('plan');
-      for (let i = 0; i < 4; i++) await runtime.run({ kind: 'observe', agentId: CLAIRE, gameMs: T0 + i * 60_000, observations: [seen(`Isabella Rivera is planning party number ${i}`, 'isabella')], company: [] });
+      for (let i = 0; i < 4; i++)
+        await runtime.run({
+          kind: 'observe',
+          agentId: CLAIRE,
+          gameMs: T0 + i * 60_000,
+          observations: [seen(`Isabella Rivera is planning party number ${i}`, 'isabella')],
+          company: [],
+        });
       const kinds = db.memories.recent(CLAIRE, 100).map((m) => m.kind);
       if (ablation === 'no-observation') expect(kinds.filter((k) => k === 'observation')).toEqual([]);
       else expect(kinds).toContain('observation');

@@ -21,7 +21,12 @@ import { tempDir } from '../helpers';
 
 async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
   const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
-  return Town.open(config, { mind: new OfflineMind(), embedder: loadOfflineEmbedder(), logger: createLogger('silent'), runtimeSettings: OFFLINE_RUNTIME_SETTINGS });
+  return Town.open(config, {
+    mind: new OfflineMind(),
+    embedder: loadOfflineEmbedder(),
+    logger: createLogger('silent'),
+    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+  });
 }
 
 /** Everything a viewer sees of the town at game time t. */

@@ -41,7 +41,8 @@ function checkImportGraph(graph: Graph): string[] {
   for (const [from, targets] of graph) {
     for (const to of targets) {
       if (from.startsWith('client/')) {
-        if (to.startsWith('server/') && !to.startsWith('server/src/protocol/')) problems.push(`${from} -> ${to}: the client may import only server/src/protocol`);
+        if (to.startsWith('server/') && !to.startsWith('server/src/protocol/'))
+          problems.push(`${from} -> ${to}: the client may import only server/src/protocol`);
         continue;
       }
       const a = unitOf(from);

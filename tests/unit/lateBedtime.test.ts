@@ -42,7 +42,16 @@ describe('a bedtime after midnight', () => {
     for (let t = at(0, 22); t <= at(1, 7); t += 60_000) {
       const r = sim.step(t, pending);
       requests.push(...r.requests);
-      pending = r.requests.flatMap((q): Input[] => (q.kind === 'plan' ? [{ kind: 'plan', agentId: q.agentId, plan: planFor(q.day) }, { kind: 'done', agentId: q.agentId }] : q.kind === 'observe' ? [{ kind: 'done', agentId: q.agentId }] : [{ kind: 'conversationEnd', conversationId: q.conversationId }]));
+      pending = r.requests.flatMap((q): Input[] =>
+        q.kind === 'plan'
+          ? [
+              { kind: 'plan', agentId: q.agentId, plan: planFor(q.day) },
+              { kind: 'done', agentId: q.agentId },
+            ]
+          : q.kind === 'observe'
+            ? [{ kind: 'done', agentId: q.agentId }]
+            : [{ kind: 'conversationEnd', conversationId: q.conversationId }],
+      );
       const a = sim.agent('owl')!;
       if (t === at(0, 23, 30)) seen.set('23:30', a.current.description);
       if (t === at(1, 0, 15)) seen.set('00:15', `${a.current.description} asleep=${a.asleep}`);

@@ -24,8 +24,10 @@ const LAYOUT: Record<string, Record<string, string[]>> = {
   'The Rose and Crown Pub': { bar: ['bar counter', 'piano', 'table', 'table 2'] },
   'Town Hall': { office: ['desk', 'desk 2', 'filing cabinet'], 'council chamber': ['meeting table'] },
 };
-const raw = () => JSON.parse(fs.readFileSync(TOWN, 'utf8')) as { layers: Array<Record<string, unknown>>; tilesets: Array<Record<string, unknown>>; [k: string]: unknown };
-const layer = (m: ReturnType<typeof raw>, name: string) => m.layers.find((l) => l.name === name)! as { objects: Array<Record<string, unknown>>; data: number[] };
+const raw = () =>
+  JSON.parse(fs.readFileSync(TOWN, 'utf8')) as { layers: Array<Record<string, unknown>>; tilesets: Array<Record<string, unknown>>; [k: string]: unknown };
+const layer = (m: ReturnType<typeof raw>, name: string) =>
+  m.layers.find((l) => l.name === name)! as { objects: Array<Record<string, unknown>>; data: number[] };
 
 /** The hut fixture with its base64 collision layer rewritten as a plain array, for editing. */
 function hutWithPlainCollision(): ReturnType<typeof raw> {
@@ -148,7 +150,12 @@ describe('a map that breaks the conventions', () => {
 
   it('loads any orthogonal map that follows the conventions, not only the shipped one', () => {
     const tiny = {
-      orientation: 'orthogonal', width: 6, height: 4, tilewidth: 16, tileheight: 16, tilesets: [],
+      orientation: 'orthogonal',
+      width: 6,
+      height: 4,
+      tilewidth: 16,
+      tileheight: 16,
+      tilesets: [],
       properties: [{ name: 'world', type: 'string', value: 'Tiny' }],
       layers: [
         { name: 'collision', type: 'tilelayer', width: 6, height: 4, data: [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1] },
@@ -179,7 +186,12 @@ describe('a map that breaks the conventions', () => {
     const m = hutWithPlainCollision();
     const c = layer(m, 'collision');
     // Block the stove's tile and its kitchen neighbours (6,2) and (5,3).
-    for (const [x, y] of [[6, 3], [6, 2], [5, 3]]) c.data[y * 8 + x] = 3;
+    for (const [x, y] of [
+      [6, 3],
+      [6, 2],
+      [5, 3],
+    ])
+      c.data[y * 8 + x] = 3;
     expectMapError(m, 'objects', /'stove' \(id 4\) in 'Hut: kitchen' has no walkable tile on or beside it/);
   });
 
@@ -219,7 +231,11 @@ type LooseLayer = Record<string, unknown> & { name: string; objects?: Array<Reco
 
 function tinyMap() {
   return {
-    orientation: 'orthogonal', width: 6, height: 4, tilewidth: 16, tileheight: 16,
+    orientation: 'orthogonal',
+    width: 6,
+    height: 4,
+    tilewidth: 16,
+    tileheight: 16,
     tilesets: [] as Array<Record<string, unknown>>,
     layers: [
       { name: 'collision', type: 'tilelayer', width: 6, height: 4, data: [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1] },
@@ -237,7 +253,9 @@ describe('maps made elsewhere', () => {
     m.layers.push({ name: 'Collisions', type: 'tilelayer', width: 6, height: 4, data: new Array(24).fill(0) });
     const errors = mapErrors(m);
     expect(errors.map((e) => e.layer)).toEqual(['collision', 'places', 'spawns']);
-    expect(errors[0].message).toMatch(/missing: a map needs a tile layer named 'collision'.*'collides'.*there is a layer 'Collisions': rename it to 'collision'\?/);
+    expect(errors[0].message).toMatch(
+      /missing: a map needs a tile layer named 'collision'.*'collides'.*there is a layer 'Collisions': rename it to 'collision'\?/,
+    );
     expect(errors[1].message).toMatch(/layer 'places': missing/);
   });
 
@@ -273,7 +291,13 @@ describe('maps made elsewhere', () => {
     expect(parseTownMap(m, 'tiny.tmj').collision[0]).toBe(1);
     // Phaser's older spelling, `collide`, works too; and the tiles add to a collision layer.
     m.tilesets = [{ firstgid: 1, name: 'hut', image: 'hut.png', tiles: [{ id: 1, properties: [{ name: 'collide', type: 'bool', value: true }] }] }];
-    m.layers.unshift({ name: 'collision', type: 'tilelayer', width: 6, height: 4, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0] });
+    m.layers.unshift({
+      name: 'collision',
+      type: 'tilelayer',
+      width: 6,
+      height: 4,
+      data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0],
+    });
     const both = parseTownMap(m, 'tiny.tmj');
     expect(both.collision[16]).toBe(1);
     expect(both.collision[0]).toBe(1);
@@ -282,24 +306,62 @@ describe('maps made elsewhere', () => {
   it('takes a place drawn as a polygon: the tiles whose centres lie inside it', () => {
     const m = tinyMap();
     // A triangle over the room: (16,16) (80,16) (16,48) in pixels, as Tiled writes it (points relative to x, y).
-    m.layers[1].objects = [{ id: 1, name: 'Hut: room', x: 16, y: 16, width: 0, height: 0, polygon: [{ x: 0, y: 0 }, { x: 64, y: 0 }, { x: 0, y: 32 }] }];
+    m.layers[1].objects = [
+      {
+        id: 1,
+        name: 'Hut: room',
+        x: 16,
+        y: 16,
+        width: 0,
+        height: 0,
+        polygon: [
+          { x: 0, y: 0 },
+          { x: 64, y: 0 },
+          { x: 0, y: 32 },
+        ],
+      },
+    ];
     const map = parseTownMap(m, 'tiny.tmj');
     const room = map.arenasByAddress.get('Hut: room')!;
     const tiles = [...map.arenaIndexByTile].map((v, i) => (v === 0 ? i : -1)).filter((i) => i >= 0);
     // Row 1: centres at x 24, 40, 56 lie left of the diagonal (x < 80 - 2(y-16)); row 2 (y 40): only x 24.
     expect(tiles).toEqual([7, 8, 9, 13]);
-    expect(room.rects).toEqual([{ x: 1, y: 1, w: 3, h: 1 }, { x: 1, y: 2, w: 1, h: 1 }]);
+    expect(room.rects).toEqual([
+      { x: 1, y: 1, w: 3, h: 1 },
+      { x: 1, y: 2, w: 1, h: 1 },
+    ]);
     expect(map.objectsByAddress.has('Hut: room: bed')).toBe(true);
   });
 
   it('rasterises polygons by tile centres, even-odd, clipped to the map', () => {
     // A square from -8 to 40 px covers the tiles whose centres (8, 24) lie inside; 40 is on its edge, outside.
-    expect(rasterisePolygon([{ x: -8, y: -8 }, { x: 40, y: -8 }, { x: 40, y: 40 }, { x: -8, y: 40 }], 16, 10, 10)).toEqual([
+    expect(
+      rasterisePolygon(
+        [
+          { x: -8, y: -8 },
+          { x: 40, y: -8 },
+          { x: 40, y: 40 },
+          { x: -8, y: 40 },
+        ],
+        16,
+        10,
+        10,
+      ),
+    ).toEqual([
       { x: 0, y: 0, w: 2, h: 1 },
       { x: 0, y: 1, w: 2, h: 1 },
     ]);
     // A "U" (concave): the notch between its arms is left out.
-    const u = [{ x: 0, y: 0 }, { x: 16, y: 0 }, { x: 16, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 0 }, { x: 48, y: 0 }, { x: 48, y: 48 }, { x: 0, y: 48 }];
+    const u = [
+      { x: 0, y: 0 },
+      { x: 16, y: 0 },
+      { x: 16, y: 32 },
+      { x: 32, y: 32 },
+      { x: 32, y: 0 },
+      { x: 48, y: 0 },
+      { x: 48, y: 48 },
+      { x: 0, y: 48 },
+    ];
     expect(rasterisePolygon(u, 16, 10, 10)).toEqual([
       { x: 0, y: 0, w: 1, h: 1 },
       { x: 2, y: 0, w: 1, h: 1 },
@@ -307,6 +369,17 @@ describe('maps made elsewhere', () => {
       { x: 2, y: 1, w: 1, h: 1 },
       { x: 0, y: 2, w: 3, h: 1 },
     ]);
-    expect(rasterisePolygon([{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 0, y: 10 }], 16, 10, 10)).toEqual([]);
+    expect(
+      rasterisePolygon(
+        [
+          { x: 0, y: 0 },
+          { x: 10, y: 0 },
+          { x: 0, y: 10 },
+        ],
+        16,
+        10,
+        10,
+      ),
+    ).toEqual([]);
   });
 });

@@ -37,7 +37,12 @@ describe('the tile layers the client draws', () => {
       layers: [
         tile('Below Player'),
         tile('Roofs', { properties: [{ name: 'above', type: 'bool', value: true }] }),
-        { name: 'Canopy', type: 'group', properties: [{ name: 'above', type: 'bool', value: true }], layers: [tile('Leaves'), tile('Trunks', { properties: [{ name: 'above', type: 'bool', value: false }] })] },
+        {
+          name: 'Canopy',
+          type: 'group',
+          properties: [{ name: 'above', type: 'bool', value: true }],
+          layers: [tile('Leaves'), tile('Trunks', { properties: [{ name: 'above', type: 'bool', value: false }] })],
+        },
         tile('Above Player'),
         tile('Foreground L1'),
         tile('overhead wires'),

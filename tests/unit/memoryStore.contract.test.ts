@@ -22,7 +22,15 @@ function memory(over: Partial<MemoryInput> = {}): MemoryInput {
 }
 
 const weights = { recency: 1, importance: 1, relevance: 1 };
-const opts = (over: Partial<RetrievalOptions> = {}): RetrievalOptions => ({ agentId: ada, query: unit(1), nowGameMs: 10 * HOUR, k: 3, weights, decayPerGameHour: 0.995, ...over });
+const opts = (over: Partial<RetrievalOptions> = {}): RetrievalOptions => ({
+  agentId: ada,
+  query: unit(1),
+  nowGameMs: 10 * HOUR,
+  k: 3,
+  weights,
+  decayPerGameHour: 0.995,
+  ...over,
+});
 
 const stores: Array<[string, () => MemoryStore]> = [
   ['InMemoryMemoryStore', () => new InMemoryMemoryStore()],

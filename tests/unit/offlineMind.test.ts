@@ -13,8 +13,26 @@ const personas = new Map(loadPersonas('personas', map).map((p) => [p.id as strin
 const isabella = personas.get('isabella')!;
 const claire = personas.get('claire')!;
 const FEB13 = Math.floor(Date.UTC(2026, 1, 13) / 86_400_000);
-const memory = (id: number, description: string, importance = 8, extra: Partial<Memory> = {}): Memory => ({ id, agentId: asAgentId('isabella'), kind: 'observation', description, createdGameMs: 0, lastAccessedGameMs: 0, importance, triple: null, evidenceIds: [], ...extra });
-const ctx = (persona = isabella, gameMs = Date.UTC(2026, 1, 13, 10, 0)) => ({ agent: { persona, currentAction: 'serving customers', currentPlace: 'Hobbs Cafe: cafe: counter', plan: planFromRoutine(persona, map, 1, FEB13) }, map, gameMs, seed: 1, names: new Map([...personas].map(([id, p]) => [id, p.name])), relationships: new Map(Object.entries(persona.relationships)) });
+const memory = (id: number, description: string, importance = 8, extra: Partial<Memory> = {}): Memory => ({
+  id,
+  agentId: asAgentId('isabella'),
+  kind: 'observation',
+  description,
+  createdGameMs: 0,
+  lastAccessedGameMs: 0,
+  importance,
+  triple: null,
+  evidenceIds: [],
+  ...extra,
+});
+const ctx = (persona = isabella, gameMs = Date.UTC(2026, 1, 13, 10, 0)) => ({
+  agent: { persona, currentAction: 'serving customers', currentPlace: 'Hobbs Cafe: cafe: counter', plan: planFromRoutine(persona, map, 1, FEB13) },
+  map,
+  gameMs,
+  seed: 1,
+  names: new Map([...personas].map(([id, p]) => [id, p.name])),
+  relationships: new Map(Object.entries(persona.relationships)),
+});
 
 describe('the offline mind', () => {
   it('plans the waking day in 5-60 minute actions at real places, differently from day to day', () => {
@@ -34,9 +52,13 @@ describe('the offline mind', () => {
   });
 
   it('goes to a gathering it remembers on its day', () => {
-    const party = memory(1, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.', 8, { createdGameMs: FEB13 * 86_400_000 });
+    const party = memory(1, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.', 8, {
+      createdGameMs: FEB13 * 86_400_000,
+    });
     const onTheDay = planFromRoutine(claire, map, 1, FEB13 + 1, [party]);
-    expect(onTheDay.actions).toContainEqual(expect.objectContaining({ startMinute: 17 * 60, description: 'attending the party at Hobbs Cafe', address: 'Hobbs Cafe: cafe' }));
+    expect(onTheDay.actions).toContainEqual(
+      expect.objectContaining({ startMinute: 17 * 60, description: 'attending the party at Hobbs Cafe', address: 'Hobbs Cafe: cafe' }),
+    );
     expect(planFromRoutine(claire, map, 1, FEB13, [party]).actions.some((a) => a.description.includes('party'))).toBe(false);
   });
 
@@ -53,20 +75,34 @@ describe('the offline mind', () => {
     const lines: Array<{ speaker: string; speakerName: string; text: string }> = [];
     for (let turn = 0; turn < 8; turn++) {
       const [me, other] = turn % 2 === 0 ? [isabella, claire] : [claire, isabella];
-      const out = await mind.converseTurn(ctx(me), { partner: other, relationship: me.relationships[other.id] ?? null, memories: [], news: me === isabella ? news : [], history: lines, turn, maxTurns: 8 });
+      const out = await mind.converseTurn(ctx(me), {
+        partner: other,
+        relationship: me.relationships[other.id] ?? null,
+        memories: [],
+        news: me === isabella ? news : [],
+        history: lines,
+        turn,
+        maxTurns: 8,
+      });
       lines.push({ speaker: me.id, speakerName: me.name, text: out.text });
       if (out.end) break;
     }
     expect(lines[0].text).toMatch(/^(Good morning, Claire|Claire!)/);
     expect(lines.some((l) => l.text.endsWith('Omar Haddad wants to start home deliveries.'))).toBe(true);
     expect(lines.filter((l) => l.text.includes('home deliveries'))).toHaveLength(1);
-    const summary = await mind.summariseConversation({ contexts: [ctx(), ctx(claire)], lines, relationships: [isabella.relationships.claire, claire.relationships.isabella] });
+    const summary = await mind.summariseConversation({
+      contexts: [ctx(), ctx(claire)],
+      lines,
+      relationships: [isabella.relationships.claire, claire.relationships.isabella],
+    });
     expect(summary.learned.claire).toContain('Omar Haddad wants to start home deliveries.');
   });
 
   it('reflects on recurring memories and cites them', async () => {
     const mind = new OfflineMind();
-    const seen = [1, 2, 3].map((i) => memory(i, 'Claire Moreau is shelving books', 2, { triple: { subject: 'Claire Moreau', predicate: 'is', object: 'shelving books' } }));
+    const seen = [1, 2, 3].map((i) =>
+      memory(i, 'Claire Moreau is shelving books', 2, { triple: { subject: 'Claire Moreau', predicate: 'is', object: 'shelving books' } }),
+    );
     const [question] = await mind.reflectQuestions(ctx(), seen);
     expect(question).toBe('What has Claire Moreau been up to lately?');
     const insights = await mind.reflectInsights(ctx(), question, seen);
@@ -78,13 +114,17 @@ describe('the offline mind speaks in the right voice', () => {
   const others = [...personas.values()].map((p) => p.name);
   const yumi = personas.get('yumi')!;
 
-  it('says what is about itself in the first person, verbs agreeing, without taking others\' things', () => {
+  it("says what is about itself in the first person, verbs agreeing, without taking others' things", () => {
     expect(firstPerson('Yumi is studying for her botany exam next week and wants to run for the student council.', yumi.name, others)).toBe(
       'I am studying for my botany exam next week and want to run for the student council.',
     );
     expect(firstPerson("Yumi Tanaka, Kenji's daughter, has an exam next week.", yumi.name, others)).toBe('I have an exam next week.');
-    expect(firstPerson('Isabella wants to decorate the cafe with paper hearts for the party.', isabella.name, others)).toBe('I want to decorate the cafe with paper hearts for the party.');
-    expect(firstPerson('Marek runs the bar at the pub; Isabella trades pastries for his good gossip.', isabella.name, others)).toBe('Marek runs the bar at the pub; I trade pastries for his good gossip.');
+    expect(firstPerson('Isabella wants to decorate the cafe with paper hearts for the party.', isabella.name, others)).toBe(
+      'I want to decorate the cafe with paper hearts for the party.',
+    );
+    expect(firstPerson('Marek runs the bar at the pub; Isabella trades pastries for his good gossip.', isabella.name, others)).toBe(
+      'Marek runs the bar at the pub; I trade pastries for his good gossip.',
+    );
     expect(ownVoice('studying for her botany exam', others)).toBe('studying for my botany exam');
     expect(ownVoice('helping Claire with her catalogue', others)).toBe('helping Claire with her catalogue');
     expect(thirdPerson('I want to decorate the cafe', isabella.name)).toBe('Isabella Rivera wants to decorate the cafe');
@@ -99,7 +139,13 @@ describe('the offline mind speaks in the right voice', () => {
   it('talks more to people it knows or has big news for than to strangers', async () => {
     const mind = new OfflineMind();
     const party = memory(9, 'Isabella Rivera is planning a party at Hobbs Cafe on February 14 at 5pm.', 9);
-    const acquaintance = (p: typeof claire, relationship: string | null, news: Memory[] = [], lastTalkedGameMs: number | null = null) => ({ persona: p, relationship, conversations: lastTalkedGameMs ? 1 : 0, lastTalkedGameMs, news });
+    const acquaintance = (p: typeof claire, relationship: string | null, news: Memory[] = [], lastTalkedGameMs: number | null = null) => ({
+      persona: p,
+      relationship,
+      conversations: lastTalkedGameMs ? 1 : 0,
+      lastTalkedGameMs,
+      news,
+    });
     const obs = [{ description: 'Claire Moreau is reading', subject: 'Claire Moreau', predicate: 'is', object: 'reading', arena: 'Hobbs Cafe: cafe' }];
     expect((await mind.appraise(ctx(), obs, [acquaintance(claire, isabella.relationships.claire)])).talkTo).toBe('claire');
     expect((await mind.appraise(ctx(), obs, [acquaintance(yumi, null, [party])])).talkTo).toBe('yumi');
@@ -118,7 +164,11 @@ describe('the offline mind speaks in the right voice', () => {
       { speaker: 'isabella', speakerName: isabella.name, text: 'Guess what: I am planning a party at Hobbs Cafe today at 5pm.' },
       { speaker: 'claire', speakerName: claire.name, text: "I'd love to come! Later I'll be shelving books at Oak Hill College." },
     ];
-    const summary = await mind.summariseConversation({ contexts: [ctx(), ctx(claire)], lines, relationships: [isabella.relationships.claire, claire.relationships.isabella] });
+    const summary = await mind.summariseConversation({
+      contexts: [ctx(), ctx(claire)],
+      lines,
+      relationships: [isabella.relationships.claire, claire.relationships.isabella],
+    });
     expect(summary.learned.claire).toContain('Isabella Rivera is planning a party at Hobbs Cafe today at 5pm.');
     expect(summary.plans.claire).toEqual({
       thought: 'Claire Moreau plans to go to the party at Hobbs Cafe on February 13 at 5pm.',
@@ -135,11 +185,19 @@ describe('the offline mind speaks in the right voice', () => {
       memory(1, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.', 8),
       memory(2, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.', 8),
       memory(3, 'Marek Kowalski is pouring drinks', 2, { triple: { subject: 'Marek Kowalski', predicate: 'is', object: 'pouring drinks' } }),
-      memory(4, 'Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm. (heard from Marek Kowalski)', 6, { kind: 'chat', triple: { subject: 'Marek Kowalski', predicate: 'said', object: 'Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm.' } }),
+      memory(4, 'Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm. (heard from Marek Kowalski)', 6, {
+        kind: 'chat',
+        triple: {
+          subject: 'Marek Kowalski',
+          predicate: 'said',
+          object: 'Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm.',
+        },
+      }),
     ];
     const answer = await mind.interview(ctx(), 'How do you feel about Marek?', memories);
     expect(answer).toBe(
-      'Marek? Marek runs the bar at the pub; I trade pastries for his good gossip. I saw Marek Kowalski pouring drinks. Marek told me: Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm.',
+      'Marek? Marek runs the bar at the pub; I trade pastries for his good gossip. I saw Marek Kowalski pouring ' +
+        'drinks. Marek told me: Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm.',
     );
     expect(answer).not.toContain('party');
     const stranger = await mind.interview(ctx(), `What do you think of ${marek.name.split(' ')[0]}?`, []);

@@ -16,13 +16,7 @@ function isConnected(path: number[], w: number): boolean {
 
 describe('GridPathfinder', () => {
   it('finds a shortest path around walls', () => {
-    const { finder, at, w } = grid([
-      '.....',
-      '.###.',
-      '...#.',
-      '.#.#.',
-      '.#...',
-    ]);
+    const { finder, at, w } = grid(['.....', '.###.', '...#.', '.#.#.', '.#...']);
     const path = finder.findPath(at(0, 4), at(4, 4))!;
     expect(path[0]).toBe(at(0, 4));
     expect(path[path.length - 1]).toBe(at(4, 4));
@@ -66,7 +60,11 @@ describe('DistanceFields', () => {
     const blocked = new Uint8Array(40 * 30);
     rows.forEach((row, y) => [...row].forEach((c, x) => (blocked[y * 40 + x] = c === '#' ? 1 : 0)));
     const fields = new DistanceFields(40, 30, blocked);
-    for (const [a, b] of [[at(0, 0), at(39, 29)], [at(5, 5), at(30, 20)], [at(39, 0), at(0, 29)]]) {
+    for (const [a, b] of [
+      [at(0, 0), at(39, 29)],
+      [at(5, 5), at(30, 20)],
+      [at(39, 0), at(0, 29)],
+    ]) {
       const p = fields.findPath(a, b)!;
       expect(p.length).toBe(finder.findPath(a, b)!.length);
       expect(isConnected(p, w)).toBe(true);
@@ -86,11 +84,12 @@ describe('DistanceFields on a town too big to keep every field', () => {
     const w = 90;
     const h = 70;
     const blocked = new Uint8Array(w * h);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && !(x % 10 === 5 && y % 8 === 4) && (x * 3 + y * 5) % 17 !== 0 ? 1 : 0;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && !(x % 10 === 5 && y % 8 === 4) && (x * 3 + y * 5) % 17 !== 0 ? 1 : 0;
     const open: number[] = [];
     for (let t = 0; t < w * h; t++) if (!blocked[t]) open.push(t);
     let s = 7;
-    const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % open.length);
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % open.length;
     const pairs = Array.from({ length: 300 }, () => [open[next()], open[next()]] as const);
     // One that keeps next to nothing (paths from bounded searches), one with the fields kept first: a
     // destination searched often enough from afar gets its whole field kept.

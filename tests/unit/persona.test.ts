@@ -45,7 +45,12 @@ describe('the shipped personas', () => {
 
 describe('a broken persona', () => {
   // The whole cast, with Isabella's file changed.
-  const cast = Object.fromEntries(fs.readdirSync('personas').filter((f) => f.endsWith('.yaml')).map((f) => [f, fs.readFileSync(path.join('personas', f), 'utf8')]));
+  const cast = Object.fromEntries(
+    fs
+      .readdirSync('personas')
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => [f, fs.readFileSync(path.join('personas', f), 'utf8')]),
+  );
   const only = (text: string) => problems({ ...cast, 'isabella.yaml': text });
 
   it('names the file and the field of a missing or mistyped value', () => {
@@ -56,7 +61,9 @@ describe('a broken persona', () => {
 
   it('catches a typo in a key', () => {
     // One problem, not two ("lifestyle missing" and "lifestlye unknown").
-    expect(only(isabella.replace('lifestyle:', 'lifestlye:'))).toEqual([expect.stringMatching(/isabella\.yaml: lifestlye: unknown field; did you mean 'lifestyle'\?/)]);
+    expect(only(isabella.replace('lifestyle:', 'lifestlye:'))).toEqual([
+      expect.stringMatching(/isabella\.yaml: lifestlye: unknown field; did you mean 'lifestyle'\?/),
+    ]);
   });
 
   it('names an unknown place and suggests the closest one', () => {
@@ -81,7 +88,12 @@ describe('a broken persona', () => {
 });
 
 describe('persona files that forgive what people do', () => {
-  const cast = Object.fromEntries(fs.readdirSync('personas').filter((f) => f.endsWith('.yaml')).map((f) => [f, fs.readFileSync(path.join('personas', f), 'utf8')]));
+  const cast = Object.fromEntries(
+    fs
+      .readdirSync('personas')
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => [f, fs.readFileSync(path.join('personas', f), 'utf8')]),
+  );
   const only = (text: string) => problems({ ...cast, 'isabella.yaml': text });
   // Isabella as a night owl: up at 07:00, a last block after midnight, in bed at 00:30.
   const nightOwl = isabella
@@ -107,7 +119,9 @@ describe('persona files that forgive what people do', () => {
 
   it('says a bedtime that cuts the routine short once, not once per block', () => {
     expect(only(isabella.replace('sleepAt: "22:30"', 'sleepAt: "13:00"'))).toEqual([
-      expect.stringMatching(/isabella\.yaml: sleepAt: 13:00 comes before the routine's blocks at 13:15 \(routine\[5\]\), 19:00 \(routine\[6\]\), 19:45 \(routine\[7\]\)/),
+      expect.stringMatching(
+        /isabella\.yaml: sleepAt: 13:00 comes before the routine's blocks at 13:15 \(routine\[5\]\), 19:00 \(routine\[6\]\), 19:45 \(routine\[7\]\)/,
+      ),
     ]);
     expect(only(isabella.replace('sleepAt: "22:30"', 'sleepAt: "06:00"'))).toEqual([expect.stringMatching(/sleepAt: is the same time as wakeAt/)]);
   });
@@ -137,7 +151,10 @@ describe('persona files that forgive what people do', () => {
   it('still checks the places of a file with a format error, and every other file', () => {
     const out = problems({
       ...cast,
-      'isabella.yaml': isabella.replace(/^age: 34$/m, 'age: thirty').replace('place: "Hobbs Cafe: kitchen"', 'place: "Hobs Cafe: kitchen"').replace('emoji: "🧾"', 'emoji: ""'),
+      'isabella.yaml': isabella
+        .replace(/^age: 34$/m, 'age: thirty')
+        .replace('place: "Hobbs Cafe: kitchen"', 'place: "Hobs Cafe: kitchen"')
+        .replace('emoji: "🧾"', 'emoji: ""'),
       'claire.yaml': cast['claire.yaml'].replace(/^home: .*$/m, 'home: Moreau Hose'),
     });
     expect(out).toEqual(

@@ -58,7 +58,10 @@ describe('the YAML the editor writes', () => {
   });
 
   it('keeps a file\u2019s comments and untouched fields when one field is edited', () => {
-    const original = fs.readFileSync('personas/isabella.yaml', 'utf8').replace('age: 34', '# her birthday is in May\nage: 34').replace('home: Rivera House', 'home: Rivera House # by the square');
+    const original = fs
+      .readFileSync('personas/isabella.yaml', 'utf8')
+      .replace('age: 34', '# her birthday is in May\nage: 34')
+      .replace('home: Rivera House', 'home: Rivera House # by the square');
     const fields = YAML.parse(original) as Record<string, unknown>;
     const edited = renderPersonaYaml({ ...fields, age: 35 }, original);
     expect(YAML.parse(edited)).toEqual({ ...fields, age: 35 });

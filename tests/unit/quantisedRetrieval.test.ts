@@ -36,10 +36,14 @@ function adversarial(seed: number, agent: AgentId, n: number, zeros = true): { i
     const prev = inputs[inputs.length - 1];
     let embedding: Float32Array;
     const shape = rng.int(0, 19);
-    if (prev && shape === 0) embedding = Float32Array.from(prev.embedding); // exact tie in relevance
-    else if (prev && shape === 1) embedding = nudged(prev.embedding, rng.int(0, D - 1)); // one ulp away
-    else if (shape === 2 && zeros) embedding = new Float32Array(D); // zero: relevance exactly 0
-    else if (shape === 3) embedding = new Float32Array(D).fill(0.125); // flat
+    if (prev && shape === 0)
+      embedding = Float32Array.from(prev.embedding); // exact tie in relevance
+    else if (prev && shape === 1)
+      embedding = nudged(prev.embedding, rng.int(0, D - 1)); // one ulp away
+    else if (shape === 2 && zeros)
+      embedding = new Float32Array(D); // zero: relevance exactly 0
+    else if (shape === 3)
+      embedding = new Float32Array(D).fill(0.125); // flat
     else embedding = unit(centres[rng.int(0, 3)].map((x) => x + 0.15 * gauss()));
     inputs.push({
       agentId: agent,
@@ -109,7 +113,14 @@ describe('retrieval from the quantised columns', () => {
     const { inputs, queries } = adversarial(5, ada, 1500);
     const { store, reference } = both(inputs);
     for (let i = 0; i < 40; i++) {
-      const o = { agentId: ada, query: queries[i % queries.length], nowGameMs: (21 + i) * HOUR, k: 5, weights: weightings[i % weightings.length], decayPerGameHour: 0.995 };
+      const o = {
+        agentId: ada,
+        query: queries[i % queries.length],
+        nowGameMs: (21 + i) * HOUR,
+        k: 5,
+        weights: weightings[i % weightings.length],
+        decayPerGameHour: 0.995,
+      };
       expectSame(store, reference, o);
       const late = { ...inputs[i * 7], description: `late ${i}`, createdGameMs: (21 + i) * HOUR };
       store.add([late]);
@@ -122,13 +133,29 @@ describe('retrieval from the quantised columns', () => {
     const { inputs, queries } = adversarial(6, ada, 7);
     const { store, reference } = both(inputs);
     expect(store.retrieve({ agentId: asAgentId('nobody'), query: queries[0], nowGameMs: 0, k: 5, weights: weightings[0], decayPerGameHour: 0.99 })).toEqual([]);
-    expectSame(store, reference, { agentId: ada, query: queries[0], nowGameMs: 21 * HOUR, k: 50, weights: weightings[1], decayPerGameHour: 0.99, touch: false });
+    expectSame(store, reference, {
+      agentId: ada,
+      query: queries[0],
+      nowGameMs: 21 * HOUR,
+      k: 50,
+      weights: weightings[1],
+      decayPerGameHour: 0.99,
+      touch: false,
+    });
   });
 });
 
 describe('the column cache', () => {
   const query = (seed: number) => adversarial(seed, asAgentId('x'), 8).queries[0];
-  const o = (agent: string, q: Float32Array): RetrievalOptions => ({ agentId: asAgentId(agent), query: q, nowGameMs: 30 * HOUR, k: 5, weights: weightings[1], decayPerGameHour: 0.995, touch: false });
+  const o = (agent: string, q: Float32Array): RetrievalOptions => ({
+    agentId: asAgentId(agent),
+    query: q,
+    nowGameMs: 30 * HOUR,
+    k: 5,
+    weights: weightings[1],
+    decayPerGameHour: 0.995,
+    touch: false,
+  });
   const town = (sizes: Record<string, number>) => Object.entries(sizes).flatMap(([agent, n], i) => adversarial(100 + i, asAgentId(agent), n).inputs);
   /** Bytes the cache takes for one agent of n memories, measured. */
   const sizeOf = (n: number) => {
@@ -226,8 +253,23 @@ describe('the column cache', () => {
     const store = world.memories;
     const rng = new Rng(3);
     const n = 2000;
-    store.add(Array.from({ length: n }, (_, i) => ({ agentId: asAgentId('a'), kind: 'observation' as const, description: `m${i}`, createdGameMs: i, importance: 5, embedding: Float32Array.from({ length: 1536 }, () => rng.next() - 0.5) })));
-    store.retrieve({ ...o('a', Float32Array.from({ length: 1536 }, () => rng.next() - 0.5)), k: 3 });
+    store.add(
+      Array.from({ length: n }, (_, i) => ({
+        agentId: asAgentId('a'),
+        kind: 'observation' as const,
+        description: `m${i}`,
+        createdGameMs: i,
+        importance: 5,
+        embedding: Float32Array.from({ length: 1536 }, () => rng.next() - 0.5),
+      })),
+    );
+    store.retrieve({
+      ...o(
+        'a',
+        Float32Array.from({ length: 1536 }, () => rng.next() - 0.5),
+      ),
+      k: 3,
+    });
     expect(store.columnCache().bytes / n).toBeLessThan(2600);
   });
 });

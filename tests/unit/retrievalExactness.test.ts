@@ -84,7 +84,14 @@ describe.each(paths)('exact retrieval through %s', (_name, columnCacheBytes) => 
     store.add(inputs);
     reference.add(inputs);
     queries.forEach((query, i) => {
-      const o = { agentId: asAgentId('agent1'), query, nowGameMs: (201 + i) * HOUR, k: 5, weights: { recency: 1, importance: 1, relevance: 1 }, decayPerGameHour: 0.995 };
+      const o = {
+        agentId: asAgentId('agent1'),
+        query,
+        nowGameMs: (201 + i) * HOUR,
+        k: 5,
+        weights: { recency: 1, importance: 1, relevance: 1 },
+        decayPerGameHour: 0.995,
+      };
       expect(store.retrieve(o).map((s) => s.memory.id)).toEqual(reference.retrieve(o).map((s) => s.memory.id));
       // Memories added after the columns were loaded are scored too.
       store.add([{ ...inputs[i], description: `late ${i}` }]);

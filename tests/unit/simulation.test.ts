@@ -17,14 +17,28 @@ const at = (hh: number, mm = 0) => DAY0 + (hh * 60 + mm) * 60_000;
 const look = { skin: '#e0ac69', hair: '#222222', shirt: '#3366cc', pants: '#333333' };
 
 function resident(id: string, bed: string, spawn: number): ResidentSpec {
-  return { id: asAgentId(id), name: `${id[0].toUpperCase()}${id.slice(1)} Tester`, bedAddress: bed, wakeMinute: 7 * 60, sleepMinute: 22 * 60, spawnTile: spawn, look };
+  return {
+    id: asAgentId(id),
+    name: `${id[0].toUpperCase()}${id.slice(1)} Tester`,
+    bedAddress: bed,
+    wakeMinute: 7 * 60,
+    sleepMinute: 22 * 60,
+    spawnTile: spawn,
+    look,
+  };
 }
 
 const ada = resident('ada', 'Ada House: bedroom: bed', tile(1, 1));
 const bo = resident('bo', 'Bo House: bedroom: bed', tile(6, 1));
 
 function plan(day: number, actions: Array<[number, number, string, string]>): DayPlan {
-  const list: PlannedAction[] = actions.map(([start, dur, description, address]) => ({ startMinute: start, durationMinutes: dur, description, emoji: '•', address }));
+  const list: PlannedAction[] = actions.map(([start, dur, description, address]) => ({
+    startMinute: start,
+    durationMinutes: dur,
+    description,
+    emoji: '•',
+    address,
+  }));
   return { day, broadStrokes: [], hourBlocks: [], actions: list };
 }
 
@@ -32,10 +46,15 @@ function plan(day: number, actions: Array<[number, number, string, string]>): Da
 function answer(request: OperationRequest, plans: Record<string, (day: number) => DayPlan>, talks = false): Input[] {
   switch (request.kind) {
     case 'plan':
-      return [{ kind: 'plan', agentId: request.agentId, plan: plans[request.agentId](request.day) }, { kind: 'done', agentId: request.agentId }];
+      return [
+        { kind: 'plan', agentId: request.agentId, plan: plans[request.agentId](request.day) },
+        { kind: 'done', agentId: request.agentId },
+      ];
     case 'observe':
       return [
-        ...(talks && request.company.length ? [{ kind: 'talk' as const, agentId: request.agentId, partnerId: request.company[0], basis: 'acquainted' as const }] : []),
+        ...(talks && request.company.length
+          ? [{ kind: 'talk' as const, agentId: request.agentId, partnerId: request.company[0], basis: 'acquainted' as const }]
+          : []),
         { kind: 'done', agentId: request.agentId },
       ];
     case 'converse':
@@ -48,14 +67,28 @@ function answer(request: OperationRequest, plans: Record<string, (day: number) =
 }
 
 const dailyPlans: Record<string, (day: number) => DayPlan> = {
-  ada: (day) => plan(day, [[420, 60, 'writing', 'Ada House: bedroom: desk'], [480, 240, 'serving coffee', 'Cafe: cafe: counter'], [720, 600, 'reading', 'Ada House: bedroom: desk']]),
-  bo: (day) => plan(day, [[420, 120, 'stretching', 'Bo House: bedroom'], [540, 120, 'having a coffee', 'Cafe: cafe: table'], [660, 660, 'napping', 'Bo House: bedroom: bed']]),
+  ada: (day) =>
+    plan(day, [
+      [420, 60, 'writing', 'Ada House: bedroom: desk'],
+      [480, 240, 'serving coffee', 'Cafe: cafe: counter'],
+      [720, 600, 'reading', 'Ada House: bedroom: desk'],
+    ]),
+  bo: (day) =>
+    plan(day, [
+      [420, 120, 'stretching', 'Bo House: bedroom'],
+      [540, 120, 'having a coffee', 'Cafe: cafe: table'],
+      [660, 660, 'napping', 'Bo House: bedroom: bed'],
+    ]),
 };
 
 /** Steps a sim and answers its requests in the next step, as a lockstep runtime would. */
 class Driver {
   pending: Input[] = [];
-  constructor(readonly sim: Simulation, readonly plans = dailyPlans, readonly talks = false) {}
+  constructor(
+    readonly sim: Simulation,
+    readonly plans = dailyPlans,
+    readonly talks = false,
+  ) {}
   step(t: number, extra: Input[] = []): StepResult {
     const r = this.sim.step(t, [...this.pending, ...extra]);
     this.pending = r.requests.flatMap((q) => answer(q, this.plans, this.talks));
@@ -83,7 +116,12 @@ describe('Simulation', () => {
     // Each runs its own few seconds late (sim/stagger.ts): both ask within the minute from 4:00, not before.
     expect(driver.run(at(3, 0) + 10_000, at(4, 0) - 1).flatMap((r) => r.requests)).toEqual([]);
     const asked = driver.run(at(4, 0), at(4, 0) + C.SCHEDULE_STAGGER_GAME_MS).flatMap((r) => r.requests);
-    expect(asked.filter((q) => q.kind === 'plan').map((q) => q.agentId).sort()).toEqual(['ada', 'bo']);
+    expect(
+      asked
+        .filter((q) => q.kind === 'plan')
+        .map((q) => q.agentId)
+        .sort(),
+    ).toEqual(['ada', 'bo']);
 
     driver.run(at(4, 1) + 10_000, at(8, 30));
     const a = sim.agent('ada')!;
@@ -126,7 +164,8 @@ describe('Simulation', () => {
     const sim = new Simulation(map, [ada, bo], { seed: 1, startGameMs: at(6, 0) });
     // Ada serves at the cafe counter from 8:00; Bo has a coffee at a table there from 9:00.
     const steps = runDay(sim, at(6, 0), at(9, 40));
-    const saw = (id: string) => steps.flatMap((r) => r.requests).flatMap((q) => (q.kind === 'observe' && q.agentId === id ? q.observations.map((o) => o.description) : []));
+    const saw = (id: string) =>
+      steps.flatMap((r) => r.requests).flatMap((q) => (q.kind === 'observe' && q.agentId === id ? q.observations.map((o) => o.description) : []));
     expect(saw('bo')).toContain('Ada Tester is serving coffee');
     expect(saw('bo').every((d) => !d.includes('Ada Tester is writing'))).toBe(true); // Ada wrote at home, out of Bo's arena
     expect(new Set(saw('bo')).size).toBe(saw('bo').length);
@@ -138,7 +177,10 @@ describe('Simulation', () => {
     const stay = (day: number) => plan(day, [[0, 1439, 'chatting', 'Cafe: cafe']]);
     const sim = new Simulation(map, crowd, { seed: 3, startGameMs: at(9, 0) });
     // Plans arrive with the first step, so nobody is busy and all perceive in this one step.
-    const r = sim.step(at(9, 0), crowd.map((c): Input => ({ kind: 'plan', agentId: c.id, plan: stay(dayIndex(at(9, 0))) })));
+    const r = sim.step(
+      at(9, 0),
+      crowd.map((c): Input => ({ kind: 'plan', agentId: c.id, plan: stay(dayIndex(at(9, 0))) })),
+    );
     const observe = r.requests.filter((q): q is Extract<OperationRequest, { kind: 'observe' }> => q.kind === 'observe');
     expect(observe.length).toBeGreaterThan(0);
     // Its own action comes on top: the bandwidth is for the surroundings.
@@ -149,7 +191,11 @@ describe('Simulation', () => {
     const sim = new Simulation(map, [ada, bo], { seed: 1, startGameMs: at(6, 0) });
     const steps = runDay(sim, at(6, 0), at(9, 40));
     const own = (id: string, name: string) =>
-      steps.flatMap((r) => r.requests).flatMap((q) => (q.kind === 'observe' && q.agentId === id ? q.observations.filter((o) => o.actorId === id && o.subject === name).map((o) => o.description) : []));
+      steps
+        .flatMap((r) => r.requests)
+        .flatMap((q) =>
+          q.kind === 'observe' && q.agentId === id ? q.observations.filter((o) => o.actorId === id && o.subject === name).map((o) => o.description) : [],
+        );
     expect(own('ada', 'Ada Tester')).toEqual(expect.arrayContaining(['Ada Tester is writing', 'Ada Tester is serving coffee']));
     expect(own('bo', 'Bo Tester')).toEqual(expect.arrayContaining(['Bo Tester is stretching', 'Bo Tester is having a coffee']));
   });
@@ -199,14 +245,21 @@ describe('Simulation', () => {
     const stay = (day: number) => plan(day, [[0, 1439, 'having coffee', 'Cafe: cafe: table 2']]);
     const sim = new Simulation(map, [a, b], { seed: 1, startGameMs: at(9, 0) });
     const day = dayIndex(at(9, 0));
-    sim.step(at(9, 0), [{ kind: 'plan', agentId: a.id, plan: stay(day) }, { kind: 'plan', agentId: b.id, plan: stay(day) }]);
+    sim.step(at(9, 0), [
+      { kind: 'plan', agentId: a.id, plan: stay(day) },
+      { kind: 'plan', agentId: b.id, plan: stay(day) },
+    ]);
     // Both are busy thinking about what they first saw (the plans' step handed it over) when the world event happens:
     // what Bo sees waits for him.
     expect(sim.agent('bo')!.busy).toBe(true);
     sim.step(at(9, 2), [{ kind: 'worldEvent', description: 'The cafe is out of milk', arena: 'Cafe', durationGameMs: 3_600_000 }]);
     expect(sim.agent('bo')!.pendingObservations.map((o) => o.description)).toContain('The cafe is out of milk');
     // Both are freed and Ada's decision to talk arrives in the same step: the talk starts before he hands it over.
-    const start = sim.step(at(9, 3), [{ kind: 'done', agentId: a.id }, { kind: 'done', agentId: b.id }, { kind: 'talk', agentId: a.id, partnerId: b.id, basis: 'acquainted' }]);
+    const start = sim.step(at(9, 3), [
+      { kind: 'done', agentId: a.id },
+      { kind: 'done', agentId: b.id },
+      { kind: 'talk', agentId: a.id, partnerId: b.id, basis: 'acquainted' },
+    ]);
     const converse = start.requests.find((q): q is Extract<OperationRequest, { kind: 'converse' }> => q.kind === 'converse')!;
     expect(converse).toBeDefined();
     expect(sim.agent('bo')!.pendingObservations.map((o) => o.description)).toContain('The cafe is out of milk');
@@ -217,12 +270,23 @@ describe('Simulation', () => {
   });
 
   it('unholds an observation dropped from a full queue, so it can be seen again', () => {
-    const crowd = Array.from({ length: 9 }, (_, i) => ({ ...resident(`p${i}`, 'Ada House: bedroom: bed', tile(12 + (i % 6), 2 + Math.floor(i / 6))), wakeMinute: 0, sleepMinute: 1439 }));
+    const crowd = Array.from({ length: 9 }, (_, i) => ({
+      ...resident(`p${i}`, 'Ada House: bedroom: bed', tile(12 + (i % 6), 2 + Math.floor(i / 6))),
+      wakeMinute: 0,
+      sleepMinute: 1439,
+    }));
     const sim = new Simulation(map, crowd, { seed: 3, startGameMs: at(9, 0) });
     const day = dayIndex(at(9, 0));
     // Each has its own activity, changing every minute: far more to see than one busy agent can hold.
-    const busyPlan = (k: number) => plan(day, Array.from({ length: 60 }, (_, m): [number, number, string, string] => [540 + m, 1, `task ${k}-${m}`, 'Cafe: cafe']));
-    sim.step(at(9, 0), crowd.map((c, k): Input => ({ kind: 'plan', agentId: c.id, plan: busyPlan(k) })));
+    const busyPlan = (k: number) =>
+      plan(
+        day,
+        Array.from({ length: 60 }, (_, m): [number, number, string, string] => [540 + m, 1, `task ${k}-${m}`, 'Cafe: cafe']),
+      );
+    sim.step(
+      at(9, 0),
+      crowd.map((c, k): Input => ({ kind: 'plan', agentId: c.id, plan: busyPlan(k) })),
+    );
     for (let m = 1; m < 30; m++) sim.step(at(9, m));
     const p0 = sim.agent('p0')!;
     expect(p0.pendingObservations.length).toBe(C.PENDING_OBSERVATIONS_LIMIT);
@@ -274,7 +338,10 @@ describe('Simulation', () => {
     const driver = new Driver(sim);
     driver.run(at(6, 0), at(9, 0));
     driver.step(at(9, 0) + 5000);
-    const r = driver.step(at(9, 1), [{ kind: 'worldEvent', description: 'The cafe is out of milk', arena: 'Cafe', durationGameMs: 3_600_000 }, { kind: 'addAgent', resident: bo }]);
+    const r = driver.step(at(9, 1), [
+      { kind: 'worldEvent', description: 'The cafe is out of milk', arena: 'Cafe', durationGameMs: 3_600_000 },
+      { kind: 'addAgent', resident: bo },
+    ]);
     expect(r.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['world.event', 'agent.added']));
     const observed = r.requests.find((q) => q.kind === 'observe' && q.agentId === 'ada');
     expect(observed && observed.kind === 'observe' && observed.observations.map((o) => o.description)).toContain('The cafe is out of milk');
@@ -293,9 +360,18 @@ describe('plan helpers', () => {
     const sim = new Simulation(map, [ada, bo], { seed: 1, startGameMs: at(5, 0) });
     const driver = new Driver(sim);
     driver.run(at(5, 0), at(10, 0));
-    const edited: ResidentSpec = { ...ada, name: 'Ada Renamed', wakeMinute: 8 * 60, sleepMinute: 23 * 60, look: { ...look, shirt: '#00ff00' }, spawnTile: tile(20, 5) };
+    const edited: ResidentSpec = {
+      ...ada,
+      name: 'Ada Renamed',
+      wakeMinute: 8 * 60,
+      sleepMinute: 23 * 60,
+      look: { ...look, shirt: '#00ff00' },
+      spawnTile: tile(20, 5),
+    };
     const events = driver.step(at(10, 0) + 10_000, [{ kind: 'updateResident', resident: edited }]).events;
-    expect(events.filter((e) => e.kind === 'agent.updated')).toEqual([expect.objectContaining({ agentId: 'ada', data: { spec: { ...edited, spawnTile: ada.spawnTile }, at: 'next plan' } })]);
+    expect(events.filter((e) => e.kind === 'agent.updated')).toEqual([
+      expect.objectContaining({ agentId: 'ada', data: { spec: { ...edited, spawnTile: ada.spawnTile }, at: 'next plan' } }),
+    ]);
     // Today goes on as planned, under the old spec.
     driver.run(at(10, 0) + 20_000, at(22, 30));
     const a = sim.agent('ada')!;
@@ -312,7 +388,10 @@ describe('plan helpers', () => {
     const onHerClock = (t: number) => t + Math.ceil(latenessGameMs('ada') / 10_000) * 10_000;
     expect(swaps[0].events[0].gameMs).toBe(onHerClock(at(4, 0) + GAME_MS_PER_DAY));
     const asked = night.find((r) => r.requests.some((q) => q.kind === 'plan' && q.agentId === 'ada'))!;
-    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({ day: dayIndex(at(0, 0)) + 1, gameMs: onHerClock(at(5, 0) + GAME_MS_PER_DAY) });
+    expect(asked.requests.find((q) => q.kind === 'plan' && q.agentId === 'ada')).toMatchObject({
+      day: dayIndex(at(0, 0)) + 1,
+      gameMs: onHerClock(at(5, 0) + GAME_MS_PER_DAY),
+    });
     expect(sim.agent('ada')!.spec).toEqual({ ...edited, spawnTile: ada.spawnTile });
     expect(sim.agent('ada')!.nextSpec).toBeUndefined();
     // The same state from the snapshot round trip.
@@ -328,7 +407,10 @@ describe('plan helpers', () => {
   });
   it('splices a reaction into a plan, cutting the action it interrupts', () => {
     const out = splicePlan(actions, 450, [{ startMinute: 450, durationMinutes: 20, description: 'react', emoji: '', address: 'y' }]);
-    expect(out.map((a) => [a.startMinute, a.durationMinutes, a.description])).toEqual([[420, 30, 'a'], [450, 20, 'react']]);
+    expect(out.map((a) => [a.startMinute, a.durationMinutes, a.description])).toEqual([
+      [420, 30, 'a'],
+      [450, 20, 'react'],
+    ]);
   });
   it('counts days from game midnight', () => {
     expect(dayIndex(at(23, 59))).toBe(dayIndex(at(0, 0)));

@@ -7,15 +7,26 @@ import { rectanglesOf } from '../../scripts/smallville/convertMap';
 
 describe('reading the reference residents', () => {
   it('reads times of day as people write them, typos included', () => {
-    expect(['11pm', 'midnight', '7amam', '17:30pm', '12pm', '12am', '6 a.m.', 'noon'].map((t) => parseTimePhrase(t))).toEqual([23 * 60, 0, 7 * 60, 17 * 60 + 30, 12 * 60, 0, 6 * 60, 12 * 60]);
+    expect(['11pm', 'midnight', '7amam', '17:30pm', '12pm', '12am', '6 a.m.', 'noon'].map((t) => parseTimePhrase(t))).toEqual([
+      23 * 60,
+      0,
+      7 * 60,
+      17 * 60 + 30,
+      12 * 60,
+      0,
+      6 * 60,
+      12 * 60,
+    ]);
     // A bedtime with no am/pm: 11 is at night, 2 after midnight.
     expect([parseTimePhrase('11', 'bed'), parseTimePhrase('2', 'bed'), parseTimePhrase('5', 'pm')]).toEqual([23 * 60, 2 * 60, 17 * 60]);
     expect(timesIn('opens at 8am everyday, and stands at the counter until 8pm').map((t) => t.minute)).toEqual([8 * 60, 20 * 60]);
   });
 
-  it('turns second-person whispers into the resident\'s own third-person memories', () => {
+  it("turns second-person whispers into the resident's own third-person memories", () => {
     const latoya = (s: string) => thirdPerson(s, 'Latoya Williams');
-    expect(latoya("Rajiv Patel is your housemate whom you've known for about a year")).toBe("Rajiv Patel is Latoya Williams's housemate whom Latoya has known for about a year");
+    expect(latoya("Rajiv Patel is your housemate whom you've known for about a year")).toBe(
+      "Rajiv Patel is Latoya Williams's housemate whom Latoya has known for about a year",
+    );
     expect(latoya('You and Rajiv Patel sometimes talk about politics')).toBe('Latoya Williams and Rajiv Patel sometimes talk about politics');
     expect(latoya('You like to talk about politics and you are often right')).toBe('Latoya Williams likes to talk about politics and Latoya is often right');
     expect(latoya('You sometimes try to spend time at Hobbs Cafe')).toBe('Latoya Williams sometimes tries to spend time at Hobbs Cafe');
@@ -26,13 +37,16 @@ describe('reading the reference residents', () => {
 
   it('makes persona ids of names, and key words that match across spellings', () => {
     expect(idOf('Isabella Rodriguez')).toBe('isabella-rodriguez');
-    expect(idOf('Zoë  O\'Neil')).toBe('zoe-o-neil');
+    expect(idOf("Zoë  O'Neil")).toBe('zoe-o-neil');
     expect(keyWords('The Willows Market and Pharmacy')).toEqual(keyWords('Willow Market and Pharmacy'));
     expect(keyWords('take classes')).toEqual(['take', 'class']);
   });
 
   it('reads CSV as the reference does: quoted cells, trimmed, one long row or many', () => {
-    expect(parseCsv('Name,Whisper\nBram,"You buy bread; you, sometimes, read"\n')).toEqual([['Name', 'Whisper'], ['Bram', 'You buy bread; you, sometimes, read']]);
+    expect(parseCsv('Name,Whisper\nBram,"You buy bread; you, sometimes, read"\n')).toEqual([
+      ['Name', 'Whisper'],
+      ['Bram', 'You buy bread; you, sometimes, read'],
+    ]);
     expect(parseCsv('32134, the Ville')).toEqual([['32134', 'the Ville']]);
     expect(parseCsv('0, 0, 1\r\n')).toEqual([['0', '0', '1']]);
   });
@@ -44,10 +58,16 @@ describe('a tile area as rectangles', () => {
     // An L: rows 0-2 at x 0-1, and row 2 also x 2-4.
     const tiles = [0, 1, 10, 11, 20, 21, 22, 23, 24];
     const rects = rectanglesOf(tiles, w);
-    expect(rects).toEqual([{ x: 0, y: 0, w: 2, h: 2 }, { x: 0, y: 2, w: 5, h: 1 }]);
+    expect(rects).toEqual([
+      { x: 0, y: 0, w: 2, h: 2 },
+      { x: 0, y: 2, w: 5, h: 1 },
+    ]);
     const covered = rects.flatMap((r) => Array.from({ length: r.w * r.h }, (_, i) => (r.y + Math.floor(i / r.w)) * w + r.x + (i % r.w)));
     expect(covered.sort((a, b) => a - b)).toEqual(tiles);
     // Two separate runs in one row stay separate.
-    expect(rectanglesOf([0, 2], w)).toEqual([{ x: 0, y: 0, w: 1, h: 1 }, { x: 2, y: 0, w: 1, h: 1 }]);
+    expect(rectanglesOf([0, 2], w)).toEqual([
+      { x: 0, y: 0, w: 1, h: 1 },
+      { x: 2, y: 0, w: 1, h: 1 },
+    ]);
   });
 });

@@ -19,11 +19,24 @@ const look = { skin: '#e0ac69', hair: '#222222', shirt: '#3366cc', pants: '#3333
 const STEP_1X = 6_000;
 
 function resident(i: number): ResidentSpec {
-  return { id: asAgentId(`p${i}`), name: `P${i} Tester`, bedAddress: 'Ada House: bedroom: bed', wakeMinute: 0, sleepMinute: 1439, spawnTile: (1 + (i % 4)) * W + 11 + Math.floor(i / 4), look };
+  return {
+    id: asAgentId(`p${i}`),
+    name: `P${i} Tester`,
+    bedAddress: 'Ada House: bedroom: bed',
+    wakeMinute: 0,
+    sleepMinute: 1439,
+    spawnTile: (1 + (i % 4)) * W + 11 + Math.floor(i / 4),
+    look,
+  };
 }
 
 function plan(actions: Array<[number, number, string, string]>): DayPlan {
-  return { day: dayIndex(at(8)), broadStrokes: [], hourBlocks: [], actions: actions.map(([s, d, description, address]) => ({ startMinute: s, durationMinutes: d, description, emoji: '•', address })) };
+  return {
+    day: dayIndex(at(8)),
+    broadStrokes: [],
+    hourBlocks: [],
+    actions: actions.map(([s, d, description, address]) => ({ startMinute: s, durationMinutes: d, description, emoji: '•', address })),
+  };
 }
 
 /** Steps at 1× from `from` to `to`, answering every request at once (no thoughts). */
@@ -32,7 +45,9 @@ function run(sim: Simulation, from: number, to: number, first: Input[] = []): Ar
   let pending = first;
   for (let t = from; t <= to; t += STEP_1X) {
     const r = sim.step(t, pending);
-    pending = r.requests.map((q): Input => (q.kind === 'converse' ? { kind: 'conversationEnd', conversationId: q.conversationId } : { kind: 'done', agentId: q.agentId }));
+    pending = r.requests.map((q): Input =>
+      q.kind === 'converse' ? { kind: 'conversationEnd', conversationId: q.conversationId } : { kind: 'done', agentId: q.agentId },
+    );
     out.push({ t, r });
   }
   return out;
@@ -54,10 +69,19 @@ describe('staggering', () => {
     const crowd = Array.from({ length: 40 }, (_, i) => resident(i));
     const sim = new Simulation(map, crowd, { seed: 1, startGameMs: at(8, 50) });
     // Everyone at the cafe until 9:00, then home.
-    const plans = crowd.map((c): Input => ({ kind: 'plan', agentId: c.id, plan: plan([[0, 540, 'having coffee', 'Cafe: cafe'], [540, 899, 'going home', 'Bo House: bedroom']]) }));
+    const plans = crowd.map((c): Input => ({
+      kind: 'plan',
+      agentId: c.id,
+      plan: plan([
+        [0, 540, 'having coffee', 'Cafe: cafe'],
+        [540, 899, 'going home', 'Bo House: bedroom'],
+      ]),
+    }));
     run(sim, at(8, 50), at(9, 0) - 1, plans);
     const steps = run(sim, at(9, 0), at(9, 2));
-    const walksPerStep = steps.map(({ r }) => r.events.filter((e) => e.kind === 'agent.action' && (e.data as { description: string }).description === 'going home').length);
+    const walksPerStep = steps.map(
+      ({ r }) => r.events.filter((e) => e.kind === 'agent.action' && (e.data as { description: string }).description === 'going home').length,
+    );
     expect(walksPerStep.reduce((a, b) => a + b, 0)).toBe(crowd.length);
     // Ten steps of a game minute share them: none takes more than a fifth of the crowd.
     expect(Math.max(...walksPerStep)).toBeLessThanOrEqual(crowd.length / 5);

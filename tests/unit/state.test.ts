@@ -32,9 +32,34 @@ function answers(sim: Simulation, pending: Input[], i: number) {
   const r = sim.step(DAY0 + 6 * 3_600_000 + i * 20_000, pending.splice(0));
   for (const q of r.requests) {
     if (q.kind === 'plan')
-      pending.push({ kind: 'plan', agentId: q.agentId, plan: { day: q.day, broadStrokes: [], hourBlocks: [], actions: [{ startMinute: 420, durationMinutes: 120, description: 'coffee', emoji: '☕', address: 'Cafe: cafe: table 2' }, { startMinute: 540, durationMinutes: 600, description: 'home', emoji: '🏠', address: q.agentId === 'ada' ? 'Ada House: bedroom' : 'Bo House: bedroom' }] } }, { kind: 'done', agentId: q.agentId });
+      pending.push(
+        {
+          kind: 'plan',
+          agentId: q.agentId,
+          plan: {
+            day: q.day,
+            broadStrokes: [],
+            hourBlocks: [],
+            actions: [
+              { startMinute: 420, durationMinutes: 120, description: 'coffee', emoji: '☕', address: 'Cafe: cafe: table 2' },
+              {
+                startMinute: 540,
+                durationMinutes: 600,
+                description: 'home',
+                emoji: '🏠',
+                address: q.agentId === 'ada' ? 'Ada House: bedroom' : 'Bo House: bedroom',
+              },
+            ],
+          },
+        },
+        { kind: 'done', agentId: q.agentId },
+      );
     else if (q.kind === 'observe') pending.push({ kind: 'done', agentId: q.agentId });
-    else pending.push({ kind: 'utterance', conversationId: q.conversationId, speaker: q.initiator, text: 'Morning!' }, { kind: 'conversationEnd', conversationId: q.conversationId });
+    else
+      pending.push(
+        { kind: 'utterance', conversationId: q.conversationId, speaker: q.initiator, text: 'Morning!' },
+        { kind: 'conversationEnd', conversationId: q.conversationId },
+      );
   }
   return r.events;
 }
@@ -60,7 +85,7 @@ const components: Array<Component<any, any>> = [
     make: () => new SimClock({ gameMs: DAY0, rate: 60, paused: false }),
     advance: (c: SimClock, i) => {
       if (i % 7 === 3) c.setRate(60 * ((i % 5) + 1));
-      if (i % 11 === 5) (c.paused ? c.resume() : c.pause());
+      if (i % 11 === 5) c.paused ? c.resume() : c.pause();
       return c.advance(100 + i);
     },
     save: (c: SimClock) => c.getState(),

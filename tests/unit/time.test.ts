@@ -18,6 +18,7 @@ describe('moments in addresses', () => {
   });
 
   it('are refused when they are not moments', () => {
-    for (const text of ['2026-02-14', '2026-02-14T17', '2026-02-14T17:00Z', '17:00', '2026-02-14T17:00:5', 'yesterday', '']) expect(parseIsoMoment(text)).toBeNull();
+    for (const text of ['2026-02-14', '2026-02-14T17', '2026-02-14T17:00Z', '17:00', '2026-02-14T17:00:5', 'yesterday', ''])
+      expect(parseIsoMoment(text)).toBeNull();
   });
 });

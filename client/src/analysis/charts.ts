@@ -82,13 +82,28 @@ export interface Series {
   points: Array<{ x: number; y: number }>;
 }
 
-export function lineChart(name: string, canvas: HTMLCanvasElement, series: Series[], o: { yMax?: number; yLabel: string; onClick(gameMs: number): void }): Chart {
+export function lineChart(
+  name: string,
+  canvas: HTMLCanvasElement,
+  series: Series[],
+  o: { yMax?: number; yLabel: string; onClick(gameMs: number): void },
+): Chart {
   const xs = series.flatMap((s) => s.points.map((p) => p.x));
   return keep(
     name,
     new Chart(canvas, {
       type: 'line',
-      data: { datasets: series.map((s, i) => ({ label: s.label, data: s.points, borderColor: PALETTE[i % PALETTE.length], backgroundColor: PALETTE[i % PALETTE.length], stepped: true, pointRadius: 2, pointHoverRadius: 5 })) },
+      data: {
+        datasets: series.map((s, i) => ({
+          label: s.label,
+          data: s.points,
+          borderColor: PALETTE[i % PALETTE.length],
+          backgroundColor: PALETTE[i % PALETTE.length],
+          stepped: true,
+          pointRadius: 2,
+          pointHoverRadius: 5,
+        })),
+      },
       options: {
         maintainAspectRatio: false,
         interaction: { mode: 'nearest', intersect: false, axis: 'x' },
@@ -104,17 +119,32 @@ export function lineChart(name: string, canvas: HTMLCanvasElement, series: Serie
 }
 
 /** Stacked bars per game hour, one dataset per key (purposes or agents). */
-export function hourlyBars(name: string, canvas: HTMLCanvasElement, hours: number[], stacks: Array<{ label: string; values: number[] }>, onClick: (gameMs: number) => void): Chart {
+export function hourlyBars(
+  name: string,
+  canvas: HTMLCanvasElement,
+  hours: number[],
+  stacks: Array<{ label: string; values: number[] }>,
+  onClick: (gameMs: number) => void,
+): Chart {
   return keep(
     name,
     new Chart(canvas, {
       type: 'bar',
       data: {
-        datasets: stacks.map((s, i) => ({ label: s.label, data: hours.map((h, k) => ({ x: h + 1_800_000, y: s.values[k] })), backgroundColor: PALETTE[i % PALETTE.length], barPercentage: 1, categoryPercentage: 1 })),
+        datasets: stacks.map((s, i) => ({
+          label: s.label,
+          data: hours.map((h, k) => ({ x: h + 1_800_000, y: s.values[k] })),
+          backgroundColor: PALETTE[i % PALETTE.length],
+          barPercentage: 1,
+          categoryPercentage: 1,
+        })),
       },
       options: {
         maintainAspectRatio: false,
-        scales: { x: { ...timeAxis(hours[0], (hours.at(-1) ?? 0) + 3_600_000), stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: 'calls per game hour' } } },
+        scales: {
+          x: { ...timeAxis(hours[0], (hours.at(-1) ?? 0) + 3_600_000), stacked: true },
+          y: { stacked: true, beginAtZero: true, title: { display: true, text: 'calls per game hour' } },
+        },
         onClick: (event, elements, chart) => {
           const t = clickedTime(chart, event, elements);
           if (t !== null) onClick(Math.floor(t / 3_600_000) * 3_600_000);

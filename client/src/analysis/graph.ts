@@ -17,7 +17,19 @@ function keep(name: string, cy: Core): Core {
 }
 
 const BASE_STYLE: cytoscape.StylesheetJson = [
-  { selector: 'node', style: { label: 'data(label)', color: '#f4f1ea', 'font-size': 10, 'text-valign': 'bottom', 'text-margin-y': 3, 'background-color': '#6fb1ff', width: 'data(size)', height: 'data(size)' } },
+  {
+    selector: 'node',
+    style: {
+      label: 'data(label)',
+      color: '#f4f1ea',
+      'font-size': 10,
+      'text-valign': 'bottom',
+      'text-margin-y': 3,
+      'background-color': '#6fb1ff',
+      width: 'data(size)',
+      height: 'data(size)',
+    },
+  },
   { selector: 'edge', style: { width: 'data(width)', 'line-color': '#8a97b5', opacity: 0.7, 'curve-style': 'bezier' } },
   { selector: 'edge.acquainted', style: { 'line-style': 'dashed' } },
   { selector: 'edge:selected', style: { 'line-color': '#ffb85c', opacity: 1 } },
@@ -31,7 +43,10 @@ export function relationshipGraph(container: HTMLElement, g: GraphView, onEdge: 
     container,
     elements: [
       ...g.nodes.map((n) => ({ data: { id: n.id, label: n.name, size: 14 + Math.sqrt(n.conversations) * 4 } })),
-      ...g.edges.map((e) => ({ data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: 1 + (6 * e.conversations) / max, conversations: e.conversations }, classes: e.conversations === 0 ? 'acquainted' : '' })),
+      ...g.edges.map((e) => ({
+        data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: 1 + (6 * e.conversations) / max, conversations: e.conversations },
+        classes: e.conversations === 0 ? 'acquainted' : '',
+      })),
     ],
     style: BASE_STYLE,
     layout: { name: 'cose', animate: false, randomize: false, nodeRepulsion: () => 40000, idealEdgeLength: () => 90 },
@@ -51,8 +66,18 @@ export function diffusionTree(name: string, container: HTMLElement, topic: Repor
       ...topic.agents.map((a) => ({ data: { id: a.id, label: `${a.name}\n${shortTime(a.first_heard_ms)}`, size: a.from ? 14 : 20, t: a.first_heard_ms } })),
       ...topic.agents.filter((a) => a.from && known.has(a.from)).map((a) => ({ data: { id: `${a.from}>${a.id}`, source: a.from!, target: a.id, width: 1.5 } })),
     ],
-    style: [...BASE_STYLE, { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': 9 } }, { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5' } }],
-    layout: { name: 'breadthfirst', directed: true, roots: topic.agents.filter((a) => !a.from || !known.has(a.from)).map((a) => a.id), spacingFactor: 0.9, animate: false },
+    style: [
+      ...BASE_STYLE,
+      { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': 9 } },
+      { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5' } },
+    ],
+    layout: {
+      name: 'breadthfirst',
+      directed: true,
+      roots: topic.agents.filter((a) => !a.from || !known.has(a.from)).map((a) => a.id),
+      spacingFactor: 0.9,
+      animate: false,
+    },
   });
   cy.on('tap', 'node', (ev) => onNode(ev.target.id(), ev.target.data('t') as number));
   return keep(name, cy);

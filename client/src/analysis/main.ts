@@ -78,7 +78,11 @@ async function loadWorlds(): Promise<void> {
   const select = $<HTMLSelectElement>('world');
   select.replaceChildren(
     ...listing.worlds.map((w) =>
-      el('option', { value: w.id === listing!.live ? '' : w.id, textContent: `${w.id}${w.id === listing!.live ? ' (live)' : ''}${w.error ? ' — unreadable' : ` — ${w.agents} agents`}`, disabled: !!w.error }),
+      el('option', {
+        value: w.id === listing!.live ? '' : w.id,
+        textContent: `${w.id}${w.id === listing!.live ? ' (live)' : ''}${w.error ? ' — unreadable' : ` — ${w.agents} agents`}`,
+        disabled: !!w.error,
+      }),
     ),
   );
   if (!listing.worlds.some((w) => w.id === listing!.live)) select.prepend(el('option', { value: '', textContent: `${listing.live} (live)` }));
@@ -106,7 +110,9 @@ async function loadAll(): Promise<void> {
   report = await api.report(sel);
   $<HTMLInputElement>('from').value = sel.from || report.window.from;
   $<HTMLInputElement>('to').value = sel.to || report.window.to;
-  $('summary').textContent = `${report.agents.length} agents · ${report.window.days} game days · ${report.conversations.total} conversations · mind: ${report.mind ?? '?'}${report.scenario ? ` · scenario ${report.scenario.name}` : ''}`;
+  $('summary').textContent =
+    `${report.agents.length} agents · ${report.window.days} game days · ${report.conversations.total} ` +
+    `conversations · mind: ${report.mind ?? '?'}${report.scenario ? ` · scenario ${report.scenario.name}` : ''}`;
   renderDownloads();
   await renderGraph();
   renderTopics();
@@ -175,11 +181,16 @@ function renderTopics(): void {
 
 function renderDensity(): void {
   if (!report) return;
-  lineChart('density', $<HTMLCanvasElement>('density-chart'), [{ label: `density (${report.density.start} → ${report.density.end})`, points: report.density.series.map((p) => ({ x: p.ms, y: p.density })) }], {
-    yMax: 1,
-    yLabel: 'pairs who know each other',
-    onClick: (t) => showReplayLink(t, 'from the density curve'),
-  });
+  lineChart(
+    'density',
+    $<HTMLCanvasElement>('density-chart'),
+    [{ label: `density (${report.density.start} → ${report.density.end})`, points: report.density.series.map((p) => ({ x: p.ms, y: p.density })) }],
+    {
+      yMax: 1,
+      yLabel: 'pairs who know each other',
+      onClick: (t) => showReplayLink(t, 'from the density curve'),
+    },
+  );
   const box = $('attendance');
   box.replaceChildren(
     ...report.attendance.map((a) =>
@@ -205,7 +216,8 @@ function renderConversationFilters(): void {
 
 async function renderConversations(filter: Record<string, string | undefined>, title?: string): Promise<ConversationView[]> {
   const { total, conversations } = await api.conversations(sel, { ...filter, limit: '300' });
-  $('conv-count').textContent = `${title ? `${title}: ` : ''}${total} conversation${total === 1 ? '' : 's'}${total > conversations.length ? ` (the last ${conversations.length} shown)` : ''}`;
+  const shown = total > conversations.length ? ` (the last ${conversations.length} shown)` : '';
+  $('conv-count').textContent = `${title ? `${title}: ` : ''}${total} conversation${total === 1 ? '' : 's'}${shown}`;
   const places = $<HTMLSelectElement>('conv-place');
   if (places.options.length <= 1) {
     const seen = [...new Set(conversations.map((c) => c.arena.split(': ')[0]))].sort();
@@ -242,7 +254,11 @@ function renderDayControls(): void {
   const days = $<HTMLSelectElement>('day-date');
   const first = Math.floor(report.window.from_ms / 86_400_000);
   const last = Math.floor((report.window.to_ms - 1) / 86_400_000);
-  days.replaceChildren(...Array.from({ length: Math.max(1, last - first + 1) }, (_, i) => el('option', { value: String((first + i) * 86_400_000), textContent: formatIsoMinute((first + i) * 86_400_000).slice(0, 10) })));
+  days.replaceChildren(
+    ...Array.from({ length: Math.max(1, last - first + 1) }, (_, i) =>
+      el('option', { value: String((first + i) * 86_400_000), textContent: formatIsoMinute((first + i) * 86_400_000).slice(0, 10) }),
+    ),
+  );
 }
 
 async function renderDay(): Promise<void> {
@@ -253,7 +269,12 @@ async function renderDay(): Promise<void> {
   timeline(
     'day',
     $<HTMLCanvasElement>('day-chart'),
-    entries.map((e) => ({ row: e.place, startGameMs: e.startGameMs, endGameMs: e.endGameMs, label: `${e.emoji} ${e.description} (${e.address}) ${shortTime(e.startGameMs)}` })),
+    entries.map((e) => ({
+      row: e.place,
+      startGameMs: e.startGameMs,
+      endGameMs: e.endGameMs,
+      label: `${e.emoji} ${e.description} (${e.address}) ${shortTime(e.startGameMs)}`,
+    })),
     dayStart,
     (bar) => showReplayLink(bar.startGameMs, `${names().get(agent) ?? agent}: ${bar.label}`, agent),
   );
@@ -262,7 +283,9 @@ async function renderDay(): Promise<void> {
 function renderLlm(): void {
   if (!report) return;
   const l = report.llm;
-  $('llm-summary').textContent = `${l.calls} calls (${l.cached} cached), ${l.tokens} tokens, $${l.cost_usd}; per agent-day ${l.calls_per_agent_day} calls, ${l.tokens_per_agent_day} tokens; ${l.fallbacks.total} fallbacks`;
+  $('llm-summary').textContent =
+    `${l.calls} calls (${l.cached} cached), ${l.tokens} tokens, $${l.cost_usd}; per ` +
+    `agent-day ${l.calls_per_agent_day} calls, ${l.tokens_per_agent_day} tokens; ${l.fallbacks.total} fallbacks`;
   for (const id of ['llm-purpose-chart', 'llm-agent-chart']) $(id).parentElement!.hidden = l.hourly.length === 0;
   if (l.hourly.length === 0) {
     $('llm-summary').textContent += ' (no LLM calls: this world ran on the offline mind)';
@@ -284,7 +307,10 @@ function wire(): void {
   $('apply').addEventListener('click', () => {
     const from = $<HTMLInputElement>('from').value.trim();
     const to = $<HTMLInputElement>('to').value.trim();
-    for (const [name, v] of [['from', from], ['to', to]] as const)
+    for (const [name, v] of [
+      ['from', from],
+      ['to', to],
+    ] as const)
       if (v && parseIsoMinute(v) === null) return void (status.textContent = `${name}: expected YYYY-MM-DDTHH:MM`);
     sel = { ...sel, from, to };
     run(loadAll());

@@ -32,7 +32,8 @@ async function getJson<T>(url: string): Promise<T> {
 
 export const fetchTownInfo = (): Promise<TownInfo> => getJson<TownInfo>(withWorld('/api/town'));
 
-export const fetchAddablePersonas = async (): Promise<AddablePersonasReply['personas']> => (await getJson<AddablePersonasReply>(withWorld('/api/personas'))).personas;
+export const fetchAddablePersonas = async (): Promise<AddablePersonasReply['personas']> =>
+  (await getJson<AddablePersonasReply>(withWorld('/api/personas'))).personas;
 
 export const fetchFeed = async (limit: number): Promise<FeedItem[]> => (await getJson<{ items: FeedItem[] }>(withWorld(`/api/feed?limit=${limit}`))).items;
 

@@ -35,7 +35,8 @@ export class PersonaApi {
   town = () => this.call<TownInfo>('GET', '/api/town');
   files = () => this.call<PersonaFileList>('GET', '/api/persona-files');
   file = (id: string) => this.call<PersonaFileView>('GET', `/api/persona-files/${encodeURIComponent(id)}`);
-  check = (id: string, fields: Record<string, unknown>) => this.call<PersonaCheckReply>('POST', `/api/persona-files/${encodeURIComponent(id)}/check`, { fields });
+  check = (id: string, fields: Record<string, unknown>) =>
+    this.call<PersonaCheckReply>('POST', `/api/persona-files/${encodeURIComponent(id)}/check`, { fields });
   preview = (id: string, fields: Record<string, unknown>, mind: 'offline' | 'llm') =>
     this.call<PlanPreview>('POST', `/api/persona-files/${encodeURIComponent(id)}/preview`, { fields, mind });
   save = (id: string, request: { fields: Record<string, unknown>; overwrite?: boolean; addToTown?: boolean; spawn?: string }) =>

@@ -241,7 +241,11 @@ abstract class ListControl<C extends Control> extends Control {
 }
 
 class TextListControl extends ListControl<TextControl> {
-  constructor(private readonly listSpec: Extract<FieldSpec, { kind: 'textList' }>, path: string, ctx: FormContext) {
+  constructor(
+    private readonly listSpec: Extract<FieldSpec, { kind: 'textList' }>,
+    path: string,
+    ctx: FormContext,
+  ) {
     super(listSpec, path, ctx, `+ ${listSpec.key === 'innate' ? 'trait' : listSpec.key === 'tasks' ? 'task' : 'one more'}`);
     this.root.append(this.label(), this.body, this.addButton, this.errorBox);
   }
@@ -255,7 +259,11 @@ class TextListControl extends ListControl<TextControl> {
 }
 
 class PlacesControl extends ListControl<PlaceControl> {
-  constructor(private readonly placesSpec: Extract<FieldSpec, { kind: 'places' }>, path: string, ctx: FormContext) {
+  constructor(
+    private readonly placesSpec: Extract<FieldSpec, { kind: 'places' }>,
+    path: string,
+    ctx: FormContext,
+  ) {
     super(placesSpec, path, ctx, '+ or another place');
     this.addButton.title = 'several places: the mind picks one each day';
     this.root.append(this.label(), this.body, this.addButton, this.errorBox);
@@ -313,7 +321,11 @@ class GroupControl extends Control {
 }
 
 class ObjectListControl extends ListControl<GroupControl> {
-  constructor(private readonly listSpec: Extract<FieldSpec, { kind: 'objectList' }>, path: string, ctx: FormContext) {
+  constructor(
+    private readonly listSpec: Extract<FieldSpec, { kind: 'objectList' }>,
+    path: string,
+    ctx: FormContext,
+  ) {
     super(listSpec, path, ctx, '+ block');
     this.root.append(this.label(), this.body, this.addButton, this.errorBox);
   }
@@ -351,7 +363,10 @@ class RelationshipsControl extends Control {
       line.setAttribute('aria-label', `${this.path}.${who.value}`);
     };
     name();
-    for (const [target, event] of [[who, 'change'], [line, 'input']] as const)
+    for (const [target, event] of [
+      [who, 'change'],
+      [line, 'input'],
+    ] as const)
       target.addEventListener(event, () => {
         name();
         this.touched = true;
@@ -441,7 +456,15 @@ export class PersonaForm {
       this.idTouched = true;
       ctx.changed();
     });
-    const idRow = el('div', { className: 'field field-id' }, el('label', { className: 'field-label', textContent: 'File name', title: 'The persona id: lowercase letters, digits and -. Saved as <id>.yaml.' }), this.idField, el('span', { className: 'muted', textContent: '.yaml' }), this.idNote, this.idErrors);
+    const idRow = el(
+      'div',
+      { className: 'field field-id' },
+      el('label', { className: 'field-label', textContent: 'File name', title: 'The persona id: lowercase letters, digits and -. Saved as <id>.yaml.' }),
+      this.idField,
+      el('span', { className: 'muted', textContent: '.yaml' }),
+      this.idNote,
+      this.idErrors,
+    );
     idRow.dataset.path = 'id';
     this.controlsByKey = fields.map((f) => buildControl(f, f.key, ctx));
     this.root.append(this.summary, idRow, ...this.controlsByKey.map((c) => c.root));
@@ -525,7 +548,8 @@ export class PersonaForm {
     if (!showId) hidden += idLines.length;
     const shown = errors.length - hidden;
     const lines: string[] = [];
-    if (errors.length === 0) lines.push(warnings.length ? `Loads, with ${warnings.length} warning${warnings.length === 1 ? '' : 's'}.` : 'No problems: this persona loads.');
+    if (errors.length === 0)
+      lines.push(warnings.length ? `Loads, with ${warnings.length} warning${warnings.length === 1 ? '' : 's'}.` : 'No problems: this persona loads.');
     else lines.push(`${errors.length} problem${errors.length === 1 ? '' : 's'}${hidden ? ` (${hidden} in fields not filled in yet)` : ''}.`);
     this.summary.replaceChildren(...lines.map((l) => el('p', { textContent: l })), ...loose.map((l) => el('p', { className: 'loose', textContent: l })));
     this.summary.classList.toggle('ok', errors.length === 0);

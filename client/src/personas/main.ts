@@ -119,7 +119,9 @@ function setTarget(control: PlaceControl | null): void {
   const hint = $('pick-hint');
   if (role !== 'operator') return;
   hint.className = control ? 'picking' : 'muted';
-  hint.textContent = control ? `Picking ${control.path} (${control.spec.label.toLowerCase()}): click a place on the plan or in the tree.` : 'Click 📍 beside a place field (or into it), then a building on the plan or a place in the tree.';
+  hint.textContent = control
+    ? `Picking ${control.path} (${control.spec.label.toLowerCase()}): click a place on the plan or in the tree.`
+    : 'Click 📍 beside a place field (or into it), then a building on the plan or a place in the tree.';
 }
 
 /** What a picked address means for the field being picked: a sector, an arena of home, "home: …", "work: …". */
@@ -200,7 +202,11 @@ function changed(): void {
   markPlaces();
   // A new persona's file name follows its first name until it is typed.
   if (!editing && !form.idTouched) {
-    const first = text('name').split(/\s+/)[0]?.toLowerCase().replace(/[^a-z0-9-]/g, '') ?? '';
+    const first =
+      text('name')
+        .split(/\s+/)[0]
+        ?.toLowerCase()
+        .replace(/[^a-z0-9-]/g, '') ?? '';
     form.idField.value = first;
   }
   if (role !== 'operator') return;
@@ -221,7 +227,8 @@ async function check(): Promise<PersonaCheckReply | null> {
   }
   if (seq !== checkSeq) return null;
   // The file name is required before anything is saved; what it may be is the loader's to say.
-  if (!id) reply = { ...reply, errors: [{ field: 'id', message: "required: the file name is the persona's id (lowercase letters, digits and -)" }, ...reply.errors] };
+  if (!id)
+    reply = { ...reply, errors: [{ field: 'id', message: "required: the file name is the persona's id (lowercase letters, digits and -)" }, ...reply.errors] };
   lastCheck = reply;
   hooks.checks++;
   form.noteOnId(!editing && reply.exists ? `${id}.yaml already exists: saving will ask before replacing it (or choose another file name).` : '');
@@ -326,14 +333,21 @@ async function refreshFiles(): Promise<void> {
         { className: f.id === editing ? 'current' : '' },
         el('span', { className: 'file-name', textContent: `${f.name ?? '(no name)'} · ${f.file}` }),
         f.inTown ? el('span', { className: 'in-town', textContent: 'in town' }) : '',
-        f.problems.length ? el('span', { className: 'broken', textContent: ` ${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}`, title: f.problems.join('\n') }) : '',
+        f.problems.length
+          ? el('span', { className: 'broken', textContent: ` ${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}`, title: f.problems.join('\n') })
+          : '',
         actions,
       );
       li.dataset.id = f.id;
       return li;
     }),
     ...files.agentsWithoutFile.map((a) => {
-      const li = el('li', {}, el('span', { className: 'file-name', textContent: `${a.name} · no file` }), el('span', { className: 'in-town', textContent: 'in town' }));
+      const li = el(
+        'li',
+        {},
+        el('span', { className: 'file-name', textContent: `${a.name} · no file` }),
+        el('span', { className: 'in-town', textContent: 'in town' }),
+      );
       if (role === 'operator') {
         const b = el('button', { type: 'button', className: 'link', textContent: 'remove from town' });
         b.addEventListener('click', () => void act(() => api.removeAgent(a.id), `${a.name} leaves the town.`));
@@ -390,7 +404,8 @@ async function open(id: string, options: { keepForm?: boolean } = {}): Promise<v
   editing = id;
   form.idField.readOnly = true;
   const entry = files.files.find((f) => f.id === id);
-  $('editor-title').textContent = `${role === 'operator' ? 'Editing' : 'Viewing'} ${entry?.name ?? id} (${entry?.file ?? `${id}.yaml`})${entry?.inTown ? ' · in town' : ''}`;
+  $('editor-title').textContent =
+    `${role === 'operator' ? 'Editing' : 'Viewing'} ${entry?.name ?? id} (${entry?.file ?? `${id}.yaml`})${entry?.inTown ? ' · in town' : ''}`;
   for (const li of $('files').querySelectorAll('li')) li.classList.toggle('current', (li as HTMLElement).dataset.id === id);
   const url = new URL(location.href);
   url.searchParams.set('edit', id);
@@ -456,7 +471,10 @@ async function start(): Promise<void> {
   $('form-host').append(form.root);
 
   const spawn = $<HTMLSelectElement>('spawn');
-  spawn.replaceChildren(el('option', { value: '', textContent: 'where it would start (a spawn named after it, else its bed)' }), ...files.spawns.map((s) => el('option', { value: s, textContent: s })));
+  spawn.replaceChildren(
+    el('option', { value: '', textContent: 'where it would start (a spawn named after it, else its bed)' }),
+    ...files.spawns.map((s) => el('option', { value: s, textContent: s })),
+  );
   $('add-to-town').addEventListener('change', updateSaveButton);
   $('save').addEventListener('click', () => void save());
   $('new-persona').addEventListener('click', newPersona);

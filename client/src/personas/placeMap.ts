@@ -165,7 +165,12 @@ export class PlaceMap {
             'ul',
             {},
             ...sector.arenas.map((arena) =>
-              el('li', {}, pick(arena.address, arena.name), arena.objects.length ? el('span', { className: 'objects' }, ...arena.objects.map((o) => pick(o.address, o.name))) : ''),
+              el(
+                'li',
+                {},
+                pick(arena.address, arena.name),
+                arena.objects.length ? el('span', { className: 'objects' }, ...arena.objects.map((o) => pick(o.address, o.name))) : '',
+              ),
             ),
           ),
         ),

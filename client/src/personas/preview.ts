@@ -69,12 +69,18 @@ export class LookPreview {
 export function renderPlan(preview: PlanPreview): HTMLElement {
   const { plan } = preview;
   const cost = preview.cost;
-  const head = el('p', { className: 'plan-head' }, el('strong', { textContent: preview.mind === 'llm' ? 'LLM plan' : 'Offline plan' }), ` for ${preview.date} (${preview.label})`);
+  const head = el(
+    'p',
+    { className: 'plan-head' },
+    el('strong', { textContent: preview.mind === 'llm' ? 'LLM plan' : 'Offline plan' }),
+    ` for ${preview.date} (${preview.label})`,
+  );
   const costLine = cost
     ? el('p', {
         className: 'plan-cost',
         textContent:
-          `${cost.calls} call${cost.calls === 1 ? '' : 's'}, ${cost.promptTokens.toLocaleString('en')} + ${cost.completionTokens.toLocaleString('en')} tokens, ` +
+          `${cost.calls} call${cost.calls === 1 ? '' : 's'}, ${cost.promptTokens.toLocaleString('en')} ` +
+          `+ ${cost.completionTokens.toLocaleString('en')} tokens, ` +
           `$${cost.usd.toFixed(4)}${cost.cachedCalls ? ` (${cost.cachedCalls} from the cache, free)` : ''}` +
           (cost.fallbacks ? `; ${cost.fallbacks} unusable answer${cost.fallbacks === 1 ? '' : 's'}, the offline plan stands in there` : ''),
       })
@@ -84,8 +90,23 @@ export function renderPlan(preview: PlanPreview): HTMLElement {
     'ol',
     { className: 'plan-actions' },
     ...plan.actions.map((a) =>
-      el('li', {}, el('span', { className: 'time', textContent: `${formatClock(a.startMinute % 1440)}–${formatClock((a.startMinute + a.durationMinutes) % 1440)}` }), ` ${a.emoji} ${a.description} `, el('span', { className: 'muted', textContent: `@ ${a.address}` })),
+      el(
+        'li',
+        {},
+        el('span', { className: 'time', textContent: `${formatClock(a.startMinute % 1440)}–${formatClock((a.startMinute + a.durationMinutes) % 1440)}` }),
+        ` ${a.emoji} ${a.description} `,
+        el('span', { className: 'muted', textContent: `@ ${a.address}` }),
+      ),
     ),
   );
-  return el('div', { className: `plan-preview plan-${preview.mind}` }, head, costLine, el('h4', { textContent: 'In broad strokes' }), strokes, el('h4', { textContent: 'Hour by hour' }), actions);
+  return el(
+    'div',
+    { className: `plan-preview plan-${preview.mind}` },
+    head,
+    costLine,
+    el('h4', { textContent: 'In broad strokes' }),
+    strokes,
+    el('h4', { textContent: 'Hour by hour' }),
+    actions,
+  );
 }

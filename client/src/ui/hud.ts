@@ -86,7 +86,8 @@ export class Hud {
     this.el.controls.title = replay ? 'replaying: these change the live town; go back to live to use them' : '';
     for (const b of this.el.controls.querySelectorAll('button')) b.disabled = replay;
     this.el.token.hidden = operator;
-    for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]')) b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
+    for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]'))
+      b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
     const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');
     if (pause) pause.textContent = s.paused ? '▶ resume' : '⏸ pause';
     const step = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="step"]');

@@ -30,7 +30,7 @@ interface Section<T> {
   draw(data: T, ctx: SectionContext): Node[];
 }
 
-const section = <T,>(s: Section<T>): Section<unknown> => s as Section<unknown>;
+const section = <T>(s: Section<T>): Section<unknown> => s as Section<unknown>;
 
 /** The inspector's sections, in order. To add one, add an entry: it is drawn and refreshed like the rest. */
 export const SECTIONS: Array<Section<unknown>> = [
@@ -56,11 +56,20 @@ export const SECTIONS: Array<Section<unknown>> = [
     draw: (plan) => [
       el('p', { className: 'muted', textContent: plan.broadStrokes.join(' ') }),
       // Numbers are text, not list markers: "10." and up are not clipped.
-      el('ol', { className: 'plan' }, ...plan.actions.map((a, i) => el('li', {},
-        el('span', { className: 'step-no', textContent: `${i + 1}.` }),
-        el('span', { className: 'step-time', textContent: formatClock(a.startMinute) }),
-        el('span', { className: 'step-what', textContent: `${a.emoji} ${a.description}` }),
-        el('span', { className: 'step-where', textContent: ` @ ${a.address}` })))),
+      el(
+        'ol',
+        { className: 'plan' },
+        ...plan.actions.map((a, i) =>
+          el(
+            'li',
+            {},
+            el('span', { className: 'step-no', textContent: `${i + 1}.` }),
+            el('span', { className: 'step-time', textContent: formatClock(a.startMinute) }),
+            el('span', { className: 'step-what', textContent: `${a.emoji} ${a.description}` }),
+            el('span', { className: 'step-where', textContent: ` @ ${a.address}` }),
+          ),
+        ),
+      ),
     ],
   }),
   section({
@@ -83,18 +92,22 @@ export const SECTIONS: Array<Section<unknown>> = [
     },
     title: () => 'Reflections',
     draw: ({ reflections, open }, ctx) => [
-      el('ul', { className: 'reflections' }, ...reflections.map((r) => {
-        const isOpen = open.includes(r.id);
-        const toggle = () => {
-          if (isOpen) ctx.openReflections.delete(r.id);
-          else ctx.openReflections.add(r.id);
-          ctx.redraw();
-        };
-        const li = el('li', {}, el('button', { type: 'button', className: 'link', textContent: `💭 ${r.description}`, title: 'show the evidence' }));
-        li.querySelector('button')!.addEventListener('click', toggle);
-        if (isOpen) li.append(el('ul', { className: 'evidence' }, ...r.evidence.map((e) => el('li', { textContent: `#${e.id} ${e.description}` }))));
-        return li;
-      })),
+      el(
+        'ul',
+        { className: 'reflections' },
+        ...reflections.map((r) => {
+          const isOpen = open.includes(r.id);
+          const toggle = () => {
+            if (isOpen) ctx.openReflections.delete(r.id);
+            else ctx.openReflections.add(r.id);
+            ctx.redraw();
+          };
+          const li = el('li', {}, el('button', { type: 'button', className: 'link', textContent: `💭 ${r.description}`, title: 'show the evidence' }));
+          li.querySelector('button')!.addEventListener('click', toggle);
+          if (isOpen) li.append(el('ul', { className: 'evidence' }, ...r.evidence.map((e) => el('li', { textContent: `#${e.id} ${e.description}` }))));
+          return li;
+        }),
+      ),
     ],
   }),
   section({
@@ -117,9 +130,15 @@ export const SECTIONS: Array<Section<unknown>> = [
         ...relationships.map((r) =>
           el(
             'li',
-            { title: r.lastGameMs === null ? 'from the persona file; they have not talked yet' : `revised after their last talk, ${formatGameTime(r.lastGameMs)}` },
+            {
+              title:
+                r.lastGameMs === null ? 'from the persona file; they have not talked yet' : `revised after their last talk, ${formatGameTime(r.lastGameMs)}`,
+            },
             el('strong', { textContent: ctx.agentName(r.otherId) }),
-            el('span', { className: 'talks', textContent: r.interactions > 0 ? ` · talked ${r.interactions}× · last ${formatGameTime(r.lastGameMs ?? 0)}` : ' · not talked yet' }),
+            el('span', {
+              className: 'talks',
+              textContent: r.interactions > 0 ? ` · talked ${r.interactions}× · last ${formatGameTime(r.lastGameMs ?? 0)}` : ' · not talked yet',
+            }),
             el('div', { textContent: r.summary }),
           ),
         ),
@@ -316,29 +335,50 @@ class OperatorForms {
     const first = agent.name.split(' ')[0];
     const question = el('input', { type: 'text', placeholder: `ask ${first} something…`, maxLength: 500, name: 'question' });
     question.setAttribute('aria-label', `interview question for ${agent.name}`);
-    const interview = el('form', { className: 'op-form interview-form', onsubmit: (e: Event) => {
-      e.preventDefault();
-      const q = question.value.trim();
-      if (!q) return;
-      this.showAnswer(q, '…');
-      connection.send('interview', { requestId: nextRequestId(), agentId: agent.id, question: q });
-      question.value = '';
-    } }, question, el('button', { type: 'submit', textContent: 'Interview' }));
+    const interview = el(
+      'form',
+      {
+        className: 'op-form interview-form',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          const q = question.value.trim();
+          if (!q) return;
+          this.showAnswer(q, '…');
+          connection.send('interview', { requestId: nextRequestId(), agentId: agent.id, question: q });
+          question.value = '';
+        },
+      },
+      question,
+      el('button', { type: 'submit', textContent: 'Interview' }),
+    );
     const whisperText = el('input', { type: 'text', placeholder: 'whisper a thought…', maxLength: 500, name: 'whisper' });
     whisperText.setAttribute('aria-label', `a thought to whisper to ${agent.name}`);
-    const whisper = el('form', { className: 'op-form whisper-form', onsubmit: (e: Event) => {
-      e.preventDefault();
-      const text = whisperText.value.trim();
-      if (!text) return;
-      this.connection.send('whisper', { agentId: agent.id, text });
-      whisperText.value = '';
-      this.note.textContent = 'whispering…';
-      this.note.hidden = false;
-    } }, whisperText, el('button', { type: 'submit', textContent: 'Whisper' }));
-    const remove = el('button', { type: 'button', className: 'link remove-agent', textContent: `remove ${first} from town`, onclick: () => {
-      if (!window.confirm(`Remove ${agent.name} from the town? (Their memories stay in the world file.)`)) return;
-      this.connection.send('agent', { op: 'remove', agentId: agent.id });
-    } });
+    const whisper = el(
+      'form',
+      {
+        className: 'op-form whisper-form',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          const text = whisperText.value.trim();
+          if (!text) return;
+          this.connection.send('whisper', { agentId: agent.id, text });
+          whisperText.value = '';
+          this.note.textContent = 'whispering…';
+          this.note.hidden = false;
+        },
+      },
+      whisperText,
+      el('button', { type: 'submit', textContent: 'Whisper' }),
+    );
+    const remove = el('button', {
+      type: 'button',
+      className: 'link remove-agent',
+      textContent: `remove ${first} from town`,
+      onclick: () => {
+        if (!window.confirm(`Remove ${agent.name} from the town? (Their memories stay in the world file.)`)) return;
+        this.connection.send('agent', { op: 'remove', agentId: agent.id });
+      },
+    });
     this.root = el('div', { className: 'operator' }, interview, whisper, this.note, this.answer, remove);
   }
 
@@ -367,14 +407,26 @@ const pct = (x: number) => x.toFixed(2);
 
 function memoryTable(memories: InspectedMemory[]): HTMLElement {
   const table = el('table', { className: 'memories' });
-  table.append(el('tr', {}, el('th', { textContent: 'memory' }), el('th', { textContent: 'rec', title: 'recency' }), el('th', { textContent: 'imp', title: 'importance' }), el('th', { textContent: 'rel', title: 'relevance' })));
+  table.append(
+    el(
+      'tr',
+      {},
+      el('th', { textContent: 'memory' }),
+      el('th', { textContent: 'rec', title: 'recency' }),
+      el('th', { textContent: 'imp', title: 'importance' }),
+      el('th', { textContent: 'rel', title: 'relevance' }),
+    ),
+  );
   for (const m of memories)
     table.append(
-      el('tr', { title: `${m.kind} · ${formatGameTime(m.createdGameMs)} · importance ${m.importance}` },
+      el(
+        'tr',
+        { title: `${m.kind} · ${formatGameTime(m.createdGameMs)} · importance ${m.importance}` },
         el('td', { textContent: m.description }),
         el('td', { textContent: m.scores ? pct(m.scores.recency) : '–' }),
         el('td', { textContent: m.scores ? pct(m.scores.importance) : String(m.importance) }),
-        el('td', { textContent: m.scores ? pct(m.scores.relevance) : '–' })),
+        el('td', { textContent: m.scores ? pct(m.scores.relevance) : '–' }),
+      ),
     );
   return table;
 }

@@ -35,31 +35,61 @@ export class OperatorTools {
       for (const arena of sector.arenas) group.append(el('option', { value: arena.address, textContent: `${sector.name}: ${arena.name}` }));
       this.place.append(group);
     }
-    const inject = el('form', { className: 'inject-form', onsubmit: (e: Event) => {
-      e.preventDefault();
-      const text = this.eventText.value.trim();
-      if (!text) return this.say('Describe the event first.');
-      const arena = this.place.value;
-      this.connection.send('inject', arena ? { text, arena } : { text });
-      this.eventText.value = '';
-      this.say(`Sent: “${text}” ${arena ? `at ${arena}` : 'everywhere'}. Agents there will notice it.`);
-    } }, el('label', {}, 'Event', this.eventText), el('label', {}, 'Where', this.place), el('button', { type: 'submit', textContent: 'Inject event' }));
-    const add = el('form', { className: 'add-agent-form', onsubmit: (e: Event) => {
-      e.preventDefault();
-      const id = this.persona.value;
-      if (!id) return;
-      this.connection.send('agent', { op: 'add', personaId: id });
-      this.say(`Adding ${this.persona.selectedOptions[0]?.textContent ?? id}…`);
-    } }, el('label', {}, 'Persona file', this.persona), this.addButton,
-    el('button', { type: 'button', className: 'link', textContent: '↻ reread the folder', onclick: () => void this.refreshPersonas() }));
+    const inject = el(
+      'form',
+      {
+        className: 'inject-form',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          const text = this.eventText.value.trim();
+          if (!text) return this.say('Describe the event first.');
+          const arena = this.place.value;
+          this.connection.send('inject', arena ? { text, arena } : { text });
+          this.eventText.value = '';
+          this.say(`Sent: “${text}” ${arena ? `at ${arena}` : 'everywhere'}. Agents there will notice it.`);
+        },
+      },
+      el('label', {}, 'Event', this.eventText),
+      el('label', {}, 'Where', this.place),
+      el('button', { type: 'submit', textContent: 'Inject event' }),
+    );
+    const add = el(
+      'form',
+      {
+        className: 'add-agent-form',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          const id = this.persona.value;
+          if (!id) return;
+          this.connection.send('agent', { op: 'add', personaId: id });
+          this.say(`Adding ${this.persona.selectedOptions[0]?.textContent ?? id}…`);
+        },
+      },
+      el('label', {}, 'Persona file', this.persona),
+      this.addButton,
+      el('button', { type: 'button', className: 'link', textContent: '↻ reread the folder', onclick: () => void this.refreshPersonas() }),
+    );
     this.persona.addEventListener('change', () => this.describePersona());
     const close = el('button', { type: 'button', className: 'close', textContent: '×', title: 'close (Esc)', onclick: () => this.close() });
     root.replaceChildren(
       el('header', {}, el('h2', { textContent: 'Operator tools' }), close),
-      el('h3', { textContent: 'Inject an event' }), inject,
-      el('h3', { textContent: 'Add an agent' }), add, this.personaNote,
-      el('p', {}, el('a', { className: 'persona-editor-link', href: personaEditorUrl(chosenWorld()), target: '_blank', textContent: '✎ Persona editor', title: 'write, check, preview and add personas, or edit and delete their files (opens a new tab)' }),
-        ' — write a new persona or edit one, and add it to the town.'),
+      el('h3', { textContent: 'Inject an event' }),
+      inject,
+      el('h3', { textContent: 'Add an agent' }),
+      add,
+      this.personaNote,
+      el(
+        'p',
+        {},
+        el('a', {
+          className: 'persona-editor-link',
+          href: personaEditorUrl(chosenWorld()),
+          target: '_blank',
+          textContent: '✎ Persona editor',
+          title: 'write, check, preview and add personas, or edit and delete their files (opens a new tab)',
+        }),
+        ' — write a new persona or edit one, and add it to the town.',
+      ),
       this.status,
     );
     connection.on('error', (m) => {

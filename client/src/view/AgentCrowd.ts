@@ -54,7 +54,13 @@ export class AgentCrowd {
    * Brings the views in line with the state and draws the frame; returns every agent as an actor for the
    * camera's spotlight, and the ids of views dropped because their agent left.
    */
-  update(agents: AgentStates, mapWidth: number, gameNow: number, camera: Phaser.Cameras.Scene2D.Camera, followed: string | null): { actors: Actor[]; removed: string[] } {
+  update(
+    agents: AgentStates,
+    mapWidth: number,
+    gameNow: number,
+    camera: Phaser.Cameras.Scene2D.Camera,
+    followed: string | null,
+  ): { actors: Actor[]; removed: string[] } {
     const zoom = camera.zoom;
     const margin = VIEW_MARGIN_PX / zoom;
     const view = camera.worldView;

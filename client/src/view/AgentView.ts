@@ -82,7 +82,8 @@ export class AgentView {
    * the frame shows labels, or when `spotlit`: followed or talking). Returns whether it is drawn.
    */
   update(state: AgentState, mapWidth: number, gameNow: number, frame: AgentFrame, spotlit = false): boolean {
-    if (state.skin !== this.look.skin || state.hair !== this.look.hair || state.shirt !== this.look.shirt || state.pants !== this.look.pants) this.redress(state);
+    if (state.skin !== this.look.skin || state.hair !== this.look.hair || state.shirt !== this.look.shirt || state.pants !== this.look.pants)
+      this.redress(state);
     if (state.name !== this.name) this.rename(state.name);
     let x = state.tileX;
     let y = state.tileY;
@@ -154,7 +155,14 @@ export class AgentView {
     const text = speech.length > BUBBLE_MAX_CHARS ? `${speech.slice(0, BUBBLE_MAX_CHARS - 1)}…` : speech;
     if (text !== '' && !this.bubble) {
       this.bubble = this.scene.add
-        .text(0, 0, '', { fontFamily: 'system-ui, sans-serif', fontSize: '11px', color: '#1b1b24', backgroundColor: '#fdfcf5', padding: { x: 5, y: 3 }, wordWrap: { width: 180 } })
+        .text(0, 0, '', {
+          fontFamily: 'system-ui, sans-serif',
+          fontSize: '11px',
+          color: '#1b1b24',
+          backgroundColor: '#fdfcf5',
+          padding: { x: 5, y: 3 },
+          wordWrap: { width: 180 },
+        })
         .setOrigin(0.5, 1)
         .setDepth(12)
         .setScale(this.textScale);

@@ -74,7 +74,8 @@ export class PlaceLabels {
     const taken = new Map<string, Array<[number, number, number, number]>>();
     const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {
       const out: string[] = [];
-      for (let i = Math.floor(x0 / GRID_PX); i <= Math.floor(x1 / GRID_PX); i++) for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(`${i},${j}`);
+      for (let i = Math.floor(x0 / GRID_PX); i <= Math.floor(x1 / GRID_PX); i++)
+        for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(`${i},${j}`);
       return out;
     };
     for (const l of this.labels) {

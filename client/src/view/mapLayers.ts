@@ -34,7 +34,8 @@ export function drawnLayers(map: { layers?: TiledLayerJson[] }): DrawnLayer[] {
       if (layer.visible === false) continue;
       const own = aboveProperty(layer);
       if (layer.type === 'group') walk(layer.layers ?? [], `${prefix}${layer.name}/`, own ?? groupAbove);
-      else if (layer.type === 'tilelayer' && layer.name !== 'collision') out.push({ name: `${prefix}${layer.name}`, above: own ?? groupAbove ?? ABOVE_NAME.test(layer.name) });
+      else if (layer.type === 'tilelayer' && layer.name !== 'collision')
+        out.push({ name: `${prefix}${layer.name}`, above: own ?? groupAbove ?? ABOVE_NAME.test(layer.name) });
     }
   };
   walk(map.layers ?? [], '', undefined);

@@ -72,7 +72,14 @@ export class LlmMind implements Mind {
   }
 
   /** One validated answer, or null after the attempts (the caller then falls back and it is counted). */
-  private async ask<S extends z.ZodType>(purpose: Purpose, agentId: string | null, messages: ChatMessage[], schema: S, maxTokens: number, schemaName = `${purpose}_reply`): Promise<z.infer<S> | null> {
+  private async ask<S extends z.ZodType>(
+    purpose: Purpose,
+    agentId: string | null,
+    messages: ChatMessage[],
+    schema: S,
+    maxTokens: number,
+    schemaName = `${purpose}_reply`,
+  ): Promise<z.infer<S> | null> {
     const attempts = this.options.attempts ?? 2;
     let reason = '';
     for (let i = 0; i < attempts; i++) {
@@ -109,11 +116,18 @@ export class LlmMind implements Mind {
       lastTalked: a.lastTalkedGameMs === null ? null : P.nowLabel(a.lastTalkedGameMs),
       news: a.news.map((m) => m.description),
     }));
-    const messages = P.appraisePrompt(p, { nowLabel: P.nowLabel(ctx.gameMs), currentAction: ctx.agent.currentAction, observations: observations.map((o) => o.description), company: people });
+    const messages = P.appraisePrompt(p, {
+      nowLabel: P.nowLabel(ctx.gameMs),
+      currentAction: ctx.agent.currentAction,
+      observations: observations.map((o) => o.description),
+      company: people,
+    });
     const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 24 + observations.length * 4, 'appraise_reply');
     if (reply && reply.ratings.length === observations.length) {
       const named = reply.talkTo?.trim().toLowerCase();
-      const talkTo = named ? (company.find((a) => a.persona.name.toLowerCase() === named || a.persona.name.split(' ')[0].toLowerCase() === named)?.persona.id ?? null) : null;
+      const talkTo = named
+        ? (company.find((a) => a.persona.name.toLowerCase() === named || a.persona.name.split(' ')[0].toLowerCase() === named)?.persona.id ?? null)
+        : null;
       return { ratings: reply.ratings, react: reply.react, talkTo };
     }
     if (reply) this.reportMismatch('importance', p.id, `${reply.ratings.length} ratings for ${observations.length} observations`);
@@ -150,12 +164,31 @@ export class LlmMind implements Mind {
   async react(ctx: MindContext, observations: Observation[], memories: Memory[]): Promise<Reaction | null> {
     const p = ctx.agent.persona;
     const places = ctx.map.arenas.map((a) => a.address);
-    const reply = await this.ask('react', p.id, P.reactPrompt(p, P.nowLabel(ctx.gameMs), ctx.agent.currentAction, observations.map((o) => o.description), memories, places), P.ReactReply, 200);
+    const reply = await this.ask(
+      'react',
+      p.id,
+      P.reactPrompt(
+        p,
+        P.nowLabel(ctx.gameMs),
+        ctx.agent.currentAction,
+        observations.map((o) => o.description),
+        memories,
+        places,
+      ),
+      P.ReactReply,
+      200,
+    );
     if (!reply) return this.offline.react(ctx, observations);
     if (!reply.react || !reply.activity) return null;
     const address = resolveAddress(reply.activity.place, ctx.map) ?? ctx.agent.currentPlace;
     const minute = planMomentAt(ctx.gameMs, parseClock(p.wakeAt), parseClock(p.sleepAt)).minute;
-    const action = { startMinute: minute, durationMinutes: reply.activity.minutes, description: reply.activity.description, emoji: reply.activity.emoji, address };
+    const action = {
+      startMinute: minute,
+      durationMinutes: reply.activity.minutes,
+      description: reply.activity.description,
+      emoji: reply.activity.emoji,
+      address,
+    };
     return { reason: reply.reason || observations[0]?.description || 'a reaction', actions: fitAction(ctx.agent.plan?.actions ?? [], action) };
   }
 
@@ -166,7 +199,15 @@ export class LlmMind implements Mind {
     const reply = await this.ask(
       'converse',
       p.id,
-      P.turnPrompt(p, input.partner, { nowLabel: P.nowLabel(ctx.gameMs), place: ctx.agent.currentPlace, currentAction: ctx.agent.currentAction, relationship: input.relationship, memories, history: input.history, lastTurn: input.turn >= input.maxTurns - 1 }),
+      P.turnPrompt(p, input.partner, {
+        nowLabel: P.nowLabel(ctx.gameMs),
+        place: ctx.agent.currentPlace,
+        currentAction: ctx.agent.currentAction,
+        relationship: input.relationship,
+        memories,
+        history: input.history,
+        lastTurn: input.turn >= input.maxTurns - 1,
+      }),
       P.TurnReply,
       120,
     );
@@ -176,11 +217,24 @@ export class LlmMind implements Mind {
 
   async converseWhole(speakers: [Speaker, Speaker], maxTurns: number): Promise<ConversationLine[]> {
     const [a, b] = speakers;
-    const side = (s: Speaker) => ({ persona: s.ctx.agent.persona, relationship: s.relationship, memories: mergeMemories(s.memories, s.news), currentAction: s.ctx.agent.currentAction });
+    const side = (s: Speaker) => ({
+      persona: s.ctx.agent.persona,
+      relationship: s.relationship,
+      memories: mergeMemories(s.memories, s.news),
+      currentAction: s.ctx.agent.currentAction,
+    });
     const messages = P.wholeConversationPrompt(side(a), side(b), { nowLabel: P.nowLabel(a.ctx.gameMs), place: a.ctx.agent.currentPlace, maxLines: maxTurns });
     const reply = await this.ask('converse', a.ctx.agent.persona.id, messages, P.ConversationReply, 80 * maxTurns, 'converse_whole');
     if (!reply) return this.offline.converseWhole(speakers, maxTurns);
-    const byName = new Map(speakers.flatMap((s) => [[s.ctx.agent.persona.name.toLowerCase(), s.ctx.agent.persona], [s.ctx.agent.persona.name.split(' ')[0].toLowerCase(), s.ctx.agent.persona]] as const));
+    const byName = new Map(
+      speakers.flatMap(
+        (s) =>
+          [
+            [s.ctx.agent.persona.name.toLowerCase(), s.ctx.agent.persona],
+            [s.ctx.agent.persona.name.split(' ')[0].toLowerCase(), s.ctx.agent.persona],
+          ] as const,
+      ),
+    );
     return reply.lines
       .map((l) => ({ persona: byName.get(l.speaker.trim().toLowerCase()), text: l.line }))
       .filter((l): l is { persona: Persona; text: string } => l.persona !== undefined)
@@ -221,8 +275,16 @@ export class LlmMind implements Mind {
   async interview(ctx: MindContext, question: string, memories: Memory[]): Promise<string> {
     const p = ctx.agent.persona;
     // What the agent thinks of anyone the question names.
-    const people = [...ctx.names].filter(([id, name]) => id !== p.id && mentions(question, name) && ctx.relationships.has(id)).map(([id, name]) => ({ name, relationship: ctx.relationships.get(id)! }));
-    const reply = await this.ask('interview', p.id, P.interviewPrompt(p, P.nowLabel(ctx.gameMs), ctx.agent.currentAction, question, memories, people), P.InterviewReply, 300);
+    const people = [...ctx.names]
+      .filter(([id, name]) => id !== p.id && mentions(question, name) && ctx.relationships.has(id))
+      .map(([id, name]) => ({ name, relationship: ctx.relationships.get(id)! }));
+    const reply = await this.ask(
+      'interview',
+      p.id,
+      P.interviewPrompt(p, P.nowLabel(ctx.gameMs), ctx.agent.currentAction, question, memories, people),
+      P.InterviewReply,
+      300,
+    );
     return reply ? reply.answer : this.offline.interview(ctx, question, memories);
   }
 
@@ -256,7 +318,15 @@ function toPlanning(reply: z.infer<typeof P.SummaryReply>['firstPlans'], ctx: Mi
   const address = a ? resolveAddress(a.place, ctx.map) : null;
   const wake = parseClock(ctx.agent.persona.wakeAt);
   const appointment: PlannedAction | null =
-    a && address && isClock(a.start) ? { startMinute: minuteOfWakingDay(parseClock(a.start.padStart(5, '0')), wake), durationMinutes: a.minutes, description: a.description, emoji: a.emoji, address } : null;
+    a && address && isClock(a.start)
+      ? {
+          startMinute: minuteOfWakingDay(parseClock(a.start.padStart(5, '0')), wake),
+          durationMinutes: a.minutes,
+          description: a.description,
+          emoji: a.emoji,
+          address,
+        }
+      : null;
   return { thought: reply.thought, appointment };
 }
 
@@ -292,7 +362,9 @@ export function resolveAddress(place: string, map: TownMap): string | null {
 }
 
 function toHourBlocks(blocks: Array<{ start: string; activity: string }>, wakeMinute: number, sleepMinute: number) {
-  const sorted = blocks.map((b) => ({ startMinute: minuteOfWakingDay(parseClock(b.start.padStart(5, '0')), wakeMinute), activity: b.activity })).sort((x, y) => x.startMinute - y.startMinute);
+  const sorted = blocks
+    .map((b) => ({ startMinute: minuteOfWakingDay(parseClock(b.start.padStart(5, '0')), wakeMinute), activity: b.activity }))
+    .sort((x, y) => x.startMinute - y.startMinute);
   return sorted.map((b, i) => ({ ...b, durationMinutes: Math.max(0, (sorted[i + 1]?.startMinute ?? sleepMinute) - b.startMinute) }));
 }
 
@@ -309,13 +381,19 @@ export function normaliseActions(
 ): PlannedAction[] {
   const valid = raw
     .filter((a) => isClock(a.start))
-    .map((a) => ({ startMinute: minuteOfWakingDay(parseClock(a.start.padStart(5, '0')), wakeMinute), durationMinutes: a.minutes, description: a.description.trim(), emoji: a.emoji, address: resolveAddress(a.place, map) }))
+    .map((a) => ({
+      startMinute: minuteOfWakingDay(parseClock(a.start.padStart(5, '0')), wakeMinute),
+      durationMinutes: a.minutes,
+      description: a.description.trim(),
+      emoji: a.emoji,
+      address: resolveAddress(a.place, map),
+    }))
     .filter((a): a is PlannedAction => a.address !== null && a.startMinute >= wakeMinute && a.startMinute < sleepMinute)
     .sort((a, b) => a.startMinute - b.startMinute);
   const out: PlannedAction[] = [];
   let cursor = wakeMinute;
   const fill = (from: number, to: number) => {
-    for (let m = from; m < to; ) {
+    for (let m = from; m < to;) {
       const i = findActionIndex(base, m);
       const b = i >= 0 ? base[i] : null;
       const end = b ? Math.min(to, b.startMinute + b.durationMinutes) : to;

@@ -14,8 +14,15 @@ import type { Mind, MindAgent, MindContext } from './mind';
 
 /** What the runtime reads of the sim: an agent's current action, plan and conversation. */
 export interface SimView {
-  agent(id: string):
-    | { spec: { wakeMinute: number; sleepMinute: number }; current: { description: string; address: string }; plan: DayPlan | null; conversationId: number | null }
+  agent(
+    id: string,
+  ):
+    | {
+        spec: { wakeMinute: number; sleepMinute: number };
+        current: { description: string; address: string };
+        plan: DayPlan | null;
+        conversationId: number | null;
+      }
     | undefined;
 }
 
@@ -133,7 +140,9 @@ export class CognitionContext {
   mindContext(agentId: string, gameMs: number): MindContext {
     const view = this.deps.sim.agent(agentId);
     // During a conversation the sim shows "talking with …"; the mind wants what the agent was doing.
-    const planned = view?.plan ? view.plan.actions[findActionIndex(view.plan.actions, planMomentAt(gameMs, view.spec.wakeMinute, view.spec.sleepMinute).minute)] : undefined;
+    const planned = view?.plan
+      ? view.plan.actions[findActionIndex(view.plan.actions, planMomentAt(gameMs, view.spec.wakeMinute, view.spec.sleepMinute).minute)]
+      : undefined;
     const talking = view?.conversationId !== null && view?.conversationId !== undefined;
     const agent: MindAgent = {
       persona: this.persona(agentId),

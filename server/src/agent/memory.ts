@@ -30,7 +30,10 @@ export class AgentMemory {
     const persona = this.c.persona(agentId);
     const unrated = items.filter((i) => i.importance <= 0);
     if (unrated.length) {
-      const ratings = await this.c.mind.rateImportance(this.c.mindContext(agentId, items[0].gameMs), unrated.map((u) => u.description));
+      const ratings = await this.c.mind.rateImportance(
+        this.c.mindContext(agentId, items[0].gameMs),
+        unrated.map((u) => u.description),
+      );
       unrated.forEach((u, i) => (u.importance = ratings[i]));
     }
     const vectors = await deps.embedder.embed(items.map((i) => i.description));
@@ -77,15 +80,19 @@ export class AgentMemory {
     const first = listener?.name.split(' ')[0];
     const recent = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']);
     const talks = listener ? recent.filter((m) => m.triple?.predicate === 'talked with' && m.triple.object === listener.name) : [];
-    return recent
-      // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what
-      // someone was doing at a moment (an observed action) is stale by the time it could be told.
-      .filter((m) => m.importance >= 6 && m.createdGameMs >= horizon && m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
-      .filter((m) => !(m.kind === 'observation' && (m.triple?.predicate === 'is' || m.triple?.predicate === 'is in use by')))
-      .filter((m) => !listener || (m.triple?.subject !== listener.name && !m.description.startsWith(`${listener.name} `) && !m.description.startsWith(`${first} `)))
-      .filter((m) => !talks.some((t) => t.createdGameMs >= m.createdGameMs && coveredBy(m, t.description)))
-      .sort((a, b) => b.importance - a.importance || b.id - a.id)
-      .slice(0, 3);
+    return (
+      recent
+        // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what
+        // someone was doing at a moment (an observed action) is stale by the time it could be told.
+        .filter((m) => m.importance >= 6 && m.createdGameMs >= horizon && m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
+        .filter((m) => !(m.kind === 'observation' && (m.triple?.predicate === 'is' || m.triple?.predicate === 'is in use by')))
+        .filter(
+          (m) => !listener || (m.triple?.subject !== listener.name && !m.description.startsWith(`${listener.name} `) && !m.description.startsWith(`${first} `)),
+        )
+        .filter((m) => !talks.some((t) => t.createdGameMs >= m.createdGameMs && coveredBy(m, t.description)))
+        .sort((a, b) => b.importance - a.importance || b.id - a.id)
+        .slice(0, 3)
+    );
   }
 
   /**
@@ -126,7 +133,11 @@ export class AgentMemory {
 /** Whether a talk's summary was about a memory: it holds the first six content words of what the memory says. */
 function coveredBy(memory: Memory, summary: string): boolean {
   const text = memory.triple?.predicate === 'said' ? memory.triple.object : memory.description;
-  const words = (s: string) => s.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 3);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 3);
   const said = new Set(words(summary));
   const key = words(text).slice(0, 6);
   return key.length > 0 && key.every((w) => said.has(w));

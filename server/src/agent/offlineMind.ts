@@ -6,7 +6,21 @@
 import type { Memory } from '../store/types';
 import type { Observation } from '../sim/types';
 import { fitAction } from '../protocol/plan';
-import type { Acquaintance, Appraisal, ConversationLine, ConversationSummary, DayPlanning, Insight, Mind, MindContext, Reaction, Speaker, SummaryInput, TurnInput, TurnOutput } from './mind';
+import type {
+  Acquaintance,
+  Appraisal,
+  ConversationLine,
+  ConversationSummary,
+  DayPlanning,
+  Insight,
+  Mind,
+  MindContext,
+  Reaction,
+  Speaker,
+  SummaryInput,
+  TurnInput,
+  TurnOutput,
+} from './mind';
 import { Rng } from '../sim/rng';
 import { rateImportanceHeuristically } from './offlineImportance';
 import { newsSentence, planFromRoutine, reviseStatusOffline } from './offlinePlanning';
@@ -67,14 +81,26 @@ export class OfflineMind implements Mind {
             const start = i === 0 ? minute : a.startMinute;
             const duration = a.startMinute + a.durationMinutes - start;
             return a.address.startsWith(`${sector.name}:`)
-              ? { startMinute: start, durationMinutes: duration, description: `staying home, as ${sector.name} is closed`, emoji: '🏠', address: homeArena.address }
+              ? {
+                  startMinute: start,
+                  durationMinutes: duration,
+                  description: `staying home, as ${sector.name} is closed`,
+                  emoji: '🏠',
+                  address: homeArena.address,
+                }
               : { ...a, startMinute: start, durationMinutes: duration };
           })
           .filter((a) => a.durationMinutes > 0);
         return { reason: obs.description, actions };
       }
       // Any other town event: stop for a moment to take it in, then carry on with the day.
-      const pause = { startMinute: minute, durationMinutes: 10, description: `thinking about the news: ${obs.description}`, emoji: '💭', address: ctx.agent.currentPlace };
+      const pause = {
+        startMinute: minute,
+        durationMinutes: 10,
+        description: `thinking about the news: ${obs.description}`,
+        emoji: '💭',
+        address: ctx.agent.currentPlace,
+      };
       return { reason: obs.description, actions: plan ? fitAction(plan.actions, pause) : [pause] };
     }
     return null;
@@ -101,7 +127,10 @@ export class OfflineMind implements Mind {
 
   async reflectQuestions(ctx: MindContext, recent: Memory[]): Promise<string[]> {
     const counts = countSubjects(recent, ctx.agent.persona.name);
-    const subjects = [...counts.entries()].sort((p, q) => q[1] - p[1] || p[0].localeCompare(q[0])).slice(0, 3).map(([s]) => s);
+    const subjects = [...counts.entries()]
+      .sort((p, q) => q[1] - p[1] || p[0].localeCompare(q[0]))
+      .slice(0, 3)
+      .map(([s]) => s);
     const questions = subjects.map((s) => `What has ${s} been up to lately?`);
     if (questions.length < 3) questions.push(`What matters most to ${ctx.agent.persona.name} right now?`);
     return questions.slice(0, 3);
@@ -124,11 +153,20 @@ export class OfflineMind implements Mind {
       if (top && top[1].length >= 2) insights.push({ text: `${subject} is often ${top[0]}.`, evidence: top[1].map((m) => m.id) });
       // What the agent heard or saw of them, not the summaries of their talks (those only point at it).
       const weighty = about.filter((m) => m.importance >= 6 && m.triple?.predicate !== 'talked with').slice(0, 3);
-      if (weighty.length) insights.push({ text: `Something important about ${subject}: ${shorten(newsSentence(weighty[0]), 140)}`, evidence: weighty.map((m) => m.id) });
-      if (insights.length === 0 && about.length) insights.push({ text: `${ctx.agent.persona.name} has been seeing ${subject} around town.`, evidence: about.slice(0, 5).map((m) => m.id) });
+      if (weighty.length)
+        insights.push({ text: `Something important about ${subject}: ${shorten(newsSentence(weighty[0]), 140)}`, evidence: weighty.map((m) => m.id) });
+      if (insights.length === 0 && about.length)
+        insights.push({ text: `${ctx.agent.persona.name} has been seeing ${subject} around town.`, evidence: about.slice(0, 5).map((m) => m.id) });
     } else {
-      const weighty = memories.filter((m) => m.triple?.predicate !== 'talked with').sort((p, q) => q.importance - p.importance || q.id - p.id).slice(0, 3);
-      if (weighty.length) insights.push({ text: `What matters most to ${ctx.agent.persona.name} now: ${shorten(newsSentence(weighty[0]), 140)}`, evidence: weighty.map((m) => m.id) });
+      const weighty = memories
+        .filter((m) => m.triple?.predicate !== 'talked with')
+        .sort((p, q) => q.importance - p.importance || q.id - p.id)
+        .slice(0, 3);
+      if (weighty.length)
+        insights.push({
+          text: `What matters most to ${ctx.agent.persona.name} now: ${shorten(newsSentence(weighty[0]), 140)}`,
+          evidence: weighty.map((m) => m.id),
+        });
     }
     return insights;
   }

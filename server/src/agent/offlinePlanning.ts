@@ -43,7 +43,8 @@ const OBJECT_VERBS: Record<string, [string, string]> = {
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const GATHERINGS = /\b(party|meeting|concert|dinner|celebration|gathering|wedding|birthday|reading|talk|exhibition|festival|quiz night|quiz|game night|picnic)\b/i;
+const GATHERINGS =
+  /\b(party|meeting|concert|dinner|celebration|gathering|wedding|birthday|reading|talk|exhibition|festival|quiz night|quiz|game night|picnic)\b/i;
 /** How long the offline mind stays at a gathering. */
 const GATHERING_MINUTES = 90;
 /** What the morning revision appends to the persona's status ("… Still on Yumi's mind from yesterday: …"); replaced the next morning. */
@@ -107,7 +108,13 @@ export function spokenTime(minuteOfDay: number): string {
 
 /** A gathering as the action of going to it, at a minute of the waking day that starts at `wakeMinute`. */
 export function gatheringAction(g: Gathering, wakeMinute: number): PlannedAction {
-  return { startMinute: minuteOfWakingDay(g.minuteOfDay, wakeMinute), durationMinutes: GATHERING_MINUTES, description: `attending the ${g.kind} at ${g.sector}`, emoji: '🎉', address: g.arenaAddress };
+  return {
+    startMinute: minuteOfWakingDay(g.minuteOfDay, wakeMinute),
+    durationMinutes: GATHERING_MINUTES,
+    description: `attending the ${g.kind} at ${g.sector}`,
+    emoji: '🎉',
+    address: g.arenaAddress,
+  };
 }
 
 /** The routine of the persona, made concrete for one day, with the gatherings it remembers for that day fitted in. */
@@ -213,7 +220,13 @@ function mergeRepeats(actions: PlannedAction[]): PlannedAction[] {
   const out: PlannedAction[] = [];
   for (const a of actions) {
     const prev = out[out.length - 1];
-    if (prev && prev.description === a.description && prev.address === a.address && prev.startMinute + prev.durationMinutes === a.startMinute && prev.durationMinutes + a.durationMinutes <= 60)
+    if (
+      prev &&
+      prev.description === a.description &&
+      prev.address === a.address &&
+      prev.startMinute + prev.durationMinutes === a.startMinute &&
+      prev.durationMinutes + a.durationMinutes <= 60
+    )
       prev.durationMinutes += a.durationMinutes;
     else out.push({ ...a });
   }

@@ -42,8 +42,10 @@ export function offlineTurn(ctx: MindContext, input: TurnInput): TurnOutput {
   const talkedBefore = input.relationship?.includes(LAST_TALKED) ?? false;
   if (input.turn === 0) {
     const hello = greetingFor(minuteOf(ctx.gameMs));
-    if (!input.relationship) return say(rng.pick([`${hello}! I don't think we've met. I'm ${me.name}.`, `Hello there. I'm ${firstName(me.name)}; I don't believe we've met.`]));
-    if (talkedBefore) return say(rng.pick([`${hello}, ${partner}! Good to see you again.`, `Hello again, ${partner}.`, `${partner}! How are things since we last talked?`]));
+    if (!input.relationship)
+      return say(rng.pick([`${hello}! I don't think we've met. I'm ${me.name}.`, `Hello there. I'm ${firstName(me.name)}; I don't believe we've met.`]));
+    if (talkedBefore)
+      return say(rng.pick([`${hello}, ${partner}! Good to see you again.`, `Hello again, ${partner}.`, `${partner}! How are things since we last talked?`]));
     return say(rng.pick([`${hello}, ${partner}! How have you been?`, `${partner}! Good to see you.`, `${hello}, ${partner}. What brings you here?`]));
   }
   if (input.turn === 1) {
@@ -53,14 +55,26 @@ export function offlineTurn(ctx: MindContext, input: TurnInput): TurnOutput {
   const said = input.history.map((l) => l.text);
   const last = input.history[input.history.length - 1];
   const reaction = last && last.speaker !== me.id ? reactionTo(ctx, last.text, input.partner.name, rng) : null;
-  const accepted = input.history.some((l) => l.speaker === me.id && ACCEPTANCES.some((a) => l.text.includes(a))) || (reaction !== null && ACCEPTANCES.includes(reaction));
+  const accepted =
+    input.history.some((l) => l.speaker === me.id && ACCEPTANCES.some((a) => l.text.includes(a))) || (reaction !== null && ACCEPTANCES.includes(reaction));
   const news = nextNews(ctx, input, said, others, rng);
-  const plans = news ? null : plansLine(ctx, input.history.filter((l) => l.speaker === me.id).map((l) => l.text), rng);
+  const plans = news
+    ? null
+    : plansLine(
+        ctx,
+        input.history.filter((l) => l.speaker === me.id).map((l) => l.text),
+        rng,
+      );
   const lastTurn = input.turn >= input.maxTurns - 1;
   const content = news ?? (plans && !lastTurn ? plans : null);
   const goodbye = accepted
     ? rng.pick([`See you there, ${partner}!`, `I'll see you there then. Bye, ${partner}!`])
-    : rng.pick([`Anyway, I should get back to it. See you, ${partner}!`, `It was nice talking, ${partner}. Take care!`, `Well, I'd better be going. Bye, ${partner}!`, `Good talking to you, ${partner}. See you around.`]);
+    : rng.pick([
+        `Anyway, I should get back to it. See you, ${partner}!`,
+        `It was nice talking, ${partner}. Take care!`,
+        `Well, I'd better be going. Bye, ${partner}!`,
+        `Good talking to you, ${partner}. See you around.`,
+      ]);
   if (content) return say([reaction, content].filter(Boolean).join(' '));
   return { text: [reaction, goodbye].filter(Boolean).join(' '), end: true };
 }
@@ -75,7 +89,8 @@ function reactionTo(ctx: MindContext, line: string, partnerName: string, rng: Rn
     const today = planMomentAt(ctx.gameMs, parseClock(p.wakeAt), parseClock(p.sleepAt)).day;
     return gathering.day >= today && isAwakeAt(p, gathering.minuteOfDay) ? rng.pick(ACCEPTANCES) : rng.pick(DECLINES);
   }
-  if (/\b(worried|closed|fire|accident|died|hospital|cancel\w*|fight)\b/i.test(heard)) return rng.pick(["Oh no, that's worrying.", "That's a shame. I'm sorry to hear it."]);
+  if (/\b(worried|closed|fire|accident|died|hospital|cancel\w*|fight)\b/i.test(heard))
+    return rng.pick(["Oh no, that's worrying.", "That's a shame. I'm sorry to hear it."]);
   if (rateImportanceHeuristically(heard) >= 7) return rng.pick(['Really? That is big news.', "No! I hadn't heard.", 'Well, that is something.']);
   return rng.pick(['Oh, interesting.', 'Is that so?', "I hadn't heard that.", 'Good to know.']);
 }
@@ -148,7 +163,12 @@ export function offlineSummary(input: SummaryInput): ConversationSummary {
 function factsIn(text: string, speaker: Persona, listener: Persona): string[] {
   const out: string[] = [];
   const heard = heardIn(text);
-  if (heard) out.push(unaddressing(heard.replace(/^you\b/, 'You').replace(/^your\b/, 'Your'), listener.name).replace(/\bme\b/g, speaker.name).replace(/\bmy\b/g, `${speaker.name}'s`));
+  if (heard)
+    out.push(
+      unaddressing(heard.replace(/^you\b/, 'You').replace(/^your\b/, 'Your'), listener.name)
+        .replace(/\bme\b/g, speaker.name)
+        .replace(/\bmy\b/g, `${speaker.name}'s`),
+    );
   for (const intro of OWN_INTROS) {
     const at = text.indexOf(intro);
     if (at >= 0) out.push(thirdPerson(text.slice(at + intro.length), speaker.name));
@@ -208,11 +228,21 @@ export function offlineInterview(ctx: MindContext, question: string, memories: M
   const others = othersOf(ctx);
   const q = question.toLowerCase();
   const rng = Rng.fromKey(ctx.seed, p.id, question, ctx.gameMs);
-  if (/\bwho are you\b|\babout yourself\b|\byour name\b|\bintroduc/.test(q)) return `I'm ${p.name}, ${p.age}. ${firstPerson(p.learned, p.name, others)} ${firstPerson(p.currently, p.name, others)}`;
+  if (/\bwho are you\b|\babout yourself\b|\byour name\b|\bintroduc/.test(q))
+    return `I'm ${p.name}, ${p.age}. ${firstPerson(p.learned, p.name, others)} ${firstPerson(p.currently, p.name, others)}`;
   const person = personIn(ctx, question);
   if (person) return aboutPerson(ctx, person, memories);
   if (/\bwhat (would|will|do) you do\b|\bhow would you (react|respond)\b/.test(q)) {
-    const situation = firstPerson(question.split(/[!?.]/)[0].replace(/\bYour\b/, 'My').replace(/\byour\b/g, 'my').replace(/\byou\b/g, 'I').trim(), p.name, others);
+    const situation = firstPerson(
+      question
+        .split(/[!?.]/)[0]
+        .replace(/\bYour\b/, 'My')
+        .replace(/\byour\b/g, 'my')
+        .replace(/\byou\b/g, 'I')
+        .trim(),
+      p.name,
+      others,
+    );
     const doing = ownVoice(ctx.agent.currentAction, others);
     const response = SITUATIONS.find(([pattern]) => pattern.test(q))?.[1] ?? "I'd stop and deal with it right away";
     return `${situation}? ${response}, ${rng.pick([`then get back to ${doing}`, `and ${doing} can wait`])}.`;
@@ -221,7 +251,9 @@ export function offlineInterview(ctx: MindContext, question: string, memories: M
   if (/\b(inspire|matters?|important|learn|spend an hour|proud|worr|life|think about|on your mind)\b/.test(q)) return reflectionAnswer(ctx, memories, rng);
   // What it heard first, then what it saw or thought; a talk's summary only says whom it talked with.
   const told = (m: Memory) => (m.triple?.predicate === 'said' ? 0 : m.triple?.predicate === 'talked with' ? 2 : 1);
-  const recalled = distinct([...memories].sort((a, b) => told(a) - told(b))).slice(0, 2).map((m) => recall(m, p, others));
+  const recalled = distinct([...memories].sort((a, b) => told(a) - told(b)))
+    .slice(0, 2)
+    .map((m) => recall(m, p, others));
   if (recalled.length === 0) return `I'm not sure. I don't remember anything about that.`;
   return `${rng.pick(['Let me think.', 'Hmm.', 'As far as I remember:'])} ${recalled.join(' ')}`;
 }
@@ -247,7 +279,9 @@ function plansAnswer(ctx: MindContext, memories: Memory[]): string {
   const others = othersOf(ctx);
   const now = `Right now I'm ${withPlace(ownVoice(ctx.agent.currentAction, others), ctx.agent.currentPlace, p.home)}.`;
   const next = nextActionOf(ctx);
-  const then = next ? ` Next, around ${spokenTime(next.startMinute % 1440)}, I'll be ${withPlace(ownVoice(next.description, others), next.address, p.home)}.` : '';
+  const then = next
+    ? ` Next, around ${spokenTime(next.startMinute % 1440)}, I'll be ${withPlace(ownVoice(next.description, others), next.address, p.home)}.`
+    : '';
   const minute = planMinuteOf(ctx);
   const gathering = ctx.agent.plan?.actions.find((a) => a.emoji === '🎉' && a.startMinute > minute && a !== next);
   const later = gathering ? ` Later today I'm ${gathering.description}, at ${spokenTime(gathering.startMinute % 1440)}.` : '';
@@ -262,7 +296,8 @@ function reflectionAnswer(ctx: MindContext, memories: Memory[], rng: Rng): strin
   const thoughts = distinct(memories.filter((m) => m.kind === 'thought' && m.evidenceIds.length > 0)).slice(0, 2);
   const focus = firstPerson(p.currently.split(/ Still on \S+ mind from yesterday: /)[0], p.name, others);
   if (thoughts.length === 0) return `${rng.pick(['Honestly, right now', 'Mostly'])}: ${focus}`;
-  return `${rng.pick(["I've been thinking.", 'Lately I keep coming back to this.'])} ${thoughts.map((t) => firstPerson(t.description, p.name, others)).join(' ')} ${focus}`;
+  const told = thoughts.map((t) => firstPerson(t.description, p.name, others)).join(' ');
+  return `${rng.pick(["I've been thinking.", 'Lately I keep coming back to this.'])} ${told} ${focus}`;
 }
 
 /** A memory as the agent tells it: in its own voice, with where heard news came from. */
@@ -316,7 +351,11 @@ function greetingFor(minute: number): string {
 function nextActionOf(ctx: MindContext): PlannedAction | null {
   const minute = planMinuteOf(ctx);
   const current = ctx.agent.currentAction;
-  return ctx.agent.plan?.actions.find((a) => a.startMinute > minute && a.description !== current && !/sleep|dress|bed\b/i.test(a.description) && rateImportanceHeuristically(a.description) > 1) ?? null;
+  return (
+    ctx.agent.plan?.actions.find(
+      (a) => a.startMinute > minute && a.description !== current && !/sleep|dress|bed\b/i.test(a.description) && rateImportanceHeuristically(a.description) > 1,
+    ) ?? null
+  );
 }
 
 /** Memories that do not say nearly the same thing as an earlier one. */
@@ -332,7 +371,13 @@ function shorten(text: string, max: number): string {
 
 /** Whether two sentences say nearly the same thing: most of their words are shared. */
 export function similar(a: string, b: string): boolean {
-  const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 3));
+  const words = (s: string) =>
+    new Set(
+      s
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter((w) => w.length > 3),
+    );
   const x = words(a);
   const y = words(b);
   if (x.size === 0 || y.size === 0) return false;

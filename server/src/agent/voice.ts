@@ -52,7 +52,13 @@ function firstPersonClause(clause: string, fullName: string, others: readonly st
   const apposition = /^, [^,]+, /.exec(rest);
   if (apposition) rest = ` ${rest.slice(apposition[0].length)}`;
   // compromise reads "has been", "is" after a name as other tenses at times: "I" takes "have", "am", "do".
-  return lead[1] + conjugate(`I${selfReferences(mine(rest), fullName)}`, 'first', others).replace(/^I(\s+\w+ly)?\s+(has|is|does)\b/, (_m, adv: string | undefined, verb: string) => `I${adv ?? ''} ${IRREGULAR_FIRST[verb]}`);
+  return (
+    lead[1] +
+    conjugate(`I${selfReferences(mine(rest), fullName)}`, 'first', others).replace(
+      /^I(\s+\w+ly)?\s+(has|is|does)\b/,
+      (_m, adv: string | undefined, verb: string) => `I${adv ?? ''} ${IRREGULAR_FIRST[verb]}`,
+    )
+  );
 }
 
 /** Sentences and ";" or ":" clauses, each with the whitespace before it. */
@@ -89,7 +95,10 @@ export function addressing(sentence: string, listenerName: string): string {
     .replace(new RegExp(`\\b${names}\\b`, 'g'), 'you');
 }
 
-/** "her/his" -> "my", "him/her" as object -> "me", "she/he" -> "I", until another person (one of `others`, or any capitalised word when none are given) is named. ("their" is left: it is usually other people's.) */
+/**
+ * "her/his" -> "my", "him/her" as object -> "me", "she/he" -> "I", until another person (one of `others`,
+ * or any capitalised word when none are given) is named. ("their" is left: it is usually other people's.)
+ */
 function ownPronouns(text: string, others: readonly string[]): string {
   const names = others.flatMap((n) => [n, firstName(n)]).map(escape);
   const other = names.length ? new RegExp(`\\b(${names.join('|')})\\b`).exec(text) : /(?<=[a-z,]\s+)[A-Z][a-z]+/.exec(text);
@@ -112,7 +121,11 @@ function selfReferences(text: string, fullName: string): string {
 
 /** Makes the present-tense verbs whose subject is the leading "I" agree with it (first) or with a name (third). */
 function conjugate(text: string, person: 'first' | 'third', others: readonly string[]): string {
-  const verbs = nlp(text).verbs().json({ offset: true }) as Array<{ text: string; offset: { start: number; length: number }; verb: { grammar: { tense?: string; isInfinitive?: boolean } } }>;
+  const verbs = nlp(text).verbs().json({ offset: true }) as Array<{
+    text: string;
+    offset: { start: number; length: number };
+    verb: { grammar: { tense?: string; isInfinitive?: boolean } };
+  }>;
   let out = '';
   let cursor = 0;
   let own = true;

@@ -113,7 +113,9 @@ export function checkAnswer(category: InterviewCategory, question: string, answe
       return overlap(answer, life) >= 3 ? ok : fail('says nothing of its persona');
     }
     case 'memory':
-      return citedMemory(answer, record.memories) || record.known.some((k) => mentionsName(question, k.name) && overlap(answer, k.relationship) >= 3) ? ok : fail('cites no real memory');
+      return citedMemory(answer, record.memories) || record.known.some((k) => mentionsName(question, k.name) && overlap(answer, k.relationship) >= 3)
+        ? ok
+        : fail('cites no real memory');
     case 'plans':
       return record.planTexts.some((t) => overlap(answer, t) >= 2) ? ok : fail('names no real plan of the day');
     case 'reactions': {
@@ -156,10 +158,39 @@ function overlap(a: string, b: string): number {
   return new Set(contentWords(b).filter((w) => x.has(w))).size;
 }
 
-const STOP = new Set(['that', 'this', 'with', 'from', 'have', 'been', 'about', 'they', 'their', 'there', 'what', 'when', 'will', 'would', 'into', 'than', 'then', 'them', 'your', 'just', 'some', 'more', 'most', 'very', 'also']);
+const STOP = new Set([
+  'that',
+  'this',
+  'with',
+  'from',
+  'have',
+  'been',
+  'about',
+  'they',
+  'their',
+  'there',
+  'what',
+  'when',
+  'will',
+  'would',
+  'into',
+  'than',
+  'then',
+  'them',
+  'your',
+  'just',
+  'some',
+  'more',
+  'most',
+  'very',
+  'also',
+]);
 
 function contentWords(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 3 && !STOP.has(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 3 && !STOP.has(w));
 }
 
 function mentionsName(text: string, fullName: string): boolean {

@@ -54,14 +54,18 @@ export interface ConversationQuery {
 }
 
 /** Conversations matching the filters, newest last, at most `limit` (default 200). */
-export function findConversations(db: WorldDb, q: ConversationQuery, facts: WorldFacts = readWorldFacts(db)): { total: number; conversations: ConversationView[] } {
+export function findConversations(
+  db: WorldDb,
+  q: ConversationQuery,
+  facts: WorldFacts = readWorldFacts(db),
+): { total: number; conversations: ConversationView[] } {
   const names = new Map(facts.agents.map((a) => [a.id as string, a.name]));
   const words = (q.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const row = db.db.prepare('SELECT summary, start_ms AS startMs FROM conversations WHERE id = ?');
   const said = db.db.prepare('SELECT speaker, text, game_ms AS gameMs FROM utterances WHERE conversation_id = ? ORDER BY seq');
-  const learnedOf = db.db.prepare(
-    "SELECT description FROM memories WHERE agent_id = ? AND kind = 'chat' AND predicate = 'said' AND subject = ? AND created_ms = ? ORDER BY id",
-  ).pluck();
+  const learnedOf = db.db
+    .prepare("SELECT description FROM memories WHERE agent_id = ? AND kind = 'chat' AND predicate = 'said' AND subject = ? AND created_ms = ? ORDER BY id")
+    .pluck();
   const matches = facts.conversations.filter((c) => {
     if (q.agent && c.a !== q.agent && c.b !== q.agent) return false;
     if (q.pair && !((c.a === q.pair[0] && c.b === q.pair[1]) || (c.a === q.pair[1] && c.b === q.pair[0]))) return false;
@@ -120,7 +124,16 @@ export function agentDay(db: WorldDb, agentId: string, fromGameMs: number, toGam
     if (end <= r.gameMs) return;
     const prev = out.at(-1);
     if (prev && prev.description === d.description && prev.address === d.address && prev.endGameMs === r.gameMs) prev.endGameMs = end;
-    else out.push({ startGameMs: r.gameMs, endGameMs: end, description: d.description, emoji: d.emoji, address: d.address, place: d.address.split(': ')[0], asleep: d.asleep });
+    else
+      out.push({
+        startGameMs: r.gameMs,
+        endGameMs: end,
+        description: d.description,
+        emoji: d.emoji,
+        address: d.address,
+        place: d.address.split(': ')[0],
+        asleep: d.asleep,
+      });
   });
   return out;
 }

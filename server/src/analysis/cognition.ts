@@ -66,7 +66,8 @@ export function measureCognition(db: Pick<WorldDb, 'events'>, untilGameMs?: numb
         lines.push(e.data.text);
         break;
       case 'plan.made':
-        if (e.agentId && 'reason' in e.data && [...derived.values()].includes(e.data.reason)) invitationReplans.push({ agentId: e.agentId, gameMs: e.gameMs, reason: e.data.reason });
+        if (e.agentId && 'reason' in e.data && [...derived.values()].includes(e.data.reason))
+          invitationReplans.push({ agentId: e.agentId, gameMs: e.gameMs, reason: e.data.reason });
         break;
       default:
         break;

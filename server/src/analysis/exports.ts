@@ -70,7 +70,13 @@ export function exportConversations(db: WorldDb, out: Writable, o: ExportOptions
         `SELECT id, agent_a AS a, agent_b AS b, start_ms AS startMs, end_ms AS endMs, summary FROM conversations
          WHERE start_ms >= ? AND start_ms <= ? AND (? IS NULL OR agent_a = ? OR agent_b = ?) ORDER BY start_ms, id`,
       )
-      .iterate(o.fromGameMs ?? Number.MIN_SAFE_INTEGER, o.toGameMs ?? Number.MAX_SAFE_INTEGER, o.agentId ?? null, o.agentId ?? null, o.agentId ?? null) as IterableIterator<{
+      .iterate(
+        o.fromGameMs ?? Number.MIN_SAFE_INTEGER,
+        o.toGameMs ?? Number.MAX_SAFE_INTEGER,
+        o.agentId ?? null,
+        o.agentId ?? null,
+        o.agentId ?? null,
+      ) as IterableIterator<{
       id: number;
       a: string;
       b: string;
@@ -110,7 +116,9 @@ export function exportMemories(db: WorldDb, out: Writable, o: ExportOptions = {}
         `SELECT id, agent_id, kind, created_ms, importance, description, subject, predicate, object, evidence FROM memories
          WHERE created_ms >= ? AND created_ms <= ? AND (? IS NULL OR agent_id = ?) ORDER BY id`,
       )
-      .iterate(o.fromGameMs ?? Number.MIN_SAFE_INTEGER, o.toGameMs ?? Number.MAX_SAFE_INTEGER, o.agentId ?? null, o.agentId ?? null) as IterableIterator<Record<string, unknown>>;
+      .iterate(o.fromGameMs ?? Number.MIN_SAFE_INTEGER, o.toGameMs ?? Number.MAX_SAFE_INTEGER, o.agentId ?? null, o.agentId ?? null) as IterableIterator<
+      Record<string, unknown>
+    >;
     for (const m of it) {
       const row: Record<string, unknown> = { ...m, created: formatIsoMinute(m.created_ms as number), evidence: JSON.parse(m.evidence as string).join(' ') };
       if (o.vectors) {
@@ -145,7 +153,10 @@ export function relationshipGraph(facts: WorldFacts, o: ExportOptions = {}): Gra
   const edges = new Map<string, GraphEdge>();
   const edge = (a: string, b: string) => {
     const key = pairKey(a, b);
-    return edges.get(key) ?? edges.set(key, { a: key.split('|')[0], b: key.split('|')[1], conversations: 0, acquainted: false, firstGameMs: null, lastGameMs: null }).get(key)!;
+    return (
+      edges.get(key) ??
+      edges.set(key, { a: key.split('|')[0], b: key.split('|')[1], conversations: 0, acquainted: false, firstGameMs: null, lastGameMs: null }).get(key)!
+    );
   };
   const ids = new Set(facts.agents.map((a) => a.id as string));
   for (const [a, others] of facts.relationships ?? []) for (const b of others) if (ids.has(a) && ids.has(b)) edge(a, b).acquainted = true;
@@ -186,8 +197,12 @@ export function exportGraphml(db: WorldDb, out: Writable, o: ExportOptions = {})
     for (const n of g.nodes) yield `    <node id="${xml(n.id)}"><data key="name">${xml(n.name)}</data><data key="nconv">${n.conversations}</data></node>\n`;
     let i = 0;
     for (const e of g.edges) {
-      const times = e.firstGameMs === null ? '' : `<data key="first">${formatIsoMinute(e.firstGameMs)}</data><data key="last">${formatIsoMinute(e.lastGameMs!)}</data>`;
-      yield `    <edge id="e${i++}" source="${xml(e.a)}" target="${xml(e.b)}"><data key="weight">${e.conversations}</data><data key="acquainted">${e.acquainted}</data>${times}</edge>\n`;
+      const times =
+        e.firstGameMs === null ? '' : `<data key="first">${formatIsoMinute(e.firstGameMs)}</data><data key="last">${formatIsoMinute(e.lastGameMs!)}</data>`;
+      yield (
+        `    <edge id="e${i++}" source="${xml(e.a)}" target="${xml(e.b)}"><data ` +
+        `key="weight">${e.conversations}</data><data key="acquainted">${e.acquainted}</data>${times}</edge>\n`
+      );
     }
     yield '  </graph>\n</graphml>\n';
   }

@@ -108,7 +108,16 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
         facts.relationships.set(e.agentId, Object.keys(e.data.relationships));
         break;
       case 'conversation.start': {
-        const c: ConversationFact = { id: e.data.conversationId, seq: e.seq, a: e.data.a, b: e.data.b, arena: e.data.arena, startGameMs: e.gameMs, endGameMs: null, lines: 0 };
+        const c: ConversationFact = {
+          id: e.data.conversationId,
+          seq: e.seq,
+          a: e.data.a,
+          b: e.data.b,
+          arena: e.data.arena,
+          startGameMs: e.gameMs,
+          endGameMs: null,
+          lines: 0,
+        };
         open.set(c.id, c);
         facts.conversations.push(c);
         break;

@@ -87,7 +87,10 @@ export function hourlyTimes(w: Window): number[] {
 
 /** A memory's sentences and clauses: a conversation summary lists several topics, and words must meet in one. */
 export function clausesOf(text: string): string[] {
-  return text.split(/(?<=[.!?;])\s+|;\s*|:\s+/).map((c) => c.trim()).filter(Boolean);
+  return text
+    .split(/(?<=[.!?;])\s+|;\s*|:\s+/)
+    .map((c) => c.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -170,11 +173,19 @@ export async function measureAwareness(db: WorldDb, facts: WorldFacts, topics: T
     .iterate(w.toGameMs) as IterableIterator<MemoryRow>;
   // Candidates: (topic, memory, one clause that passes the word rule); the memory counts when its best clause is relevant enough.
   const candidates: Array<[number, MemoryRow, string]> = [];
-  for (const m of rows) topics.forEach((_, i) => !first[i].has(m.agentId) && matchingClauses(rules[i], m.description).forEach((c) => candidates.push([i, m, c])));
+  for (const m of rows)
+    topics.forEach((_, i) => !first[i].has(m.agentId) && matchingClauses(rules[i], m.description).forEach((c) => candidates.push([i, m, c])));
   const vectors = await embedder.embed(candidates.map(([, , c]) => c));
   candidates.forEach(([i, m], k) => {
     if (first[i].has(m.agentId) || cosine(vectors[k], phrases[i]) < (topics[i].minRelevance ?? DEFAULT_MIN_RELEVANCE)) return;
-    first[i].set(m.agentId, { agentId: m.agentId, name: names.get(m.agentId) ?? m.agentId, gameMs: m.createdGameMs, memoryId: m.id, text: m.description, ...sourceOf(m, facts) });
+    first[i].set(m.agentId, {
+      agentId: m.agentId,
+      name: names.get(m.agentId) ?? m.agentId,
+      gameMs: m.createdGameMs,
+      memoryId: m.id,
+      text: m.description,
+      ...sourceOf(m, facts),
+    });
   });
   const times = hourlyTimes(w);
   return topics.map((topic, i) => {
@@ -251,7 +262,13 @@ export function measureAttendance(db: WorldDb, map: TownMap, facts: WorldFacts, 
     walks.set(a.spec.id, a.movement);
     tiles.set(a.spec.id, a.tile);
   }
-  const events = [...historyEvents(db, { fromGameMs: spec.fromGameMs + 1, untilGameMs: spec.toGameMs, kinds: ['agent.move', 'agent.added', 'agent.removed'] }, abandonedRanges(db))];
+  const events = [
+    ...historyEvents(
+      db,
+      { fromGameMs: spec.fromGameMs + 1, untilGameMs: spec.toGameMs, kinds: ['agent.move', 'agent.added', 'agent.removed'] },
+      abandonedRanges(db),
+    ),
+  ];
   const minutes = new Map<string, number>();
   let k = 0;
   for (let t = spec.fromGameMs; t < spec.toGameMs; t += GAME_MS_PER_MINUTE) {
@@ -297,7 +314,9 @@ export function countConversations(facts: WorldFacts, w: Window): ConversationCo
     perAgent[c.b] = (perAgent[c.b] ?? 0) + 1;
     pairs.set(pairKey(c.a, c.b), (pairs.get(pairKey(c.a, c.b)) ?? 0) + 1);
   }
-  const perPair = [...pairs.entries()].map(([k, count]) => ({ a: k.split('|')[0], b: k.split('|')[1], count })).sort((x, y) => y.count - x.count || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
+  const perPair = [...pairs.entries()]
+    .map(([k, count]) => ({ a: k.split('|')[0], b: k.split('|')[1], count }))
+    .sort((x, y) => y.count - x.count || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
   const series = hourlyTimes(w).map((t) => ({ gameMs: t, count: inWindow.filter((c) => c.startGameMs <= t).length }));
   return { total: inWindow.length, perAgent, perPair, series };
 }
@@ -322,20 +341,34 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
       `SELECT agent_id AS agentId, purpose, cached, prompt_tokens + completion_tokens AS tokens, cost_usd AS costUsd, game_ms AS gameMs
        FROM llm_calls WHERE game_ms IS NULL OR (game_ms >= ? AND game_ms <= ?)`,
     )
-    .all(w.fromGameMs, w.toGameMs) as Array<{ agentId: string | null; purpose: string; cached: number; tokens: number; costUsd: number; gameMs: number | null }>;
+    .all(w.fromGameMs, w.toGameMs) as Array<{
+    agentId: string | null;
+    purpose: string;
+    cached: number;
+    tokens: number;
+    costUsd: number;
+    gameMs: number | null;
+  }>;
   const agents = new Map<string, { calls: number; tokens: number; costUsd: number }>();
   const purposes = new Map<string, { calls: number; tokens: number; costUsd: number }>();
   const hours = new Map<number, LlmUse['hourly'][number]>();
   const hourOf = (t: number) => Math.floor(t / GAME_MS_PER_HOUR) * GAME_MS_PER_HOUR;
-  const bucket = (t: number) => hours.get(hourOf(t)) ?? hours.set(hourOf(t), { t: formatIsoMinute(hourOf(t)), ms: hourOf(t), by_purpose: {}, by_agent: {}, fallbacks: 0 }).get(hourOf(t))!;
-  let calls = 0, cached = 0, tokens = 0, costUsd = 0;
+  const bucket = (t: number) =>
+    hours.get(hourOf(t)) ?? hours.set(hourOf(t), { t: formatIsoMinute(hourOf(t)), ms: hourOf(t), by_purpose: {}, by_agent: {}, fallbacks: 0 }).get(hourOf(t))!;
+  let calls = 0,
+    cached = 0,
+    tokens = 0,
+    costUsd = 0;
   for (const r of rows) {
     calls++;
     cached += r.cached;
     tokens += r.tokens;
     costUsd += r.costUsd;
     const agent = r.agentId ?? 'town';
-    for (const [map, key] of [[agents, agent], [purposes, r.purpose]] as const) {
+    for (const [map, key] of [
+      [agents, agent],
+      [purposes, r.purpose],
+    ] as const) {
       const s = map.get(key) ?? { calls: 0, tokens: 0, costUsd: 0 };
       s.calls++;
       s.tokens += r.tokens;
@@ -367,8 +400,12 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
     calls_per_agent_day: round(per(calls), 2),
     tokens_per_agent_day: round(per(tokens), 1),
     cost_per_agent_day: money(per(costUsd)),
-    per_agent: [...agents.entries()].map(([id, a]) => ({ id, calls: a.calls, tokens: a.tokens, cost_usd: money(a.costUsd) })).sort((a, b) => b.calls - a.calls || a.id.localeCompare(b.id)),
-    per_purpose: [...purposes.entries()].map(([purpose, p]) => ({ purpose, calls: p.calls, tokens: p.tokens, cost_usd: money(p.costUsd) })).sort((a, b) => b.calls - a.calls),
+    per_agent: [...agents.entries()]
+      .map(([id, a]) => ({ id, calls: a.calls, tokens: a.tokens, cost_usd: money(a.costUsd) }))
+      .sort((a, b) => b.calls - a.calls || a.id.localeCompare(b.id)),
+    per_purpose: [...purposes.entries()]
+      .map(([purpose, p]) => ({ purpose, calls: p.calls, tokens: p.tokens, cost_usd: money(p.costUsd) }))
+      .sort((a, b) => b.calls - a.calls),
     hourly: [...hours.values()].sort((a, b) => a.ms - b.ms),
     fallbacks: { total: fallbacks.length, by_purpose: byPurpose },
   };

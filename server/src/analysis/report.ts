@@ -33,7 +33,6 @@ export interface ReportOptions {
   fallbackRelationships?: Map<string, string[]>;
 }
 
-
 /** The scenario a world was run with, when it records one. */
 export function recordedScenario(facts: WorldFacts): Scenario | null {
   const parsed = facts.scenario ? ScenarioSchema.safeParse(facts.scenario.scenario) : null;
@@ -45,7 +44,13 @@ export function topicsOf(scenario: Scenario | null): TopicSpec[] {
 }
 
 export function attendanceOf(scenario: Scenario | null): AttendanceSpec[] {
-  return (scenario?.attendance ?? []).map((a) => ({ place: a.place, fromGameMs: parseIsoMinute(a.from)!, toGameMs: parseIsoMinute(a.to)!, topic: a.topic, minMinutes: a.minMinutes }));
+  return (scenario?.attendance ?? []).map((a) => ({
+    place: a.place,
+    fromGameMs: parseIsoMinute(a.from)!,
+    toGameMs: parseIsoMinute(a.to)!,
+    topic: a.topic,
+    minMinutes: a.minMinutes,
+  }));
 }
 
 export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder, options: ReportOptions): Promise<AnalysisReport> {
@@ -70,7 +75,13 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
     mind: facts.mind,
     scenario: scenario ? { name: scenario.name, description: scenario.description ?? null } : null,
     last_seq: facts.lastSeq,
-    window: { from: iso(w.fromGameMs), to: iso(w.toGameMs), from_ms: w.fromGameMs, to_ms: w.toGameMs, days: round((w.toGameMs - w.fromGameMs) / GAME_MS_PER_DAY) },
+    window: {
+      from: iso(w.fromGameMs),
+      to: iso(w.toGameMs),
+      from_ms: w.fromGameMs,
+      to_ms: w.toGameMs,
+      days: round((w.toGameMs - w.fromGameMs) / GAME_MS_PER_DAY),
+    },
     agents: facts.agents.map((a) => ({ id: a.id, name: a.name })),
     topics: awareness.map((t) => ({
       name: t.topic.name,
@@ -132,23 +143,44 @@ export function reportMarkdown(r: Report): string {
   const n = r.agents.length;
   const lines: string[] = [];
   lines.push(`# Report: ${r.world}`, '');
-  lines.push(`${r.scenario ? `Scenario **${r.scenario.name}**. ` : ''}${n} agents, ${r.window.from} to ${r.window.to} (${r.window.days} game days), mind: ${r.mind ?? 'unknown'}.`, '');
+  lines.push(
+    `${r.scenario ? `Scenario **${r.scenario.name}**. ` : ''}${n} agents, ${r.window.from} to ${r.window.to} ` +
+      `(${r.window.days} game days), mind: ${r.mind ?? 'unknown'}.`,
+    '',
+  );
   lines.push('## Information diffusion', '');
   if (r.topics.length === 0) lines.push('No topics tracked.', '');
   for (const t of r.topics) {
     lines.push(`### ${t.name}: "${t.phrase}"`, '');
-    lines.push(`Aware at the start: **${t.aware_start} of ${n}**; at the end: **${t.aware_end} of ${n}**${t.aware_interview !== null ? `; by end-of-run interview: **${t.aware_interview} of ${t.interviewed}**` : ''}.`);
-    lines.push(`(A memory counts when it contains ${t.method.words ? `all of: ${t.method.words.join(', ')}` : "half the phrase's content words"} and its cosine similarity to the phrase is at least ${t.method.min_relevance}.)`, '');
+    lines.push(
+      `Aware at the start: **${t.aware_start} of ${n}**; at the end: **${t.aware_end} ` +
+        `of ${n}**${t.aware_interview !== null ? `; by end-of-run interview: **${t.aware_interview} of ${t.interviewed}**` : ''}.`,
+    );
+    lines.push(
+      `(A memory counts when it contains ${t.method.words ? `all of: ${t.method.words.join(', ')}` : "half the phrase's content words"} ` +
+        `and its cosine similarity to the phrase is at least ${t.method.min_relevance}.)`,
+      '',
+    );
     lines.push('| Agent | First heard | How | From |', '|---|---|---|---|');
-    for (const a of t.agents) lines.push(`| ${a.name} | ${a.first_heard} | ${a.source}${a.conversation_id !== null ? ` (conversation ${a.conversation_id})` : ''} | ${a.from_name ?? ''} |`);
+    for (const a of t.agents)
+      lines.push(
+        `| ${a.name} | ${a.first_heard} | ${a.source}${a.conversation_id !== null ? ` (conversation ${a.conversation_id})` : ''} | ${a.from_name ?? ''} |`,
+      );
     lines.push('');
   }
   lines.push('## Network density', '');
-  lines.push(`From **${r.density.start}** (${r.density.known_pairs_start} of ${r.density.pairs} pairs) to **${r.density.end}** (${r.density.known_pairs_end} pairs).`, '');
+  lines.push(
+    `From **${r.density.start}** (${r.density.known_pairs_start} of ${r.density.pairs} pairs) to **${r.density.end}** (${r.density.known_pairs_end} pairs).`,
+    '',
+  );
   lines.push('## Attendance', '');
   if (r.attendance.length === 0) lines.push('No attendance windows.', '');
   for (const a of r.attendance) {
-    lines.push(`**${a.place}**, ${a.from} to ${a.to} (at least ${a.min_minutes} game minutes inside): ${a.present} present; ${a.invited_present} of ${a.invited} invited${a.topic ? ` (had heard of '${a.topic}' before)` : ''} came.`);
+    lines.push(
+      `**${a.place}**, ${a.from} to ${a.to} (at least ${a.min_minutes} game minutes inside): ${a.present} ` +
+        `present; ${a.invited_present} of ${a.invited} invited${a.topic ? ` (had heard of '${a.topic}' before)` : ''} ` +
+        `came.`,
+    );
     if (a.agents.length) lines.push('', a.agents.map((x) => `${x.name} (${x.minutes} min${x.invited ? ', invited' : ''})`).join(', '));
     lines.push('');
   }
@@ -159,7 +191,9 @@ export function reportMarkdown(r: Report): string {
   lines.push('');
   lines.push('## LLM use', '');
   lines.push(
-    `${r.llm.calls} calls (${r.llm.cached} from the cache), ${r.llm.tokens} tokens, $${r.llm.cost_usd}: per agent-day ${r.llm.calls_per_agent_day} calls, ${r.llm.tokens_per_agent_day} tokens, $${r.llm.cost_per_agent_day}. Fallbacks: ${r.llm.fallbacks.total}.`,
+    `${r.llm.calls} calls (${r.llm.cached} from the cache), ${r.llm.tokens} tokens, $${r.llm.cost_usd}: per ` +
+      `agent-day ${r.llm.calls_per_agent_day} calls, ${r.llm.tokens_per_agent_day} tokens, ` +
+      `$${r.llm.cost_per_agent_day}. Fallbacks: ${r.llm.fallbacks.total}.`,
     '',
   );
   return `${lines.join('\n')}\n`;

@@ -186,10 +186,15 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   try {
     const recorded = [...town.db.events.scan({ kinds: ['scenario.started'] })][0];
     if (!recorded) {
-      if (resumed) throw new ScenarioError(scenarioFile, [{ field: '', message: `the world '${world}' in ${dataDir} was not started by a scenario: choose another --world` }]);
+      if (resumed)
+        throw new ScenarioError(scenarioFile, [
+          { field: '', message: `the world '${world}' in ${dataDir} was not started by a scenario: choose another --world` },
+        ]);
       town.log.write([{ gameMs: town.gameMs, kind: 'scenario.started', agentId: null, data: { name: scenario.name, file: scenarioFile, scenario } }]);
     } else if (recorded.kind === 'scenario.started' && recorded.data.name !== scenario.name) {
-      throw new ScenarioError(scenarioFile, [{ field: 'name', message: `the world '${world}' was started by scenario '${recorded.data.name}': choose another --world` }]);
+      throw new ScenarioError(scenarioFile, [
+        { field: 'name', message: `the world '${world}' was started by scenario '${recorded.data.name}': choose another --world` },
+      ]);
     }
     const done = appliedInterventions(town);
     const pending = scenario.interventions

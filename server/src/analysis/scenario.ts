@@ -40,14 +40,22 @@ export const InjectSchema = z
 
 export const TopicSchema = z
   .strictObject({
-    name: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a short name: lowercase letters, digits, - and _').describe('How the report names it.'),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]*$/, 'a short name: lowercase letters, digits, - and _')
+      .describe('How the report names it.'),
     phrase: text.describe('The news, in words: "Isabella\'s Valentine\'s Day party at Hobbs Cafe".'),
     words: z
       .array(z.string().regex(/^[a-z0-9']+$/i, 'one word, letters and digits'))
       .min(1)
       .optional()
-      .describe('Words a memory must all contain (as word starts, any case) to count; default: the phrase\'s content words, at least half of them.'),
-    minRelevance: z.number().min(-1).max(1).optional().describe('Least cosine similarity between a memory and the phrase (offline word vectors); default 0.75.'),
+      .describe("Words a memory must all contain (as word starts, any case) to count; default: the phrase's content words, at least half of them."),
+    minRelevance: z
+      .number()
+      .min(-1)
+      .max(1)
+      .optional()
+      .describe('Least cosine similarity between a memory and the phrase (offline word vectors); default 0.75.'),
     question: text.optional().describe('The end-of-run interview question (LLM runs); default: "Have you heard about <phrase>? …".'),
   })
   .describe('A piece of news whose spread is measured.');
@@ -58,13 +66,22 @@ export const AttendanceSchema = z
     from: isoMinute,
     to: isoMinute,
     topic: z.string().optional().describe('The topic whose holders count as invited (heard of it before `from`).'),
-    minMinutes: z.number().int().min(1).max(24 * 60).default(10).describe('Game minutes inside the place during the window to count as present.'),
+    minMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(10)
+      .describe('Game minutes inside the place during the window to count as present.'),
   })
   .describe('Who was at a place during a window.');
 
 export const ScenarioSchema = z
   .strictObject({
-    name: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only (it names the world file)').describe('The scenario; the default world name.'),
+    name: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only (it names the world file)')
+      .describe('The scenario; the default world name.'),
     description: z.string().optional(),
     map: text.default('maps/town.tmj').describe('The Tiled map, relative to the working directory.'),
     personas: z
@@ -73,8 +90,13 @@ export const ScenarioSchema = z
       .describe('A persona folder, or several whose files together are the cast (ids must not repeat).'),
     start: isoMinute.describe('When the world starts (game time).'),
     days: z.number().positive().max(365).describe('How many game days it runs (may be fractional).'),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
-    ablation: z.enum(ABLATIONS).default('none').describe('The paper\'s ablations: one part of cognition turned off.'),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
+    ablation: z.enum(ABLATIONS).default('none').describe("The paper's ablations: one part of cognition turned off."),
     interview: z.boolean().default(true).describe('With an LLM, ask every agent about every topic at the end, as the paper did.'),
     interventions: z.array(z.discriminatedUnion('kind', [WhisperSchema, InjectSchema])).default([]),
     topics: z.array(TopicSchema).default([]),
@@ -173,7 +195,8 @@ export function checkScenario(s: Scenario, file: string, map: TownMap, personaId
     inRun(`attendance[${i}].from`, a.from);
     inRun(`attendance[${i}].to`, a.to);
     if (parseIsoMinute(a.to)! <= parseIsoMinute(a.from)!) problems.push({ field: `attendance[${i}].to`, message: `must be after from (${a.from})` });
-    if (a.topic !== undefined && !topics.has(a.topic)) problems.push({ field: `attendance[${i}].topic`, message: `no topic '${a.topic}' (topics: ${[...topics].join(', ') || 'none'})` });
+    if (a.topic !== undefined && !topics.has(a.topic))
+      problems.push({ field: `attendance[${i}].topic`, message: `no topic '${a.topic}' (topics: ${[...topics].join(', ') || 'none'})` });
   });
   if (problems.length) throw new ScenarioError(file, problems);
 }
@@ -186,7 +209,10 @@ export function personaFilesOf(s: Pick<Scenario, 'personas'>, file: string): Map
     const field = Array.isArray(s.personas) ? `personas[${i}]` : 'personas';
     let names: string[];
     try {
-      names = fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+      names = fs
+        .readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort();
     } catch (error) {
       problems.push({ field, message: `cannot read the folder '${dir}': ${error instanceof Error ? error.message : String(error)}` });
       return;

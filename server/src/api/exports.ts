@@ -5,7 +5,17 @@ import type { Config } from '../config';
 import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { EVENT_KINDS, type EventKind } from '../protocol/events';
 import { buildReport } from '../analysis/report';
-import { EXPORT_KINDS, exportConversations, exportEdges, exportEvents, exportFile, exportGraphml, exportMemories, exportSeries, type ExportKind } from '../analysis/exports';
+import {
+  EXPORT_KINDS,
+  exportConversations,
+  exportEdges,
+  exportEvents,
+  exportFile,
+  exportGraphml,
+  exportMemories,
+  exportSeries,
+  type ExportKind,
+} from '../analysis/exports';
 import { BadRequest, stringParam, timeParam, withWorld } from './analysis';
 
 export function mountExportApi(app: express.Router, config: Config): void {
@@ -17,7 +27,13 @@ export function mountExportApi(app: express.Router, config: Config): void {
       const kinds = stringParam(req, 'kinds')?.split(',');
       const unknown = kinds?.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
       if (unknown?.length) throw new BadRequest(`kinds: no event kind ${unknown.join(', ')}`);
-      const o = { fromGameMs: timeParam(req, 'from'), toGameMs: timeParam(req, 'to'), agentId: stringParam(req, 'agent'), kinds: kinds as EventKind[] | undefined, vectors: req.query.vectors === '1' };
+      const o = {
+        fromGameMs: timeParam(req, 'from'),
+        toGameMs: timeParam(req, 'to'),
+        agentId: stringParam(req, 'agent'),
+        kinds: kinds as EventKind[] | undefined,
+        vectors: req.query.vectors === '1',
+      };
       const file = exportFile(w.id, what);
       res.setHeader('Content-Type', `${file.type}; charset=utf-8`);
       res.setHeader('Content-Disposition', `attachment; filename="${file.name}"`);

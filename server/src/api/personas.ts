@@ -77,118 +77,177 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
     return id;
   };
 
-  api.get('/persona-files', guarded((_req, res) => {
-    const files: PersonaFileEntry[] = folder.list().map(({ id, file }) => {
-      const checked = checkPersonaText(folder.read(id) ?? '', folder.pathOf(id), town.map, knownIds(id));
-      return { id, file, name: checked.persona?.name ?? checked.draft.name ?? null, inTown: inTown(id), problems: checked.errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.what}`) };
-    });
-    const withFile = new Set(files.map((f) => f.id));
-    const reply: PersonaFileList = {
-      files,
-      agentsWithoutFile: town.sim.agents().filter((a) => !withFile.has(a.spec.id)).map((a) => ({ id: a.spec.id, name: a.spec.name })),
-      spawns: town.map.spawns.map((s) => s.name),
-      mind: { kind: town.mind.kind, label: town.mind.label },
-    };
-    res.json(reply);
-  }));
+  api.get(
+    '/persona-files',
+    guarded((_req, res) => {
+      const files: PersonaFileEntry[] = folder.list().map(({ id, file }) => {
+        const checked = checkPersonaText(folder.read(id) ?? '', folder.pathOf(id), town.map, knownIds(id));
+        return {
+          id,
+          file,
+          name: checked.persona?.name ?? checked.draft.name ?? null,
+          inTown: inTown(id),
+          problems: checked.errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.what}`),
+        };
+      });
+      const withFile = new Set(files.map((f) => f.id));
+      const reply: PersonaFileList = {
+        files,
+        agentsWithoutFile: town.sim
+          .agents()
+          .filter((a) => !withFile.has(a.spec.id))
+          .map((a) => ({ id: a.spec.id, name: a.spec.name })),
+        spawns: town.map.spawns.map((s) => s.name),
+        mind: { kind: town.mind.kind, label: town.mind.label },
+      };
+      res.json(reply);
+    }),
+  );
 
-  api.get('/persona-files/:id', guarded((req, res) => {
-    const id = idParam(req);
-    const text = folder.read(id);
-    if (text === null) throw new HttpError(404, `there is no ${id}.yaml in the persona folder`);
-    const checked = checkPersonaText(text, folder.pathOf(id), town.map, knownIds(id));
-    const view: PersonaFileView = { id, file: folder.pathOf(id).split(/[\\/]/).pop()!, text, fields: readPersonaFields(text), inTown: inTown(id), errors: checked.errors.map(problem) };
-    res.json(view);
-  }));
+  api.get(
+    '/persona-files/:id',
+    guarded((req, res) => {
+      const id = idParam(req);
+      const text = folder.read(id);
+      if (text === null) throw new HttpError(404, `there is no ${id}.yaml in the persona folder`);
+      const checked = checkPersonaText(text, folder.pathOf(id), town.map, knownIds(id));
+      const view: PersonaFileView = {
+        id,
+        file: folder.pathOf(id).split(/[\\/]/).pop()!,
+        text,
+        fields: readPersonaFields(text),
+        inTown: inTown(id),
+        errors: checked.errors.map(problem),
+      };
+      res.json(view);
+    }),
+  );
 
-  api.post('/persona-files/:id/check', operator, guarded((req, res, next) => {
-    const id = String(req.params.id);
-    const { fields } = parseBody(CheckBody, req.body);
-    const c = check(id, fields);
-    const reply = (preview: PersonaCheckReply['preview']): PersonaCheckReply => ({
-      errors: c.errors.map(problem),
-      warnings: c.warnings.map(problem),
-      yaml: c.yaml,
-      exists: c.exists,
-      inTown: isPersonaId(id) && inTown(id),
-      preview,
-    });
-    if (!c.persona) return void res.json(reply(null));
-    previewDayPlan(town, c.persona, 'offline').then((preview) => res.json(reply(preview)), next);
-  }));
+  api.post(
+    '/persona-files/:id/check',
+    operator,
+    guarded((req, res, next) => {
+      const id = String(req.params.id);
+      const { fields } = parseBody(CheckBody, req.body);
+      const c = check(id, fields);
+      const reply = (preview: PersonaCheckReply['preview']): PersonaCheckReply => ({
+        errors: c.errors.map(problem),
+        warnings: c.warnings.map(problem),
+        yaml: c.yaml,
+        exists: c.exists,
+        inTown: isPersonaId(id) && inTown(id),
+        preview,
+      });
+      if (!c.persona) return void res.json(reply(null));
+      previewDayPlan(town, c.persona, 'offline').then((preview) => res.json(reply(preview)), next);
+    }),
+  );
 
-  api.post('/persona-files/:id/preview', operator, guarded((req, res, next) => {
-    const id = idParam(req);
-    const { fields, mind } = parseBody(PreviewBody, req.body);
-    const c = check(id, fields);
-    if (!c.persona) throw new HttpError(400, `fix the persona first: ${c.errors.map((e) => `${e.field || 'id'}: ${e.what}`).join('; ')}`);
-    previewDayPlan(town, c.persona, mind).then(
-      (preview) => res.json(preview),
-      (error: unknown) => next(error instanceof PreviewUnavailable ? new HttpError(409, error.message) : error),
-    );
-  }));
-
-  api.put('/persona-files/:id', operator, guarded((req, res, next) => {
-    const id = idParam(req);
-    const body = parseBody(SaveBody, req.body);
-    const c = check(id, body.fields);
-    const refuse = (status: number, refusal: PersonaSaveRefusal) => void res.status(status).json(refusal);
-    if (!c.persona) return refuse(400, { error: `not saved: ${c.errors.length} problem${c.errors.length === 1 ? '' : 's'} (a file that does not load would stop the next start)`, errors: c.errors.map(problem) });
-    if (body.spawn !== undefined && !town.map.spawns.some((s) => s.name === body.spawn)) throw new HttpError(400, `spawn: no spawn point '${body.spawn}' in the map`);
-    let written: { file: string; created: boolean };
-    try {
-      written = folder.write(id, c.yaml, { overwrite: body.overwrite === true });
-    } catch (error) {
-      if (error instanceof PersonaFolderError && error.reason === 'exists') return refuse(409, { error: error.message, exists: true });
-      if (error instanceof PersonaFolderError && error.reason === 'read-only') return refuse(403, { error: error.message, readOnly: true });
-      if (error instanceof PersonaFolderError) throw new HttpError(409, error.message);
-      throw error;
-    }
-    const persona = c.persona;
-    const reply: PersonaSaveReply = { id, file: written.file.split(/[\\/]/).pop()!, created: written.created, added: false, updatedInTown: false, warnings: c.warnings.map(problem) };
-    if (inTown(id)) {
-      town.commands.updatePersona(persona, BY);
-      reply.updatedInTown = true;
-    }
-    if (!inTown(id) && body.addToTown) {
-      town.commands.addAgent(id, BY, { spawn: body.spawn }).then(
-        () => res.status(written.created ? 201 : 200).json({ ...reply, added: true }),
-        (error: unknown) => next(new HttpError(400, `saved ${reply.file}, but could not add it to the town: ${error instanceof Error ? error.message : String(error)}`)),
+  api.post(
+    '/persona-files/:id/preview',
+    operator,
+    guarded((req, res, next) => {
+      const id = idParam(req);
+      const { fields, mind } = parseBody(PreviewBody, req.body);
+      const c = check(id, fields);
+      if (!c.persona) throw new HttpError(400, `fix the persona first: ${c.errors.map((e) => `${e.field || 'id'}: ${e.what}`).join('; ')}`);
+      previewDayPlan(town, c.persona, mind).then(
+        (preview) => res.json(preview),
+        (error: unknown) => next(error instanceof PreviewUnavailable ? new HttpError(409, error.message) : error),
       );
-      return;
-    }
-    res.status(written.created ? 201 : 200).json(reply);
-  }));
+    }),
+  );
 
-  api.delete('/persona-files/:id', operator, guarded((req, res) => {
-    const id = idParam(req);
-    if (inTown(id)) throw new HttpError(409, `'${id}' lives in the town: remove the agent from the town first, then delete its file`);
-    try {
-      const file = folder.remove(id);
-      res.json({ deleted: file.split(/[\\/]/).pop() });
-    } catch (error) {
-      if (error instanceof PersonaFolderError && error.reason === 'read-only') return void res.status(403).json({ error: error.message, readOnly: true } satisfies PersonaSaveRefusal);
-      if (error instanceof PersonaFolderError) throw new HttpError(error.reason === 'not-a-persona' ? 404 : 409, error.message);
-      throw error;
-    }
-  }));
+  api.put(
+    '/persona-files/:id',
+    operator,
+    guarded((req, res, next) => {
+      const id = idParam(req);
+      const body = parseBody(SaveBody, req.body);
+      const c = check(id, body.fields);
+      const refuse = (status: number, refusal: PersonaSaveRefusal) => void res.status(status).json(refusal);
+      if (!c.persona)
+        return refuse(400, {
+          error: `not saved: ${c.errors.length} problem${c.errors.length === 1 ? '' : 's'} (a file that does not load would stop the next start)`,
+          errors: c.errors.map(problem),
+        });
+      if (body.spawn !== undefined && !town.map.spawns.some((s) => s.name === body.spawn))
+        throw new HttpError(400, `spawn: no spawn point '${body.spawn}' in the map`);
+      let written: { file: string; created: boolean };
+      try {
+        written = folder.write(id, c.yaml, { overwrite: body.overwrite === true });
+      } catch (error) {
+        if (error instanceof PersonaFolderError && error.reason === 'exists') return refuse(409, { error: error.message, exists: true });
+        if (error instanceof PersonaFolderError && error.reason === 'read-only') return refuse(403, { error: error.message, readOnly: true });
+        if (error instanceof PersonaFolderError) throw new HttpError(409, error.message);
+        throw error;
+      }
+      const persona = c.persona;
+      const reply: PersonaSaveReply = {
+        id,
+        file: written.file.split(/[\\/]/).pop()!,
+        created: written.created,
+        added: false,
+        updatedInTown: false,
+        warnings: c.warnings.map(problem),
+      };
+      if (inTown(id)) {
+        town.commands.updatePersona(persona, BY);
+        reply.updatedInTown = true;
+      }
+      if (!inTown(id) && body.addToTown) {
+        town.commands.addAgent(id, BY, { spawn: body.spawn }).then(
+          () => res.status(written.created ? 201 : 200).json({ ...reply, added: true }),
+          (error: unknown) =>
+            next(new HttpError(400, `saved ${reply.file}, but could not add it to the town: ${error instanceof Error ? error.message : String(error)}`)),
+        );
+        return;
+      }
+      res.status(written.created ? 201 : 200).json(reply);
+    }),
+  );
 
-  api.post('/agents', operator, guarded((req, res, next) => {
-    const { personaId, spawn } = parseBody(AddBody, req.body);
-    if (inTown(personaId)) throw new HttpError(409, `'${personaId}' is already in town`);
-    town.commands.addAgent(personaId, BY, { spawn }).then(
-      (persona) => res.status(201).json({ added: persona.id, name: persona.name }),
-      (error: unknown) => next(new HttpError(400, error instanceof Error ? error.message : String(error))),
-    );
-  }));
+  api.delete(
+    '/persona-files/:id',
+    operator,
+    guarded((req, res) => {
+      const id = idParam(req);
+      if (inTown(id)) throw new HttpError(409, `'${id}' lives in the town: remove the agent from the town first, then delete its file`);
+      try {
+        const file = folder.remove(id);
+        res.json({ deleted: file.split(/[\\/]/).pop() });
+      } catch (error) {
+        if (error instanceof PersonaFolderError && error.reason === 'read-only')
+          return void res.status(403).json({ error: error.message, readOnly: true } satisfies PersonaSaveRefusal);
+        if (error instanceof PersonaFolderError) throw new HttpError(error.reason === 'not-a-persona' ? 404 : 409, error.message);
+        throw error;
+      }
+    }),
+  );
 
-  api.delete('/agents/:id', operator, guarded((req, res) => {
-    const id = String(req.params.id);
-    if (!inTown(id)) throw new HttpError(404, `no agent '${id}' in town`);
-    town.commands.removeAgent(id as AgentId, BY);
-    res.json({ removed: id });
-  }));
+  api.post(
+    '/agents',
+    operator,
+    guarded((req, res, next) => {
+      const { personaId, spawn } = parseBody(AddBody, req.body);
+      if (inTown(personaId)) throw new HttpError(409, `'${personaId}' is already in town`);
+      town.commands.addAgent(personaId, BY, { spawn }).then(
+        (persona) => res.status(201).json({ added: persona.id, name: persona.name }),
+        (error: unknown) => next(new HttpError(400, error instanceof Error ? error.message : String(error))),
+      );
+    }),
+  );
 
+  api.delete(
+    '/agents/:id',
+    operator,
+    guarded((req, res) => {
+      const id = String(req.params.id);
+      if (!inTown(id)) throw new HttpError(404, `no agent '${id}' in town`);
+      town.commands.removeAgent(id as AgentId, BY);
+      res.json({ removed: id });
+    }),
+  );
 }
 
 type Handler = (req: Request, res: Response, next: NextFunction) => void;

@@ -55,7 +55,11 @@ export function replayRouter(context: ReplayContext): express.Router {
     res.json(listing);
   });
   router.get('/timeline', (req, res) =>
-    withReplay(req, res, (opened): Timeline => ({ span: opened.session.currentSpan(), markers: timelineMarkers(opened.db, opened.session.nameOf), detail: opened.detail })),
+    withReplay(req, res, (opened): Timeline => ({
+      span: opened.session.currentSpan(),
+      markers: timelineMarkers(opened.db, opened.session.nameOf),
+      detail: opened.detail,
+    })),
   );
   router.get('/replay/world', (req, res) =>
     withReplay(req, res, (opened, world): ReplayWorldInfo => {

@@ -51,7 +51,18 @@ export function settleAt(world: SimWorld, state: SimState, gameMs: number): SimS
   return state;
 }
 
-const SIM_EVENT_KINDS = new Set(['agent.added', 'agent.removed', 'agent.updated', 'agent.action', 'agent.move', 'conversation.start', 'conversation.utterance', 'conversation.end', 'plan.made', 'world.event']);
+const SIM_EVENT_KINDS = new Set([
+  'agent.added',
+  'agent.removed',
+  'agent.updated',
+  'agent.action',
+  'agent.move',
+  'conversation.start',
+  'conversation.utterance',
+  'conversation.end',
+  'plan.made',
+  'world.event',
+]);
 
 /** Whether the event is one the sim emits (its game time is the sim's step time). */
 export function isSimEvent(e: LoggedEvent): boolean {

@@ -37,7 +37,8 @@ export interface InspectionInput {
  */
 export function mergeRelationships(fromPersona: Record<string, string> | undefined, revised: InspectedRelationship[]): InspectedRelationship[] {
   const out = new Map(revised.map((r) => [r.otherId, r]));
-  for (const [otherId, summary] of Object.entries(fromPersona ?? {})) if (!out.has(otherId)) out.set(otherId, { otherId, summary, interactions: 0, lastGameMs: null });
+  for (const [otherId, summary] of Object.entries(fromPersona ?? {}))
+    if (!out.has(otherId)) out.set(otherId, { otherId, summary, interactions: 0, lastGameMs: null });
   return [...out.values()].sort((a, b) => b.interactions - a.interactions || a.otherId.localeCompare(b.otherId));
 }
 
@@ -71,7 +72,17 @@ export function buildInspection(input: InspectionInput): AgentInspection {
     atGameMs,
     action: { description: agent.current.description, emoji: agent.current.emoji, place: agent.current.address, since: agent.current.startGameMs },
     asleep: agent.asleep,
-    plan: plan ? { day: plan.day, broadStrokes: plan.broadStrokes, actions: plan.actions, currentIndex: findActionIndex(plan.actions, planMomentAt(ownClockGameMs(agent.spec.id, atGameMs), agent.spec.wakeMinute, agent.spec.sleepMinute).minute) } : null,
+    plan: plan
+      ? {
+          day: plan.day,
+          broadStrokes: plan.broadStrokes,
+          actions: plan.actions,
+          currentIndex: findActionIndex(
+            plan.actions,
+            planMomentAt(ownClockGameMs(agent.spec.id, atGameMs), agent.spec.wakeMinute, agent.spec.sleepMinute).minute,
+          ),
+        }
+      : null,
     focus: agent.current.description,
     relevant: input.scored.map((s) => toView(s.memory)),
     recent: input.recent.map(toView),
@@ -82,9 +93,15 @@ export function buildInspection(input: InspectionInput): AgentInspection {
       .slice(0, SHELF_SIZE)
       .map((m) => ({
         ...toView(m),
-        evidence: m.evidenceIds.map((e) => input.evidenceOf(e)).filter((e) => e !== undefined).map((e) => ({ id: e.id, description: e.description })),
+        evidence: m.evidenceIds
+          .map((e) => input.evidenceOf(e))
+          .filter((e) => e !== undefined)
+          .map((e) => ({ id: e.id, description: e.description })),
       })),
-    whispers: input.thoughts.filter((m) => m.evidenceIds.length === 0).slice(0, SHELF_SIZE).map(toView),
+    whispers: input.thoughts
+      .filter((m) => m.evidenceIds.length === 0)
+      .slice(0, SHELF_SIZE)
+      .map(toView),
     relationships: mergeRelationships(persona?.relationships, input.relationships),
     conversations: input.conversations,
     llm: { calls, promptTokens, completionTokens, costUsd },
@@ -95,10 +112,16 @@ export function buildInspection(input: InspectionInput): AgentInspection {
  * What an agent thought of the others at a moment: the last `relationship.revised` of each pair by then.
  * A world recorded before those events has only its conversations: their count, and the last summary.
  */
-export function relationshipsAt(db: Pick<WorldDb, 'events'>, agentId: AgentId, t: number, talks: Array<{ a: string; b: string; startGameMs: number; summary: string }>): InspectedRelationship[] {
+export function relationshipsAt(
+  db: Pick<WorldDb, 'events'>,
+  agentId: AgentId,
+  t: number,
+  talks: Array<{ a: string; b: string; startGameMs: number; summary: string }>,
+): InspectedRelationship[] {
   const revised = new Map<string, InspectedRelationship>();
   for (const e of db.events.scan({ kinds: ['relationship.revised'], agentId, untilGameMs: t }))
-    if (e.kind === 'relationship.revised') revised.set(e.data.otherId, { otherId: e.data.otherId, summary: e.data.summary, interactions: e.data.interactions, lastGameMs: e.gameMs });
+    if (e.kind === 'relationship.revised')
+      revised.set(e.data.otherId, { otherId: e.data.otherId, summary: e.data.summary, interactions: e.data.interactions, lastGameMs: e.gameMs });
   if (revised.size > 0) return [...revised.values()];
   const fromTalks = new Map<string, InspectedRelationship>();
   for (const c of talks) {

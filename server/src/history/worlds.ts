@@ -40,10 +40,14 @@ export function openWorldForReading(dataDir: string, id: string, embedding: { mo
 
 export function listWorldFiles(dataDir: string): WorldFileInfo[] {
   const found: Array<{ id: string; file: string; kind: 'world' | 'backup' }> = [];
-  for (const [dir, kind, prefix] of [[dataDir, 'world', ''], [path.join(dataDir, 'backups'), 'backup', 'backups/']] as const) {
+  for (const [dir, kind, prefix] of [
+    [dataDir, 'world', ''],
+    [path.join(dataDir, 'backups'), 'backup', 'backups/'],
+  ] as const) {
     if (!fs.existsSync(dir)) continue;
     for (const name of fs.readdirSync(dir).sort())
-      if (name.endsWith('.sqlite') && ID_PATTERN.test(`${prefix}${name.slice(0, -'.sqlite'.length)}`)) found.push({ id: `${prefix}${name.slice(0, -'.sqlite'.length)}`, file: path.join(dir, name), kind });
+      if (name.endsWith('.sqlite') && ID_PATTERN.test(`${prefix}${name.slice(0, -'.sqlite'.length)}`))
+        found.push({ id: `${prefix}${name.slice(0, -'.sqlite'.length)}`, file: path.join(dir, name), kind });
   }
   return found.map(({ id, file, kind }) => describeWorldFile(id, file, kind));
 }
@@ -58,7 +62,8 @@ function describeWorldFile(id: string, file: string, kind: 'world' | 'backup'): 
     return { ...base, error: error instanceof Error ? error.message : String(error) };
   }
   try {
-    const runs = db.db.prepare("SELECT data FROM events WHERE kind IN ('run.started', 'run.resumed') ORDER BY seq DESC LIMIT 1").pluck().get() as string | undefined;
+    const runs = db.db.prepare("SELECT data FROM events WHERE kind IN ('run.started', 'run.resumed') ORDER BY seq DESC LIMIT 1").pluck().get() as
+      string | undefined;
     const mind = runs ? ((JSON.parse(runs) as { mind?: string }).mind ?? null) : null;
     const agents = db.db.prepare("SELECT count(DISTINCT agent_id) FROM events WHERE kind = 'agent.added'").pluck().get() as number;
     return { ...base, span: db.events.span(), agents, mind, embedder: db.embedding, eventFormat: db.eventFormat };

@@ -18,7 +18,15 @@ export interface CachingOptions {
 }
 
 export function cacheKey(model: string, request: ChatRequest): string {
-  const material = JSON.stringify([model, request.purpose, request.messages, request.schemaName, request.schema, request.temperature ?? 0, request.maxTokens ?? null]);
+  const material = JSON.stringify([
+    model,
+    request.purpose,
+    request.messages,
+    request.schemaName,
+    request.schema,
+    request.temperature ?? 0,
+    request.maxTokens ?? null,
+  ]);
   return createHash('sha256').update(material).digest('hex');
 }
 
@@ -37,8 +45,27 @@ export class CachingChatModel implements ChatModel {
     if (hit !== undefined) {
       const stored = JSON.parse(hit) as { text: string; model: string };
       this.hits++;
-      this.options.log?.record({ agentId: request.agentId, purpose: request.purpose, model: stored.model, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, cached: true, outcome: 'ok', gameMs: this.options.gameNow?.() ?? null, wallMs: (this.options.clock ?? systemClock).now() });
-      return { json: parseJsonReply(stored.text), text: stored.text, model: stored.model, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, cached: true };
+      this.options.log?.record({
+        agentId: request.agentId,
+        purpose: request.purpose,
+        model: stored.model,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: 0,
+        costUsd: 0,
+        cached: true,
+        outcome: 'ok',
+        gameMs: this.options.gameNow?.() ?? null,
+        wallMs: (this.options.clock ?? systemClock).now(),
+      });
+      return {
+        json: parseJsonReply(stored.text),
+        text: stored.text,
+        model: stored.model,
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: 0,
+        cached: true,
+      };
     }
     this.misses++;
     const response = await this.inner.complete(request, signal);

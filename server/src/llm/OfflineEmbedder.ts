@@ -18,7 +18,9 @@ export const STOP_WORDS = new Set(
   i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out
   over own same she should so some such than that the their theirs them themselves then there these they this those through to
   too under until up very was we were what when where which while who whom why will with would you your yours yourself
-  yourselves also there's it's i'm he's she's let's will shall may might must'`.split(/\s+/).filter(Boolean),
+  yourselves also there's it's i'm he's she's let's will shall may might must'`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 export interface WordTable {
@@ -33,11 +35,17 @@ export function loadWordTable(dir = DEFAULT_DIR): WordTable {
   const words = fs.readFileSync(path.join(dir, 'words.txt'), 'utf8').split('\n');
   const bin = fs.readFileSync(path.join(dir, 'vectors.bin'));
   const expected = meta.count * 4 + meta.count * meta.dimension;
-  if (bin.byteLength !== expected) throw new Error(`${dir}/vectors.bin has ${bin.byteLength} bytes, expected ${expected}: rebuild it with scripts/buildWordVectors.ts`);
+  if (bin.byteLength !== expected)
+    throw new Error(`${dir}/vectors.bin has ${bin.byteLength} bytes, expected ${expected}: rebuild it with scripts/buildWordVectors.ts`);
   const buffer = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength);
   const index = new Map<string, number>();
   for (let i = 0; i < meta.count; i++) index.set(words[i], i);
-  return { dimension: meta.dimension, index, scales: new Float32Array(buffer, 0, meta.count), values: new Int8Array(buffer, meta.count * 4, meta.count * meta.dimension) };
+  return {
+    dimension: meta.dimension,
+    index,
+    scales: new Float32Array(buffer, 0, meta.count),
+    values: new Int8Array(buffer, meta.count * 4, meta.count * meta.dimension),
+  };
 }
 
 export function tokenize(text: string): string[] {

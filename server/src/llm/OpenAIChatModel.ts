@@ -89,7 +89,9 @@ export class OpenAIChatModel implements ChatModel {
     if (this.mode === 'json_schema') return request.messages;
     const instruction = `Reply with one JSON object only, no prose, matching this JSON Schema:\n${JSON.stringify(request.schema)}`;
     const [first, ...rest] = request.messages;
-    return first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n${instruction}` }, ...rest] : [{ role: 'system', content: instruction }, ...request.messages];
+    return first?.role === 'system'
+      ? [{ role: 'system', content: `${first.content}\n${instruction}` }, ...rest]
+      : [{ role: 'system', content: instruction }, ...request.messages];
   }
 }
 
@@ -106,7 +108,8 @@ function retryAfterMs(headers: Headers | undefined, nowMs: number): number | nul
 
 function translateError(error: unknown, timeoutMs: number, nowMs: number): Error {
   if (error instanceof APIConnectionTimeoutError) return new LlmTimeoutError(timeoutMs);
-  if (error instanceof APIError && typeof error.status === 'number') return new LlmHttpError(error.status, error.message, retryAfterMs(error.headers as Headers | undefined, nowMs));
+  if (error instanceof APIError && typeof error.status === 'number')
+    return new LlmHttpError(error.status, error.message, retryAfterMs(error.headers as Headers | undefined, nowMs));
   if (error instanceof APIConnectionError) return new LlmNetworkError(error.message);
   if (error instanceof Error && error.name === 'AbortError') return new LlmTimeoutError(timeoutMs);
   return error instanceof Error ? error : new Error(String(error));

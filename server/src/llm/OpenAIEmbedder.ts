@@ -49,7 +49,8 @@ export class OpenAIEmbedder implements Embedder {
       this.requests++;
       const reply = await this.client.embeddings.create({ model: this.model, input: chunk.map((h) => textOf.get(h)!) });
       const fresh: Array<[string, Float32Array]> = reply.data.map((d) => {
-        if (d.embedding.length !== this.dimension) throw new Error(`embedding model '${this.model}' returned ${d.embedding.length} dimensions; EMBEDDING_DIMENSION says ${this.dimension}`);
+        if (d.embedding.length !== this.dimension)
+          throw new Error(`embedding model '${this.model}' returned ${d.embedding.length} dimensions; EMBEDDING_DIMENSION says ${this.dimension}`);
         return [chunk[d.index], unitLength(Float32Array.from(d.embedding))];
       });
       for (const [h, v] of fresh) found.set(h, v);

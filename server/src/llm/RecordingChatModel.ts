@@ -26,10 +26,30 @@ export class RecordingChatModel implements ChatModel {
     try {
       const r = await this.inner.complete(request, signal);
       const cost = this.options.pricing.cost(r.model, r.usage.promptTokens, r.usage.completionTokens);
-      this.options.log.record({ ...base, model: r.model, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, latencyMs: r.latencyMs, costUsd: cost, cached: false, outcome: 'ok', wallMs: clock.now() });
+      this.options.log.record({
+        ...base,
+        model: r.model,
+        promptTokens: r.usage.promptTokens,
+        completionTokens: r.usage.completionTokens,
+        latencyMs: r.latencyMs,
+        costUsd: cost,
+        cached: false,
+        outcome: 'ok',
+        wallMs: clock.now(),
+      });
       return r;
     } catch (error) {
-      this.options.log.record({ ...base, model: this.options.modelFor(request.purpose), promptTokens: 0, completionTokens: 0, latencyMs: clock.now() - started, costUsd: 0, cached: false, outcome: error instanceof Error ? error.name : 'Error', wallMs: clock.now() });
+      this.options.log.record({
+        ...base,
+        model: this.options.modelFor(request.purpose),
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: clock.now() - started,
+        costUsd: 0,
+        cached: false,
+        outcome: error instanceof Error ? error.name : 'Error',
+        wallMs: clock.now(),
+      });
       throw error;
     }
   }

@@ -46,7 +46,12 @@ export interface ChatStack {
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
   const recorder = new RecordingChatModel(adapter, { log: o.log, pricing: o.pricing, modelFor: o.modelFor, gameNow: o.gameNow, clock: o.clock });
-  const scheduler = new SchedulingChatModel(recorder, { concurrency: o.concurrency, requestsPerMinute: o.requestsPerMinute, tokensPerMinute: o.tokensPerMinute, clock: o.clock });
+  const scheduler = new SchedulingChatModel(recorder, {
+    concurrency: o.concurrency,
+    requestsPerMinute: o.requestsPerMinute,
+    tokensPerMinute: o.tokensPerMinute,
+    clock: o.clock,
+  });
   const retry = new RetryingChatModel(scheduler, { maxRetries: o.maxRetries, onRetry: o.onRetry, sleep: o.sleep, random: o.random });
   const budget = new BudgetChatModel(retry, o.budget, o.pricing, { onPause: o.onBudgetPause, onResume: o.onBudgetResume });
   const cache = o.cache ? new CachingChatModel(budget, { store: o.cache, modelFor: o.modelFor, log: o.log, gameNow: o.gameNow, clock: o.clock }) : null;

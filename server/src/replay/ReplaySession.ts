@@ -74,7 +74,8 @@ export class ReplaySession {
   seek(t: number): void {
     const span = this.currentSpan();
     const target = Math.min(Math.max(t, span.firstGameMs), span.lastGameMs);
-    const at = stateAt(this.source.db, this.source.world, target, this.abandoned) ?? stateAt(this.source.db, this.source.world, span.firstGameMs, this.abandoned);
+    const at =
+      stateAt(this.source.db, this.source.world, target, this.abandoned) ?? stateAt(this.source.db, this.source.world, span.firstGameMs, this.abandoned);
     if (!at) throw new Error(`${this.source.db.file}: no snapshot to replay from`);
     this.state = at.sim;
     this.index = indexState(this.state);
@@ -166,4 +167,3 @@ export class ReplaySession {
     });
   }
 }
-

@@ -77,20 +77,28 @@ export class ReplayRoom extends Room<{ state: TownState }> {
     this.setSimulationInterval(() => this.tick(), TICK_MS);
 
     this.onMessage('seek', (client, raw) => this.guard.handle(client, 'seek', SeekMessage, raw, false, (m) => this.seek(client, m.t)));
-    this.onMessage('play', (client, raw) => this.guard.handle(client, 'play', PlayMessage, raw, false, (m) => {
-      this.session.rate = m.rate;
-      this.syncClock();
-    }));
-    this.onMessage('pause', (client, raw) => this.guard.handle(client, 'pause', PauseMessage, raw, false, () => {
-      this.session.rate = 0;
-      this.syncClock();
-    }));
+    this.onMessage('play', (client, raw) =>
+      this.guard.handle(client, 'play', PlayMessage, raw, false, (m) => {
+        this.session.rate = m.rate;
+        this.syncClock();
+      }),
+    );
+    this.onMessage('pause', (client, raw) =>
+      this.guard.handle(client, 'pause', PauseMessage, raw, false, () => {
+        this.session.rate = 0;
+        this.syncClock();
+      }),
+    );
     // The feed and conversation lines up to the moment: asked for once the viewer listens (and sent after each seek).
-    this.onMessage('history', (client, raw) => this.guard.handle(client, 'history', PauseMessage, raw ?? {}, false, () => client.send('history', this.session.history())));
-    this.onMessage('inspect', (client, raw) => this.guard.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
-      const reply: InspectReply = { requestId: m.requestId, ...(await this.session.inspect(m.agentId)) };
-      client.send('inspect', reply);
-    }));
+    this.onMessage('history', (client, raw) =>
+      this.guard.handle(client, 'history', PauseMessage, raw ?? {}, false, () => client.send('history', this.session.history())),
+    );
+    this.onMessage('inspect', (client, raw) =>
+      this.guard.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
+        const reply: InspectReply = { requestId: m.requestId, ...(await this.session.inspect(m.agentId)) };
+        client.send('inspect', reply);
+      }),
+    );
     this.onMessage('*', (client, type) => refuse(client, String(type), `unknown message type '${String(type)}' in a replay`));
   }
 

@@ -19,9 +19,17 @@ export class MessageGuard {
   constructor(private readonly clock: WallClock) {}
 
   /** Checks rate, role and shape, then runs the action; its failure is answered too. */
-  handle<S extends z.ZodType>(client: Client, type: string, schema: S, raw: unknown, operatorOnly: boolean, run: (message: z.infer<S>) => Promise<void> | void): void {
+  handle<S extends z.ZodType>(
+    client: Client,
+    type: string,
+    schema: S,
+    raw: unknown,
+    operatorOnly: boolean,
+    run: (message: z.infer<S>) => Promise<void> | void,
+  ): void {
     if (!this.allow(client)) return refuse(client, type, `too many messages: at most ${MESSAGES_PER_SECOND} a second`);
-    if (operatorOnly && (client.auth as ClientAuth | undefined)?.role !== 'operator') return refuse(client, type, `'${type}' needs the operator token; spectators can only watch`);
+    if (operatorOnly && (client.auth as ClientAuth | undefined)?.role !== 'operator')
+      return refuse(client, type, `'${type}' needs the operator token; spectators can only watch`);
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

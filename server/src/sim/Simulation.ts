@@ -100,6 +100,16 @@ export class Simulation implements SimReadView {
   }
 
   private newStep(now: number, previousGameMs = now): Step {
-    return { world: this.world, state: this.state, index: this.index, now, previousGameMs, rng: new Rng(this.state.rngState), out: emptyResult(), dirtyArenas: new Set(), forcePerception: false };
+    return {
+      world: this.world,
+      state: this.state,
+      index: this.index,
+      now,
+      previousGameMs,
+      rng: new Rng(this.state.rngState),
+      out: emptyResult(),
+      dirtyArenas: new Set(),
+      forcePerception: false,
+    };
   }
 }

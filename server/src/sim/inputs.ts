@@ -57,7 +57,11 @@ export function applyInput(step: Step, input: Input): void {
     case 'addAgent': {
       const spec = input.resident;
       if (index.agents.has(spec.id)) return;
-      emit(step, 'agent.added', spec.id, { spec, tile: spec.spawnTile, current: { description: SLEEPING.description, emoji: SLEEPING.emoji, address: spec.bedAddress, startGameMs: step.now } });
+      emit(step, 'agent.added', spec.id, {
+        spec,
+        tile: spec.spawnTile,
+        current: { description: SLEEPING.description, emoji: SLEEPING.emoji, address: spec.bedAddress, startGameMs: step.now },
+      });
       step.out.added.push(spec.id);
       return;
     }

@@ -37,7 +37,14 @@ export function perceive(step: Step): void {
       const vy = (viewer.tile - vx) / w;
       // Its own action, outside the attention bandwidth (which is for the surroundings).
       const self = viewer.spec.name;
-      const own: Observation = { description: `${self} is ${viewer.current.description}`, subject: self, predicate: 'is', object: viewer.current.description, arena: arena.address, actorId: viewer.spec.id };
+      const own: Observation = {
+        description: `${self} is ${viewer.current.description}`,
+        subject: self,
+        predicate: 'is',
+        object: viewer.current.description,
+        arena: arena.address,
+        actorId: viewer.spec.id,
+      };
       if (!holds(viewer, own.description, step.now)) take(viewer, own, step.now);
       const candidates: Array<{ d: number; obs: Observation }> = [];
       for (const other of occupants) {
@@ -47,7 +54,17 @@ export function perceive(step: Step): void {
         const d = Math.hypot(ox - vx, oy - vy);
         if (d > C.VISION_RADIUS_TILES) continue;
         const name = other.spec.name;
-        candidates.push({ d, obs: { description: `${name} is ${other.current.description}`, subject: name, predicate: 'is', object: other.current.description, arena: arena.address, actorId: other.spec.id } });
+        candidates.push({
+          d,
+          obs: {
+            description: `${name} is ${other.current.description}`,
+            subject: name,
+            predicate: 'is',
+            object: other.current.description,
+            arena: arena.address,
+            actorId: other.spec.id,
+          },
+        });
         const objectName = objectNameOf(other.current.address, arena.address);
         if (objectName && !other.movement) {
           const description = `the ${objectName} is in use: ${name} is ${other.current.description}`;
@@ -77,7 +94,11 @@ export function requestObservations(step: Step): void {
     agent.busy = true;
     step.out.changed.add(agent.spec.id);
     const observations = agent.pendingObservations;
-    const company = companyFor(step, agent, observations.flatMap((o) => (o.actorId && o.actorId !== agent.spec.id ? [o.actorId] : [])));
+    const company = companyFor(
+      step,
+      agent,
+      observations.flatMap((o) => (o.actorId && o.actorId !== agent.spec.id ? [o.actorId] : [])),
+    );
     step.out.requests.push({ kind: 'observe', agentId: agent.spec.id, gameMs: step.now, observations, company });
     agent.pendingObservations = [];
   }

@@ -54,7 +54,12 @@ function walkTo(step: Step, agent: AgentSimState, target: number): void {
   const waypoints = compressPath(path, w);
   const speed = C.WALK_TILES_PER_GAME_MINUTE;
   step.out.changed.add(agent.spec.id);
-  emit(step, 'agent.move', agent.spec.id, { path: waypoints, startGameMs: step.now, tilesPerGameMinute: speed, arriveGameMs: arrivalGameMs(step.now, pathLength(waypoints, w), speed) });
+  emit(step, 'agent.move', agent.spec.id, {
+    path: waypoints,
+    startGameMs: step.now,
+    tilesPerGameMinute: speed,
+    arriveGameMs: arrivalGameMs(step.now, pathLength(waypoints, w), speed),
+  });
 }
 
 export function stopWalking(step: Step, agent: AgentSimState): void {

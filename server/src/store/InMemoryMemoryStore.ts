@@ -57,7 +57,12 @@ export class InMemoryMemoryStore implements MemoryStore {
   retrieve(o: RetrievalOptions): ScoredMemory[] {
     const rows = this.rows.filter((r) => r.memory.agentId === o.agentId && (!o.kinds || o.kinds.includes(r.memory.kind)));
     const top = rankAll(
-      rows.map((r) => ({ memory: r.memory, recency: recencyOf(r.memory.lastAccessedGameMs, o.nowGameMs, o.decayPerGameHour), importance: r.memory.importance, relevance: cosine(o.query, r.embedding) })),
+      rows.map((r) => ({
+        memory: r.memory,
+        recency: recencyOf(r.memory.lastAccessedGameMs, o.nowGameMs, o.decayPerGameHour),
+        importance: r.memory.importance,
+        relevance: cosine(o.query, r.embedding),
+      })),
       o.weights,
       o.k,
     ).map((s) => ({ ...s, memory: { ...s.memory } }));
@@ -67,6 +72,8 @@ export class InMemoryMemoryStore implements MemoryStore {
 
   search(agentId: AgentId, text: string, limit: number): Memory[] {
     const needle = text.toLowerCase();
-    return this.recent(agentId, Number.MAX_SAFE_INTEGER).filter((m) => m.description.toLowerCase().includes(needle)).slice(0, limit);
+    return this.recent(agentId, Number.MAX_SAFE_INTEGER)
+      .filter((m) => m.description.toLowerCase().includes(needle))
+      .slice(0, limit);
   }
 }

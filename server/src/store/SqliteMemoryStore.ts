@@ -116,7 +116,10 @@ export class SqliteMemoryStore implements MemoryStore {
     this.recentAll = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY id DESC LIMIT ?');
     this.countAgent = db.prepare('SELECT count(*) AS n FROM memories WHERE agent_id = ?').pluck();
     this.countAll = db.prepare('SELECT count(*) AS n FROM memories').pluck();
-    this.ranges = db.prepare('SELECT count(*) AS n, min(last_accessed_ms) AS minAccess, max(last_accessed_ms) AS maxAccess, min(importance) AS minImp, max(importance) AS maxImp FROM memories WHERE agent_id = ?');
+    this.ranges = db.prepare(
+      'SELECT count(*) AS n, min(last_accessed_ms) AS minAccess, max(last_accessed_ms) AS maxAccess, ' +
+        'min(importance) AS minImp, max(importance) AS maxImp FROM memories WHERE agent_id = ?',
+    );
     this.knn = db.prepare('SELECT rowid AS id, distance FROM vec_memories WHERE embedding MATCH ? AND k = ? AND agent_id = ?');
     this.byAccess = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY last_accessed_ms DESC, id DESC LIMIT ?');
     this.byImportance = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY importance DESC, id DESC LIMIT ?');
@@ -125,8 +128,10 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentVectors = db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?');
     this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
     this.vectorById = db.prepare('SELECT embedding FROM vec_memories WHERE rowid = ?').pluck();
-    this.agentMeta = db.prepare('SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id');
-    this.searchStmt = db.prepare("SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?");
+    this.agentMeta = db.prepare(
+      'SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id',
+    );
+    this.searchStmt = db.prepare('SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?');
   }
 
   add(memories: MemoryInput[]): MemoryId[] {
@@ -135,10 +140,22 @@ export class SqliteMemoryStore implements MemoryStore {
     try {
       return this.db.transaction((items: MemoryInput[]) =>
         items.map((m) => {
-          if (m.embedding.length !== this.dimension) throw new Error(`memory embedding has ${m.embedding.length} dimensions; this world uses ${this.dimension}`);
+          if (m.embedding.length !== this.dimension)
+            throw new Error(`memory embedding has ${m.embedding.length} dimensions; this world uses ${this.dimension}`);
           const t = m.triple ?? null;
           const created = Math.round(m.createdGameMs);
-          const info = this.insertMemory.run(m.agentId, m.kind, m.description, created, created, m.importance, t?.subject ?? null, t?.predicate ?? null, t?.object ?? null, JSON.stringify(m.evidenceIds ?? []));
+          const info = this.insertMemory.run(
+            m.agentId,
+            m.kind,
+            m.description,
+            created,
+            created,
+            m.importance,
+            t?.subject ?? null,
+            t?.predicate ?? null,
+            t?.object ?? null,
+            JSON.stringify(m.evidenceIds ?? []),
+          );
           const id = BigInt(info.lastInsertRowid);
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector.run(id, m.agentId, m.embedding);
@@ -161,7 +178,11 @@ export class SqliteMemoryStore implements MemoryStore {
   recent(agentId: AgentId, limit: number, kinds?: readonly MemoryKind[]): Memory[] {
     if (!kinds) return (this.recentAll.all(agentId, limit) as MemoryRow[]).map(toMemory);
     const placeholders = kinds.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) ORDER BY id DESC LIMIT ?`).all(agentId, ...kinds, limit) as MemoryRow[]).map(toMemory);
+    return (
+      this.db
+        .prepare(`SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) ORDER BY id DESC LIMIT ?`)
+        .all(agentId, ...kinds, limit) as MemoryRow[]
+    ).map(toMemory);
   }
 
   count(agentId?: AgentId): number {
@@ -215,18 +236,34 @@ export class SqliteMemoryStore implements MemoryStore {
     this.stats.columnScans++;
     const ranking = rankColumns(this.cache, c, o, (p) => cosine(o.query, vectorOf(this.vectorById.get(BigInt(c.ids[p])) as Buffer)), this.stats);
     if (!ranking) return [];
-    return ranking.hits.map((h) => scoreTerms({ memory: toMemory(this.byId.get(c.ids[h.position]) as MemoryRow), recency: h.recency, importance: h.importance, relevance: h.relevance }, ranking.ranges, o.weights));
+    return ranking.hits.map((h) =>
+      scoreTerms(
+        { memory: toMemory(this.byId.get(c.ids[h.position]) as MemoryRow), recency: h.recency, importance: h.importance, relevance: h.relevance },
+        ranking.ranges,
+        o.weights,
+      ),
+    );
   }
 
   private bounded(o: RetrievalOptions): ScoredMemory[] {
     const r = this.ranges.get(o.agentId) as { n: number; minAccess: number; maxAccess: number; minImp: number; maxImp: number };
     if (r.n === 0) return [];
-    const recencyRange: TermRange = { min: recencyOf(r.minAccess, o.nowGameMs, o.decayPerGameHour), max: recencyOf(r.maxAccess, o.nowGameMs, o.decayPerGameHour) };
+    const recencyRange: TermRange = {
+      min: recencyOf(r.minAccess, o.nowGameMs, o.decayPerGameHour),
+      max: recencyOf(r.maxAccess, o.nowGameMs, o.decayPerGameHour),
+    };
     const importanceRange: TermRange = { min: r.minImp, max: r.maxImp };
     // The least similar memory is the nearest to the negated query. Relevance is always computed
     // here, in double precision, from the stored vectors, so that every path scores alike; vec0 ranks
     // by float32 distances, so the ends are searched within its error (see largestRelevance).
-    const relevanceRange: TermRange = { min: -this.largestRelevance(o.query.map((v) => -v), o.agentId, r.n), max: this.largestRelevance(o.query, o.agentId, r.n) };
+    const relevanceRange: TermRange = {
+      min: -this.largestRelevance(
+        o.query.map((v) => -v),
+        o.agentId,
+        r.n,
+      ),
+      max: this.largestRelevance(o.query, o.agentId, r.n),
+    };
     const ranges = { recency: recencyRange, importance: importanceRange, relevance: relevanceRange };
 
     for (let size = Math.max(START_CANDIDATES, o.k * 4); ; size *= 2) {
@@ -243,7 +280,16 @@ export class SqliteMemoryStore implements MemoryStore {
       const scored = [...rows.values()]
         .map((row) => {
           const memory = toMemory(row);
-          return scoreTerms({ memory, recency: recencyOf(memory.lastAccessedGameMs, o.nowGameMs, o.decayPerGameHour), importance: memory.importance, relevance: relevanceById.get(memory.id)! }, ranges, o.weights);
+          return scoreTerms(
+            {
+              memory,
+              recency: recencyOf(memory.lastAccessedGameMs, o.nowGameMs, o.decayPerGameHour),
+              importance: memory.importance,
+              relevance: relevanceById.get(memory.id)!,
+            },
+            ranges,
+            o.weights,
+          );
         })
         .sort(compareScored);
       const kth = scored[Math.min(o.k, scored.length) - 1];
@@ -263,10 +309,18 @@ export class SqliteMemoryStore implements MemoryStore {
       .filter((row) => !o.kinds || o.kinds.includes(row.kind))
       .map((row) => {
         const memory = toMemory(row);
-        return { memory, recency: recencyOf(memory.lastAccessedGameMs, o.nowGameMs, o.decayPerGameHour), importance: memory.importance, relevance: cosine(o.query, vectors.get(memory.id)!) };
+        return {
+          memory,
+          recency: recencyOf(memory.lastAccessedGameMs, o.nowGameMs, o.decayPerGameHour),
+          importance: memory.importance,
+          relevance: cosine(o.query, vectors.get(memory.id)!),
+        };
       });
     if (!ranges) return rankAll(raw, o.weights, o.k);
-    return raw.map((t) => scoreTerms(t, ranges, o.weights)).sort(compareScored).slice(0, o.k);
+    return raw
+      .map((t) => scoreTerms(t, ranges, o.weights))
+      .sort(compareScored)
+      .slice(0, o.k);
   }
 
   private relevanceOf(ids: number[], query: Float32Array): Map<number, number> {
@@ -296,7 +350,12 @@ export class SqliteMemoryStore implements MemoryStore {
       const enough = rows.length >= n || (distances.length > 0 && distances[distances.length - 1] > distances[0] + 2 * this.knnError);
       if (enough || k >= KNN_LIMIT) {
         if (!enough) return Math.max(...this.relevanceOf(this.agentIds(agentId), query).values());
-        return Math.max(...this.relevanceOf(rows.map((r) => r.id), query).values());
+        return Math.max(
+          ...this.relevanceOf(
+            rows.map((r) => r.id),
+            query,
+          ).values(),
+        );
       }
     }
   }

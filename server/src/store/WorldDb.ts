@@ -72,7 +72,9 @@ export class WorldDb {
       `INSERT INTO llm_calls (agent_id, purpose, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, cached, outcome, game_ms, wall_ms)
        VALUES (@agentId, @purpose, @model, @promptTokens, @completionTokens, @latencyMs, @costUsd, @cached, @outcome, @gameMs, @wallMs)`,
     );
-    this.callLog = { record: (c: LlmCallRecord) => void insertCall.run({ ...c, cached: c.cached ? 1 : 0, gameMs: c.gameMs === null ? null : Math.round(c.gameMs) }) };
+    this.callLog = {
+      record: (c: LlmCallRecord) => void insertCall.run({ ...c, cached: c.cached ? 1 : 0, gameMs: c.gameMs === null ? null : Math.round(c.gameMs) }),
+    };
     const getCache = db.prepare('SELECT value FROM llm_cache WHERE key = ?').pluck();
     const putCache = db.prepare('INSERT OR REPLACE INTO llm_cache (key, value, wall_ms) VALUES (?, ?, ?)');
     this.responseCache = {
@@ -105,15 +107,24 @@ export class WorldDb {
     this.db.transaction(() => {
       // A conversation id is the sim's; after a resume the sim may reuse one, so the newest wins.
       this.db.prepare('DELETE FROM utterances WHERE conversation_id = ?').run(c.id);
-      this.db.prepare('INSERT OR REPLACE INTO conversations (id, agent_a, agent_b, start_ms, end_ms, summary) VALUES (?, ?, ?, ?, ?, ?)').run(c.id, c.a, c.b, Math.round(c.startGameMs), Math.round(c.endGameMs), c.summary);
+      this.db
+        .prepare('INSERT OR REPLACE INTO conversations (id, agent_a, agent_b, start_ms, end_ms, summary) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(c.id, c.a, c.b, Math.round(c.startGameMs), Math.round(c.endGameMs), c.summary);
       const line = this.db.prepare('INSERT INTO utterances (conversation_id, seq, speaker, text, game_ms) VALUES (?, ?, ?, ?, ?)');
       c.lines.forEach((l, i) => line.run(c.id, i + 1, l.speaker, l.text, Math.round(l.gameMs)));
     })();
   }
   /** The agent's latest conversations (started up to `untilGameMs`, when given), newest first. */
-  conversationsOf(agentId: AgentId, limit: number, untilGameMs = Number.MAX_SAFE_INTEGER): Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }> {
+  conversationsOf(
+    agentId: AgentId,
+    limit: number,
+    untilGameMs = Number.MAX_SAFE_INTEGER,
+  ): Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }> {
     return this.db
-      .prepare('SELECT id, agent_a AS a, agent_b AS b, start_ms AS startGameMs, summary FROM conversations WHERE (agent_a = ? OR agent_b = ?) AND start_ms <= ? ORDER BY start_ms DESC LIMIT ?')
+      .prepare(
+        'SELECT id, agent_a AS a, agent_b AS b, start_ms AS startGameMs, summary FROM conversations WHERE (agent_a = ' +
+          '? OR agent_b = ?) AND start_ms <= ? ORDER BY start_ms DESC LIMIT ?',
+      )
       .all(agentId, agentId, untilGameMs, limit) as Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
   }
 
@@ -129,7 +140,9 @@ export class WorldDb {
   }
   relationshipsOf(agentId: AgentId): RelationshipRow[] {
     return this.db
-      .prepare('SELECT other_id AS otherId, summary, interactions, last_ms AS lastGameMs FROM relationships WHERE agent_id = ? ORDER BY interactions DESC, other_id')
+      .prepare(
+        'SELECT other_id AS otherId, summary, interactions, last_ms AS lastGameMs FROM relationships WHERE agent_id = ? ORDER BY interactions DESC, other_id',
+      )
       .all(agentId) as RelationshipRow[];
   }
 
@@ -137,7 +150,9 @@ export class WorldDb {
   lastReflectionId(agentId: AgentId): number {
     return (
       (this.db
-        .prepare("SELECT coalesce(max(id), 0) FROM memories WHERE agent_id = ? AND kind = 'thought' AND evidence != '[]' AND coalesce(predicate, '') != 'plans'")
+        .prepare(
+          "SELECT coalesce(max(id), 0) FROM memories WHERE agent_id = ? AND kind = 'thought' AND evidence != '[]' AND coalesce(predicate, '') != 'plans'",
+        )
         .pluck()
         .get(agentId) as number) ?? 0
     );
@@ -165,7 +180,10 @@ export class WorldDb {
       .get(...args) as Omit<CallSummary, 'byPurpose'>;
     const byPurpose: CallSummary['byPurpose'] = {};
     for (const row of this.db
-      .prepare(`SELECT purpose, count(*) AS calls, coalesce(sum(prompt_tokens + completion_tokens),0) AS tokens, coalesce(sum(cost_usd),0) AS costUsd FROM llm_calls ${where} GROUP BY purpose`)
+      .prepare(
+        `SELECT purpose, count(*) AS calls, coalesce(sum(prompt_tokens + completion_tokens),0) AS tokens, ` +
+          `coalesce(sum(cost_usd),0) AS costUsd FROM llm_calls ${where} GROUP BY purpose`,
+      )
       .all(...args) as Array<{ purpose: Purpose; calls: number; tokens: number; costUsd: number }>)
       byPurpose[row.purpose] = { calls: row.calls, tokens: row.tokens, costUsd: row.costUsd };
     return { ...totals, byPurpose };
@@ -182,7 +200,10 @@ export class WorldDb {
     if (this.snapshots.latest()) throw new Error(`${this.file}: has a snapshot, so its start finished; nothing to discard`);
     // A first start writes only these before its snapshot; anything else is a town's history, never cleared.
     const kinds = FIRST_START_EVENTS.map(() => '?').join(', ');
-    const lived = this.db.prepare(`SELECT count(*) FROM events WHERE kind NOT IN (${kinds})`).pluck().get(...FIRST_START_EVENTS) as number;
+    const lived = this.db
+      .prepare(`SELECT count(*) FROM events WHERE kind NOT IN (${kinds})`)
+      .pluck()
+      .get(...FIRST_START_EVENTS) as number;
     if (lived > 0) {
       throw new WorldFileError(this.file, `holds ${lived} events of a running town but no snapshot to resume them from; move it away to start a new world`);
     }
@@ -252,7 +273,9 @@ class SqliteEventLog implements EventLog {
     if (query.kinds) (where.push(`kind IN (${query.kinds.map(() => '?').join(',') || "''"})`), args.push(...query.kinds));
     const order = query.descending ? 'DESC' : 'ASC';
     const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
-    const sql = `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${order}${limit}`;
+    const sql =
+      `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM ` +
+      `events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${order}${limit}`;
     for (const row of this.db.prepare(sql).iterate(...args) as IterableIterator<EventRow>) yield toLoggedEvent(row);
   }
   lastSeq(): number {
@@ -293,7 +316,11 @@ class SqliteSnapshotStore implements SnapshotStore {
     return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots ORDER BY rowid DESC LIMIT 1').get());
   }
   atOrBefore(gameMs: number): Snapshot | undefined {
-    return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots WHERE game_ms <= ? ORDER BY game_ms DESC, rowid DESC LIMIT 1').get(Math.round(gameMs)));
+    return toSnapshot(
+      this.db
+        .prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots WHERE game_ms <= ? ORDER BY game_ms DESC, rowid DESC LIMIT 1')
+        .get(Math.round(gameMs)),
+    );
   }
   headers(): SnapshotHeader[] {
     return this.db.prepare('SELECT seq, game_ms AS gameMs, rowid AS "order" FROM snapshots ORDER BY rowid').all() as SnapshotHeader[];
@@ -360,8 +387,10 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
       throw new WorldFileError(file, `not a readable world file (${error instanceof Error ? error.message : String(error)})`);
     }
     if (version === 0) throw new WorldFileError(file, 'not a Smalltown world file (no schema)');
-    if (version > MIGRATIONS.length) throw new WorldFileError(file, `written by a newer Smalltown (schema ${version}; this one reads up to ${MIGRATIONS.length})`);
-    if (options.readonly && version < MIGRATIONS.length) throw new WorldFileError(file, `written by an older Smalltown (schema ${version}); open it once as a live world (WORLD=...) to upgrade it`);
+    if (version > MIGRATIONS.length)
+      throw new WorldFileError(file, `written by a newer Smalltown (schema ${version}; this one reads up to ${MIGRATIONS.length})`);
+    if (options.readonly && version < MIGRATIONS.length)
+      throw new WorldFileError(file, `written by an older Smalltown (schema ${version}); open it once as a live world (WORLD=...) to upgrade it`);
     const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     const model = meta.get('embedding_model') as string | undefined;
     const dimension = Number(meta.get('embedding_dimension'));
@@ -373,13 +402,21 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
         set.run('embedding_dimension', String(embedding.dimension));
         set.run('created_wall_ms', String(clock.now()));
         set.run('event_format', String(EVENT_FORMAT));
-        db.exec(`CREATE VIRTUAL TABLE vec_memories USING vec0(agent_id TEXT PARTITION KEY, embedding float[${embedding.dimension}] distance_metric=cosine, chunk_size=${VEC_CHUNK_SIZE})`);
+        db.exec(
+          `CREATE VIRTUAL TABLE vec_memories USING vec0(agent_id TEXT PARTITION KEY, embedding ` +
+            `float[${embedding.dimension}] distance_metric=cosine, chunk_size=${VEC_CHUNK_SIZE})`,
+        );
       })();
     } else if (embedding && (model !== embedding.model || dimension !== embedding.dimension)) {
       throw new EmbedderMismatchError(file, { model, dimension }, embedding);
     }
     const eventFormat = Number(meta.get('event_format') ?? 1);
-    return new WorldDb(db, file, embedding ?? { model: model!, dimension }, { clock, eventFormat, readonly: options.readonly ?? false, columnCacheBytes: options.columnCacheBytes });
+    return new WorldDb(db, file, embedding ?? { model: model!, dimension }, {
+      clock,
+      eventFormat,
+      readonly: options.readonly ?? false,
+      columnCacheBytes: options.columnCacheBytes,
+    });
   } catch (error) {
     db.close();
     if (error instanceof WorldFileError || error instanceof EmbedderMismatchError) throw error;

@@ -23,7 +23,17 @@ interface Row {
 
 function memoryAt(r: Row): Memory {
   const triple = r.subject !== null && r.predicate !== null && r.object !== null ? { subject: r.subject, predicate: r.predicate, object: r.object } : null;
-  return { id: r.id, agentId: r.agentId, kind: r.kind, description: r.description, createdGameMs: r.createdGameMs, lastAccessedGameMs: r.createdGameMs, importance: r.importance, triple, evidenceIds: JSON.parse(r.evidence) as number[] };
+  return {
+    id: r.id,
+    agentId: r.agentId,
+    kind: r.kind,
+    description: r.description,
+    createdGameMs: r.createdGameMs,
+    lastAccessedGameMs: r.createdGameMs,
+    importance: r.importance,
+    triple,
+    evidenceIds: JSON.parse(r.evidence) as number[],
+  };
 }
 
 /** The agent's newest memories created up to `untilGameMs`, newest first. */
@@ -34,11 +44,22 @@ export function memoriesUntil(db: WorldDb, agentId: AgentId, untilGameMs: number
 }
 
 /** The top k of the memories the agent held at `gameMs`, scored for `query` then (brute force, exact over them). */
-export function scoreMemoriesAt(db: WorldDb, agentId: AgentId, query: Float32Array, gameMs: number, k: number, weights: RetrievalWeights, decayPerGameHour: number): ScoredMemory[] {
+export function scoreMemoriesAt(
+  db: WorldDb,
+  agentId: AgentId,
+  query: Float32Array,
+  gameMs: number,
+  k: number,
+  weights: RetrievalWeights,
+  decayPerGameHour: number,
+): ScoredMemory[] {
   const rows = db.db.prepare(`SELECT ${COLUMNS} FROM memories WHERE agent_id = ? AND created_ms <= ?`).all(agentId, Math.floor(gameMs)) as Row[];
   if (rows.length === 0) return [];
   const vectors = new Map<number, Float32Array>();
-  for (const v of db.db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?').iterate(agentId) as IterableIterator<{ id: number; embedding: Buffer }>)
+  for (const v of db.db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?').iterate(agentId) as IterableIterator<{
+    id: number;
+    embedding: Buffer;
+  }>)
     vectors.set(v.id, new Float32Array(v.embedding.buffer.slice(v.embedding.byteOffset, v.embedding.byteOffset + v.embedding.byteLength)));
   const raw = rows.map(memoryAt).map((memory) => ({
     memory,

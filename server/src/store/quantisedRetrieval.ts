@@ -67,11 +67,25 @@ export interface ColumnRankingStats {
 }
 
 /** Scratch columns, reused from one retrieval to the next (retrieval is synchronous). */
-let scratch = { dots: new Int32Array(0), approx: new Float64Array(0), bound: new Float64Array(0), recency: new Float64Array(0), lower: new Float64Array(0), upper: new Float64Array(0) };
+let scratch = {
+  dots: new Int32Array(0),
+  approx: new Float64Array(0),
+  bound: new Float64Array(0),
+  recency: new Float64Array(0),
+  lower: new Float64Array(0),
+  upper: new Float64Array(0),
+};
 function scratchFor(n: number): typeof scratch {
   if (scratch.dots.length < n) {
     const size = Math.max(n, Math.ceil(scratch.dots.length * 1.5));
-    scratch = { dots: new Int32Array(size), approx: new Float64Array(size), bound: new Float64Array(size), recency: new Float64Array(size), lower: new Float64Array(size), upper: new Float64Array(size) };
+    scratch = {
+      dots: new Int32Array(size),
+      approx: new Float64Array(size),
+      bound: new Float64Array(size),
+      recency: new Float64Array(size),
+      lower: new Float64Array(size),
+      upper: new Float64Array(size),
+    };
   }
   return scratch;
 }
@@ -106,7 +120,13 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
  * The exact top k of the agent's memories (those of the given kinds, when given), scored as rankAll
  * would score them. `exactRelevance(position)` computes cosine() from the stored vector.
  */
-export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOptions, exactRelevance: (position: number) => number, stats: ColumnRankingStats): ColumnRanking | undefined {
+export function rankColumns(
+  cache: ColumnCache,
+  c: AgentColumns,
+  o: RetrievalOptions,
+  exactRelevance: (position: number) => number,
+  stats: ColumnRankingStats,
+): ColumnRanking | undefined {
   const n = c.n;
   const k = Math.max(0, Math.floor(o.k));
   let mask = 0;
@@ -127,8 +147,12 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
   const qError = q.errorNorm;
   const slack = zeroQuery ? 0 : RELEVANCE_SLACK;
   let count = 0;
-  let recMin = Infinity, recMax = -Infinity, impMin = Infinity, impMax = -Infinity;
-  let maxLo = -Infinity, minHi = Infinity;
+  let recMin = Infinity,
+    recMax = -Infinity,
+    impMin = Infinity,
+    impMax = -Infinity;
+  let maxLo = -Infinity,
+    minHi = Infinity;
   // Memories that may hold the largest (smallest) relevance: hi ≥ max lo (lo ≤ min hi). Gathered
   // against the running max lo (min hi), which only tightens, then filtered: one pass, not two.
   let nearMax: number[] = [];
@@ -175,7 +199,8 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
   const exactOf = (p: number): number => {
     let v = exact.get(p);
     if (v === undefined) {
-      if (zeroQuery || c.flags[p] & ZERO_VECTOR) v = 0; // cosine() of a zero vector is 0
+      if (zeroQuery || c.flags[p] & ZERO_VECTOR)
+        v = 0; // cosine() of a zero vector is 0
       else {
         v = exactRelevance(p);
         stats.exactReads++;
@@ -187,7 +212,11 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
 
   // 2. The exact relevance range.
   const relMax = extremeOf(nearMax, tightOf, exactOf);
-  const relMin = -extremeOf(nearMin, (p) => ({ lo: -tightOf(p).hi, hi: -tightOf(p).lo }), (p) => -exactOf(p));
+  const relMin = -extremeOf(
+    nearMin,
+    (p) => ({ lo: -tightOf(p).hi, hi: -tightOf(p).lo }),
+    (p) => -exactOf(p),
+  );
   const ranges = { recency: { min: recMin, max: recMax }, importance: { min: impMin, max: impMax }, relevance: { min: relMin, max: relMax } };
   if (k === 0) return { hits: [], ranges };
 
@@ -228,7 +257,9 @@ export function rankColumns(cache: ColumnCache, c: AgentColumns, o: RetrievalOpt
   // k kept is read at the end, for the caller.
   const hits: ColumnHit[] = [];
   const before = (x: ColumnHit, y: ColumnHit) =>
-    x.score > y.score || (x.score === y.score && (c.created[x.position] > c.created[y.position] || (c.created[x.position] === c.created[y.position] && c.ids[x.position] > c.ids[y.position])));
+    x.score > y.score ||
+    (x.score === y.score &&
+      (c.created[x.position] > c.created[y.position] || (c.created[x.position] === c.created[y.position] && c.ids[x.position] > c.ids[y.position])));
   for (const p of candidates) {
     if (hits.length === k && hits[k - 1].score > upper[p]) break;
     const known = lower[p] === upper[p];

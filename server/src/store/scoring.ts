@@ -74,11 +74,21 @@ export interface RawTerms {
 }
 
 /** Scores raw terms against the given ranges (those of the whole set for exact retrieval). */
-export function scoreTerms(raw: RawTerms, ranges: { recency: TermRange; importance: TermRange; relevance: TermRange }, weights: RetrievalWeights): ScoredMemory {
+export function scoreTerms(
+  raw: RawTerms,
+  ranges: { recency: TermRange; importance: TermRange; relevance: TermRange },
+  weights: RetrievalWeights,
+): ScoredMemory {
   const recency = normaliseIn(raw.recency, ranges.recency);
   const importance = normaliseIn(raw.importance, ranges.importance);
   const relevance = normaliseIn(raw.relevance, ranges.relevance);
-  return { memory: raw.memory, recency, importance, relevance, score: weights.recency * recency + weights.importance * importance + weights.relevance * relevance };
+  return {
+    memory: raw.memory,
+    recency,
+    importance,
+    relevance,
+    score: weights.recency * recency + weights.importance * importance + weights.relevance * relevance,
+  };
 }
 
 /** Higher score first; ties by newer creation, then higher id: the same order in every store. */

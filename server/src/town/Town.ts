@@ -117,7 +117,11 @@ export class Town implements Composed {
     const wallClock = parts.wallClock ?? systemClock;
     fs.mkdirSync(config.dataDir, { recursive: true });
     const file = path.join(config.dataDir, `${config.world}.sqlite`);
-    const db = openWorldDb(file, { model: parts.embedder.model, dimension: parts.embedder.dimension }, { clock: wallClock, columnCacheBytes: config.memoryCacheMb * 1024 * 1024 });
+    const db = openWorldDb(
+      file,
+      { model: parts.embedder.model, dimension: parts.embedder.dimension },
+      { clock: wallClock, columnCacheBytes: config.memoryCacheMb * 1024 * 1024 },
+    );
     try {
       const world = createSimWorld(map);
       // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
@@ -128,7 +132,13 @@ export class Town implements Composed {
         if (left.memories + left.events > 0) parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting anew (${dropped})`);
       }
       const start = startGameMs(config);
-      const sim = resumed ? Simulation.fromState(world, resumed.sim) : new Simulation(world, personaList.map((p) => toResident(p, map)), { seed: config.seed, startGameMs: start });
+      const sim = resumed
+        ? Simulation.fromState(world, resumed.sim)
+        : new Simulation(
+            world,
+            personaList.map((p) => toResident(p, map)),
+            { seed: config.seed, startGameMs: start },
+          );
       const clock = new SimClock(resumed ? resumed.clock : { gameMs: start, rate: config.rate, paused: false });
       const holds = new ClockHolds(wallClock.now());
       if (clock.paused) holds.operatorPaused(true);
@@ -167,8 +177,24 @@ export class Town implements Composed {
       const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
       const town = new Town({
-        config, map, world, personas, db, sim, clock, runtime, mind: bundle.mind, stack: bundle.stack,
-        log, holds, loop, commands, wallClock, logger: parts.logger, embedder: parts.embedder, opening,
+        config,
+        map,
+        world,
+        personas,
+        db,
+        sim,
+        clock,
+        runtime,
+        mind: bundle.mind,
+        stack: bundle.stack,
+        log,
+        holds,
+        loop,
+        commands,
+        wallClock,
+        logger: parts.logger,
+        embedder: parts.embedder,
+        opening,
       });
       await town.start(personaList);
       return town;
@@ -199,11 +225,21 @@ export class Town implements Composed {
       const { folded } = this.opening;
       this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents: personaList.length, folded } }]);
       const lastSeq = this.db.events.lastSeq();
-      this.logger.info(`resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event #${lastSeq}, ${folded} folded in since the last snapshot)`);
+      this.logger.info(
+        `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
+          `#${lastSeq}, ${folded} folded in since the last snapshot)`,
+      );
     } else {
       for (const p of personaList) await this.runtime.seed(p.id, now);
       this.log.queue(personaList.map((p) => personaEvent(p, now)));
-      const data = { mind: this.mind.label, agents: personaList.length, seed: this.config.seed, map: this.config.mapFile, ablation: this.runtime.settings.ablation, conversationMode: this.runtime.settings.conversationMode };
+      const data = {
+        mind: this.mind.label,
+        agents: personaList.length,
+        seed: this.config.seed,
+        map: this.config.mapFile,
+        ablation: this.runtime.settings.ablation,
+        conversationMode: this.runtime.settings.conversationMode,
+      };
       this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
       this.loop.saveSnapshot();
     }

@@ -15,7 +15,15 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
   const settings = town.runtime.settings;
   const [focus] = await town.embedder.embed([agent.current.description]);
   const scored = db.memories.count(id)
-    ? db.memories.retrieve({ agentId: id, query: focus, nowGameMs: now, k: 30, weights: settings.retrievalWeights, decayPerGameHour: settings.decayPerGameHour, touch: false })
+    ? db.memories.retrieve({
+        agentId: id,
+        query: focus,
+        nowGameMs: now,
+        k: 30,
+        weights: settings.retrievalWeights,
+        decayPerGameHour: settings.decayPerGameHour,
+        touch: false,
+      })
     : [];
   return buildInspection({
     agent,

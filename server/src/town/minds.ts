@@ -46,7 +46,13 @@ export function buildMinds(config: Config, logger: Logger): Minds {
   const llm = config.llm;
   const embedder: Embedder =
     llm.baseURL && llm.embeddingModel
-      ? new OpenAIEmbedder({ baseURL: llm.baseURL, apiKey: llm.apiKey, model: llm.embeddingModel, dimension: llm.embeddingDimension ?? 1536, timeoutMs: llm.timeoutMs })
+      ? new OpenAIEmbedder({
+          baseURL: llm.baseURL,
+          apiKey: llm.apiKey,
+          model: llm.embeddingModel,
+          dimension: llm.embeddingDimension ?? 1536,
+          timeoutMs: llm.timeoutMs,
+        })
       : loadOfflineEmbedder();
   if (!llm.baseURL) {
     logger.info('no OPENAI_BASE_URL: running on the offline mind');
@@ -60,7 +66,14 @@ export function buildMinds(config: Config, logger: Logger): Minds {
     label,
     createMind(hooks) {
       if (embedder instanceof OpenAIEmbedder) embedder.useCache(hooks.db);
-      const adapter = new OpenAIChatModel({ baseURL: llm.baseURL!, apiKey: llm.apiKey, models: { default: llm.model, ...llm.models }, responseFormat: llm.responseFormat, timeoutMs: llm.timeoutMs, clock: hooks.wallClock });
+      const adapter = new OpenAIChatModel({
+        baseURL: llm.baseURL!,
+        apiKey: llm.apiKey,
+        models: { default: llm.model, ...llm.models },
+        responseFormat: llm.responseFormat,
+        timeoutMs: llm.timeoutMs,
+        clock: hooks.wallClock,
+      });
       const pricing = new Pricing(llm.prices, (model) => logger.warn(`no price for model '${model}': its calls count as $0 (set LLM_PRICES)`));
       const stack = buildChatStack(adapter, {
         modelFor: (p) => adapter.modelFor(p),

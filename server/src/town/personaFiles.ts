@@ -25,7 +25,10 @@ export class PersonaFolder {
   list(): Array<{ id: string; file: string }> {
     let names: string[];
     try {
-      names = fs.readdirSync(this.dir).filter((f) => PERSONA_FILE.test(f)).sort();
+      names = fs
+        .readdirSync(this.dir)
+        .filter((f) => PERSONA_FILE.test(f))
+        .sort();
     } catch (error) {
       throw new PersonaFolderError('missing', `cannot read the persona folder (PERSONAS_DIR): ${codeOf(error)}`);
     }
@@ -93,13 +96,17 @@ export class PersonaFolder {
     const code = codeOf(error);
     if (code === 'EEXIST') return new PersonaFolderError('exists', `${name} was created meanwhile: save again to overwrite it`);
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
-      return new PersonaFolderError('read-only', `cannot ${what} ${name}: the persona folder (PERSONAS_DIR) is read-only here (${code}); make it writable or point PERSONAS_DIR at a folder that is`);
+      return new PersonaFolderError(
+        'read-only',
+        `cannot ${what} ${name}: the persona folder (PERSONAS_DIR) is read-only here (${code}); make it writable or point PERSONAS_DIR at a folder that is`,
+      );
     if (code === 'ENOENT') return new PersonaFolderError('missing', `cannot ${what} ${name}: the persona folder (PERSONAS_DIR) does not exist`);
     return error instanceof Error ? error : new Error(String(error));
   }
 
   private requireId(id: string): void {
-    if (!isPersonaId(id)) throw new PersonaFolderError('not-a-persona', `'${id}' is not a persona id: use lowercase letters, digits and '-', starting with a letter`);
+    if (!isPersonaId(id))
+      throw new PersonaFolderError('not-a-persona', `'${id}' is not a persona id: use lowercase letters, digits and '-', starting with a letter`);
   }
 }
 

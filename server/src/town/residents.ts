@@ -39,7 +39,17 @@ export function residentChanged(a: ResidentSpec, b: ResidentSpec): boolean {
 }
 
 export function personaRecord(p: Persona): PersonaRecord {
-  return { name: p.name, age: p.age, innate: p.innate, learned: p.learned, currently: p.currently, lifestyle: p.lifestyle, home: p.home, workplace: p.workplace, relationships: p.relationships };
+  return {
+    name: p.name,
+    age: p.age,
+    innate: p.innate,
+    learned: p.learned,
+    currently: p.currently,
+    lifestyle: p.lifestyle,
+    home: p.home,
+    workplace: p.workplace,
+    relationships: p.relationships,
+  };
 }
 
 /** The event that records a persona in the log, for replay and analysis. */

@@ -104,7 +104,9 @@ export function loadTownMap(file: string): TownMap {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new MapErrors(file, [new MapError(file, null, `not valid JSON (${error instanceof Error ? error.message : String(error)}); save it from Tiled as JSON (.tmj)`)]);
+    throw new MapErrors(file, [
+      new MapError(file, null, `not valid JSON (${error instanceof Error ? error.message : String(error)}); save it from Tiled as JSON (.tmj)`),
+    ]);
   }
   return parseTownMap(json, file);
 }
@@ -161,7 +163,11 @@ export function parseTownMap(json: unknown, file: string): TownMap {
       if (gids) for (let i = 0; i < w * h; i++) if (collidingGids.has(gids[i] & GID_MASK)) collision[i] = 1;
     }
   if (!collisionLayer && !collisionKnown)
-    fail('collision', `missing: a map needs a tile layer named 'collision' (any tile blocks), or tiles marked with a boolean property 'collides' in the tileset${nearName('collision', layers)}`);
+    fail(
+      'collision',
+      `missing: a map needs a tile layer named 'collision' (any tile blocks), or tiles marked with a boolean ` +
+        `property 'collides' in the tileset${nearName('collision', layers)}`,
+    );
 
   // ---- the object layers ----
   const objectLayers = new Map<string, TiledObject[]>();
@@ -367,7 +373,10 @@ export function parseTownMap(json: unknown, file: string): TownMap {
 
 /** " (there is a layer 'Collisions': rename it?)" when a layer's name is close to the one wanted. */
 function nearName(wanted: string, layers: readonly Layer[]): string {
-  const near = closestFirst(wanted, layers.map((l) => l.name)).find((n) => editDistance(wanted, n.toLowerCase()) <= 3);
+  const near = closestFirst(
+    wanted,
+    layers.map((l) => l.name),
+  ).find((n) => editDistance(wanted, n.toLowerCase()) <= 3);
   return near ? ` (there is a layer '${near}': rename it to '${wanted}'?)` : '';
 }
 
@@ -388,7 +397,8 @@ function collidingGidsOf(tilesets: ReadonlyArray<z.infer<typeof Tileset>>): Set<
   const gids = new Set<number>();
   for (const ts of tilesets)
     for (const tile of ts.tiles ?? [])
-      if (tile.properties?.some((p) => (COLLIDES_PROPERTIES as readonly string[]).includes(p.name) && (p.value === true || p.value === 'true'))) gids.add(ts.firstgid + tile.id);
+      if (tile.properties?.some((p) => (COLLIDES_PROPERTIES as readonly string[]).includes(p.name) && (p.value === true || p.value === 'true')))
+        gids.add(ts.firstgid + tile.id);
   return gids;
 }
 
@@ -406,7 +416,8 @@ function readTileData(layer: Layer, w: number, h: number, fail: (layer: string |
     if (bytes.length % 4 !== 0) return none(layer.name, `base64 tile data is ${bytes.length} bytes, not a whole number of 4-byte tiles`);
     gids = new Uint32Array(bytes.length / 4);
     for (let i = 0; i < gids.length; i++) gids[i] = bytes.readUInt32LE(i * 4);
-  } else if (typeof layer.data === 'string') return none(layer.name, `tile data encoding '${layer.encoding ?? 'none'}' is not supported; save as CSV or Base64 (uncompressed)`);
+  } else if (typeof layer.data === 'string')
+    return none(layer.name, `tile data encoding '${layer.encoding ?? 'none'}' is not supported; save as CSV or Base64 (uncompressed)`);
   else return none(layer.name, 'has no tile data');
   if (gids.length !== w * h) return none(layer.name, `has ${gids.length} tiles, expected ${w}x${h} = ${w * h}`);
   return gids;

@@ -22,7 +22,9 @@ export const DEFAULT_BED = 'bed';
 
 export const RoutineEntrySchema = z
   .strictObject({
-    at: clock.describe('When the block starts, HH:MM (24-hour); it lasts until the next block, the last one until sleepAt. A time earlier than wakeAt is after midnight.'),
+    at: clock.describe(
+      'When the block starts, HH:MM (24-hour); it lasts until the next block, the last one until sleepAt. A time earlier than wakeAt is after midnight.',
+    ),
     activity: text.describe('What the persona does in this block, e.g. "working at the cafe".'),
     place: z
       .union([placeRef, z.array(placeRef).min(1)], { error: 'expected a place ("home: kitchen", "work", "Hobbs Cafe: cafe") or a list of places' })
@@ -54,9 +56,7 @@ export const PersonaFileSchema = z
       .transform((r) => r ?? {})
       .describe('What they think of others, keyed by persona id (file name); empty or left out means none.'),
     seedMemories: z.array(text).min(1).describe('Sentences that start the memory stream.'),
-    sprite: z
-      .strictObject({ skin: colour, hair: colour, shirt: colour, pants: colour })
-      .describe('The look: colours painted onto the base character.'),
+    sprite: z.strictObject({ skin: colour, hair: colour, shirt: colour, pants: colour }).describe('The look: colours painted onto the base character.'),
   })
   .describe('A Smalltown persona');
 
@@ -143,11 +143,18 @@ function describeValue(v: unknown): string {
 /** Every zod issue as a PersonaError, worded for people: "required field missing", "unknown field". */
 function formatIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, file: string, keys: readonly string[]): PersonaError[] {
   const out: PersonaError[] = [];
-  const missingTop = new Set(issues.filter((i) => i.code === 'invalid_type' && i.path.length === 1 && valueAt(raw, i.path) === undefined).map((i) => String(i.path[0])));
+  const missingTop = new Set(
+    issues.filter((i) => i.code === 'invalid_type' && i.path.length === 1 && valueAt(raw, i.path) === undefined).map((i) => String(i.path[0])),
+  );
   const explained = new Set<string>();
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
-    const known = issue.path.length === 0 ? keys : issue.path[issue.path.length - 1] === 'sprite' ? ['skin', 'hair', 'shirt', 'pants'] : ['at', 'activity', 'place', 'emoji', 'tasks'];
+    const known =
+      issue.path.length === 0
+        ? keys
+        : issue.path[issue.path.length - 1] === 'sprite'
+          ? ['skin', 'hair', 'shirt', 'pants']
+          : ['at', 'activity', 'place', 'emoji', 'tasks'];
     for (const key of issue.keys) {
       const near = closestFirst(key, known).find((k) => editDistance(key.toLowerCase(), k.toLowerCase()) <= 3);
       const at = fieldPath([...issue.path, key]);
@@ -164,7 +171,14 @@ function formatIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, file: s
     if (issue.code === 'invalid_type' && value === undefined) {
       if (issue.path.length === 1 && explained.has(String(issue.path[0]))) continue;
       out.push(new PersonaError(file, at, 'required field missing'));
-    } else if (issue.code === 'invalid_type') out.push(new PersonaError(file, at, `expected ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${describeValue(value)}`));
+    } else if (issue.code === 'invalid_type')
+      out.push(
+        new PersonaError(
+          file,
+          at,
+          `expected ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${describeValue(value)}`,
+        ),
+      );
     else out.push(new PersonaError(file, at, issue.message));
   }
   return out;
@@ -193,7 +207,13 @@ export function readPersonaText(yamlText: string, file: string): ParsedPersonaFi
   }
   const raw: unknown = doc.toJS();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    errors.push(new PersonaError(file, '', `expected a mapping of fields (name: ..., age: ...), got ${raw === null || raw === undefined ? 'an empty file' : describeValue(raw)}`));
+    errors.push(
+      new PersonaError(
+        file,
+        '',
+        `expected a mapping of fields (name: ..., age: ...), got ${raw === null || raw === undefined ? 'an empty file' : describeValue(raw)}`,
+      ),
+    );
     return { persona: null, draft: { file }, errors };
   }
   const parsed = PersonaFileSchema.safeParse(raw);
@@ -220,7 +240,16 @@ function draftOf(raw: Record<string, unknown>, file: string): PersonaDraft {
       })
     : undefined;
   const name = shape.name.safeParse(raw.name);
-  const draft: PersonaDraft = { file, name: name.success ? name.data : undefined, wakeAt: field('wakeAt'), sleepAt: field('sleepAt'), home: field('home'), bedroom: field('bedroom'), bed: field('bed'), routine };
+  const draft: PersonaDraft = {
+    file,
+    name: name.success ? name.data : undefined,
+    wakeAt: field('wakeAt'),
+    sleepAt: field('sleepAt'),
+    home: field('home'),
+    bedroom: field('bedroom'),
+    bed: field('bed'),
+    routine,
+  };
   const workplace = shape.workplace.safeParse(raw.workplace);
   if (workplace.success) draft.workplace = workplace.data;
   return draft;
@@ -249,7 +278,10 @@ export function validatePersonaAgainstMap(p: PersonaDraft, map: TownMap): Person
     const bedroomName = p.bedroom ?? DEFAULT_BEDROOM;
     const bedName = p.bed ?? DEFAULT_BED;
     if (!sector) {
-      const names = closestFirst(p.home, map.places.sectors.map((s) => s.name));
+      const names = closestFirst(
+        p.home,
+        map.places.sectors.map((s) => s.name),
+      );
       err('home', `there is no sector '${p.home}' in ${map.file}; its sectors, closest first: ${listSome(names)}`);
     } else {
       homeOk = true;
@@ -258,13 +290,16 @@ export function validatePersonaAgainstMap(p: PersonaDraft, map: TownMap): Person
       if (!bedroom)
         err(
           field,
-          `'${p.home}' has no '${bedroomName}' arena in ${map.file} (it has: ${sector.arenas.map((a) => a.name).join(', ')}). A persona sleeps in an arena of home with a bed object: ` +
+          `'${p.home}' has no '${bedroomName}' arena in ${map.file} (it ` +
+            `has: ${sector.arenas.map((a) => a.name).join(', ')}). A persona sleeps in an arena of home with a bed ` +
+            `object: ` +
             (p.bedroom !== undefined ? `name one of these` : `add a place '${p.home}: bedroom' to the map, or say which arena with 'bedroom: <arena>'`),
         );
       else if (!bedroom.objects.some((o) => o.name === bedName))
         err(
           p.bed !== undefined ? 'bed' : field,
-          `'${bedroom.address}' has no '${bedName}' object (it has: ${bedroom.objects.map((o) => o.name).join(', ') || 'nothing'}); add an object named '${bedName}' there, or name another with 'bed: <object>'`,
+          `'${bedroom.address}' has no '${bedName}' object (it has: ${bedroom.objects.map((o) => o.name).join(', ') || 'nothing'}); ` +
+            `add an object named '${bedName}' there, or name another with 'bed: <object>'`,
         );
     }
   }
@@ -301,14 +336,18 @@ export function validatePersonaAgainstMap(p: PersonaDraft, map: TownMap): Person
   if (afterBedtime.length)
     err(
       'sleepAt',
-      `${p.sleepAt} comes before the routine's block${afterBedtime.length > 1 ? 's' : ''} at ${afterBedtime.map((b) => `${b.at} (routine[${b.index}])`).join(', ')}; ` +
+      `${p.sleepAt} comes before the routine's block${afterBedtime.length > 1 ? 's' : ''} ` +
+        `at ${afterBedtime.map((b) => `${b.at} (routine[${b.index}])`).join(', ')}; ` +
         `make sleepAt later (a time after midnight such as "00:30" is fine) or end the routine earlier`,
     );
   return errors;
 }
 
 function listSome(names: readonly string[], max = 12): string {
-  const shown = names.slice(0, max).map((n) => `'${n}'`).join(', ');
+  const shown = names
+    .slice(0, max)
+    .map((n) => `'${n}'`)
+    .join(', ');
   return names.length > max ? `${shown} and ${names.length - max} more` : shown || 'none';
 }
 
@@ -343,7 +382,10 @@ export interface LoadedPersonas {
 export function loadPersonaFolder(dir: string, map: TownMap): LoadedPersonas {
   let files: string[];
   try {
-    files = fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+    files = fs
+      .readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort();
   } catch (error) {
     throw new PersonasError([new PersonaError(dir, '', `cannot read the persona folder: ${error instanceof Error ? error.message : String(error)}`)]);
   }

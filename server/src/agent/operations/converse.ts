@@ -26,7 +26,10 @@ export async function converse(
 ): Promise<void> {
   const people: [Persona, Persona] = [c.persona(initiator), c.persona(partner)];
   const before: [string | null, string | null] = [c.relationshipsOf(initiator).get(partner) ?? null, c.relationshipsOf(partner).get(initiator) ?? null];
-  const lines = c.settings.conversationMode === 'whole' ? await wholeConversation(c, memory, people, before, gameMs) : await turnByTurn(c, memory, people, before, gameMs, conversationId, send);
+  const lines =
+    c.settings.conversationMode === 'whole'
+      ? await wholeConversation(c, memory, people, before, gameMs)
+      : await turnByTurn(c, memory, people, before, gameMs, conversationId, send);
   if (c.settings.conversationMode === 'whole') for (const l of lines) send({ kind: 'utterance', conversationId, speaker: l.speaker as AgentId, text: l.text });
   // The sim shows the lines and ends the talk; what follows is the participants' own business.
   release();
@@ -42,14 +45,35 @@ export async function converse(
       const texts = [summary.summary, ...learned.map((l) => l.text), ...(planning ? [planning.thought] : [])];
       const ratings = await c.mind.rateImportance(ctx, texts);
       const ids = await memory.remember(self.id, [
-        { kind: 'chat', description: summary.summary, importance: ratings[0], gameMs, triple: { subject: self.name, predicate: 'talked with', object: other.name } },
-        ...learned.map((l, k) => ({ kind: 'chat' as const, description: l.text, importance: ratings[1 + k], gameMs, triple: { subject: other.name, predicate: 'said', object: l.fact } })),
+        {
+          kind: 'chat',
+          description: summary.summary,
+          importance: ratings[0],
+          gameMs,
+          triple: { subject: self.name, predicate: 'talked with', object: other.name },
+        },
+        ...learned.map((l, k) => ({
+          kind: 'chat' as const,
+          description: l.text,
+          importance: ratings[1 + k],
+          gameMs,
+          triple: { subject: other.name, predicate: 'said', object: l.fact },
+        })),
       ]);
       const revised = c.deps.records.reviseRelationship(self.id, other.id, summary.relationships[self.id]?.trim() || before[i] || summary.summary, gameMs);
-      c.deps.emit([{ gameMs, kind: 'relationship.revised', agentId: self.id, data: { otherId: other.id, summary: revised.summary, interactions: revised.interactions } }]);
+      c.deps.emit([
+        { gameMs, kind: 'relationship.revised', agentId: self.id, data: { otherId: other.id, summary: revised.summary, interactions: revised.interactions } },
+      ]);
       if (planning) {
         // A planning thought rests on the talk: it cites the memories just made (and so is no whisper).
-        const thought = { kind: 'thought' as const, description: planning.thought, importance: ratings[texts.length - 1], gameMs, evidenceIds: ids, triple: { subject: self.name, predicate: 'plans', object: planning.thought } };
+        const thought = {
+          kind: 'thought' as const,
+          description: planning.thought,
+          importance: ratings[texts.length - 1],
+          gameMs,
+          evidenceIds: ids,
+          triple: { subject: self.name, predicate: 'plans', object: planning.thought },
+        };
         await memory.remember(self.id, [thought], false);
         const replan = replanFor(c, self.id, planning, gameMs);
         if (replan) send(replan);
@@ -103,7 +127,13 @@ async function turnByTurn(
   return lines;
 }
 
-async function wholeConversation(c: CognitionContext, memory: AgentMemory, people: [Persona, Persona], before: [string | null, string | null], gameMs: number): Promise<ConversationLine[]> {
+async function wholeConversation(
+  c: CognitionContext,
+  memory: AgentMemory,
+  people: [Persona, Persona],
+  before: [string | null, string | null],
+  gameMs: number,
+): Promise<ConversationLine[]> {
   const speakers = await Promise.all(
     [0, 1].map(async (i): Promise<Speaker> => {
       const [self, other] = i === 0 ? people : [people[1], people[0]];
@@ -117,7 +147,9 @@ async function wholeConversation(c: CognitionContext, memory: AgentMemory, peopl
     }),
   );
   const ids = new Set(people.map((p) => p.id as string));
-  return (await c.mind.converseWhole([speakers[0], speakers[1]], c.settings.maxConversationTurns)).filter((l) => ids.has(l.speaker) && l.text.trim()).slice(0, c.settings.maxConversationTurns);
+  return (await c.mind.converseWhole([speakers[0], speakers[1]], c.settings.maxConversationTurns))
+    .filter((l) => ids.has(l.speaker) && l.text.trim())
+    .slice(0, c.settings.maxConversationTurns);
 }
 
 /** The re-plan an accepted invitation makes: its action fitted into today's plan, if it is still ahead today. */

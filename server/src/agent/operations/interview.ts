@@ -13,7 +13,13 @@ const WHISPER_MIN_IMPORTANCE = 6;
  * An in-character answer from retrieved memories (and, for each person the question names, memories
  * retrieved for that person). Touches nothing: lastAccessed stays as it was.
  */
-export async function interview(c: CognitionContext, memory: AgentMemory, agentId: AgentId, question: string, gameMs: number): Promise<{ answer: string; memories: Memory[] }> {
+export async function interview(
+  c: CognitionContext,
+  memory: AgentMemory,
+  agentId: AgentId,
+  question: string,
+  gameMs: number,
+): Promise<{ answer: string; memories: Memory[] }> {
   const memories = await memory.retrieve(agentId, question, gameMs, 8, false);
   for (const p of c.deps.personas.values()) {
     if (p.id === agentId || !mentions(question, p.name)) continue;
@@ -29,7 +35,9 @@ export async function whisper(c: CognitionContext, memory: AgentMemory, agentId:
   const persona = c.persona(agentId);
   const [rated] = await c.mind.rateImportance(c.mindContext(agentId, gameMs), [text]);
   const importance = Math.max(rated, WHISPER_MIN_IMPORTANCE);
-  const [id] = await memory.remember(agentId, [{ kind: 'thought', description: text, importance, gameMs, triple: { subject: persona.name, predicate: 'was told', object: text } }]);
+  const [id] = await memory.remember(agentId, [
+    { kind: 'thought', description: text, importance, gameMs, triple: { subject: persona.name, predicate: 'was told', object: text } },
+  ]);
   return c.deps.memories.get(id)!;
 }
 
@@ -38,5 +46,8 @@ export async function seed(c: CognitionContext, memory: AgentMemory, agentId: Ag
   const persona = c.persona(agentId);
   const texts = [persona.currently, ...persona.seedMemories];
   const importance = await c.mind.rateImportance(c.mindContext(agentId, gameMs), texts);
-  await memory.remember(agentId, texts.map((t, i) => ({ kind: 'observation' as const, description: t, importance: importance[i], gameMs })));
+  await memory.remember(
+    agentId,
+    texts.map((t, i) => ({ kind: 'observation' as const, description: t, importance: importance[i], gameMs })),
+  );
 }

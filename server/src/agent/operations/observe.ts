@@ -27,22 +27,35 @@ export class Observer {
    * Appraises (when due) and stores the observations; `send` gets the Inputs for the sim (a decision to
    * talk, a re-plan) and `release` is called once the sim need not wait any longer (before reflecting).
    */
-  async observe(agentId: AgentId, observations: Observation[], company: readonly AgentId[], gameMs: number, send: (input: Input) => void, release: () => void): Promise<void> {
+  async observe(
+    agentId: AgentId,
+    observations: Observation[],
+    company: readonly AgentId[],
+    gameMs: number,
+    send: (input: Input) => void,
+    release: () => void,
+  ): Promise<void> {
     const { settings } = this.c;
     const buffer = this.buffered.get(agentId) ?? [];
     for (const observation of observations) buffer.push({ observation, gameMs });
     this.buffered.set(agentId, buffer);
     const townEvent = observations.some((o) => o.subject === 'the town');
-    const due = buffer.length >= settings.importanceBatchSize || gameMs - buffer[0].gameMs >= settings.importanceBatchMaxGameMs || townEvent || company.length > 0;
+    const due =
+      buffer.length >= settings.importanceBatchSize || gameMs - buffer[0].gameMs >= settings.importanceBatchMaxGameMs || townEvent || company.length > 0;
     if (!due) return;
     this.buffered.set(agentId, []);
     const ctx = this.c.mindContext(agentId, gameMs);
     const acquaintances = company.map((id) => this.acquaintance(agentId, id, gameMs));
-    const appraisal = await this.c.mind.appraise(ctx, buffer.map((b) => b.observation), acquaintances);
+    const appraisal = await this.c.mind.appraise(
+      ctx,
+      buffer.map((b) => b.observation),
+      acquaintances,
+    );
     const remembers = settings.ablation !== 'no-observation';
     if (remembers) await this.store(agentId, buffer, appraisal.ratings);
     const chosen = acquaintances.find((a) => a.persona.id === appraisal.talkTo);
-    if (chosen) send({ kind: 'talk', agentId, partnerId: chosen.persona.id, basis: chosen.relationship ? 'acquainted' : chosen.news.length ? 'news' : 'stranger' });
+    if (chosen)
+      send({ kind: 'talk', agentId, partnerId: chosen.persona.id, basis: chosen.relationship ? 'acquainted' : chosen.news.length ? 'news' : 'stranger' });
     // Reacting re-plans, so it needs both observation and planning.
     if (appraisal.react && remembers && settings.ablation !== 'no-planning') {
       const worth = buffer.filter((_, i) => (appraisal.ratings[i] ?? 0) >= Math.max(...appraisal.ratings)).map((b) => b.observation);
@@ -61,7 +74,10 @@ export class Observer {
       if (batch.length === 0) continue;
       this.buffered.set(agentId, []);
       if (this.c.settings.ablation === 'no-observation') continue;
-      const ratings = await this.c.mind.rateImportance(this.c.mindContext(agentId, gameMs), batch.map((b) => b.observation.description));
+      const ratings = await this.c.mind.rateImportance(
+        this.c.mindContext(agentId, gameMs),
+        batch.map((b) => b.observation.description),
+      );
       await this.store(agentId as AgentId, batch, ratings);
     }
   }
