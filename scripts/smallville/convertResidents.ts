@@ -209,7 +209,14 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     const home = arenasOf(bedroom.sector);
     const own = (a: ConvertedArena) => includesWord(a.name, name) || includesWord(a.name, name.split(' ')[0]);
     const someoneElses = (a: ConvertedArena) => names.some((n) => n !== name && (includesWord(a.name, n) || includesWord(a.name, n.split(' ')[0])));
-    const bath = home.find((a) => /bathroom/.test(a.name) && own(a)) ?? home.find((a) => /bathroom/.test(a.name) && !someoneElses(a)) ?? bedroom;
+    // Shared bathrooms marked for men or women (the dorm's): the one the resident's pronouns point to.
+    const gender = genderOf(`${s.learned ?? ''} ${s.currently ?? ''} ${s.lifestyle ?? ''}`);
+    const forOther = (a: ConvertedArena) => (gender === 'female' ? /\b(man|men)'s\b/i : gender === 'male' ? /\b(woman|women)'s\b/i : /$^/).test(a.name);
+    const bath =
+      home.find((a) => /bathroom/.test(a.name) && own(a)) ??
+      home.find((a) => /bathroom/.test(a.name) && !someoneElses(a) && !forOther(a)) ??
+      home.find((a) => /bathroom/.test(a.name) && !someoneElses(a)) ??
+      bedroom;
     const kitchenObjects = ['cooking area', 'toaster', 'refrigerator', 'kitchen sink', 'common room table'];
     const kitchen =
       home.find((a) => a.name === 'kitchen') ??
@@ -277,6 +284,9 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       .map((n) => n.sector)
       .filter((sec, i, all) => all.indexOf(sec) === i && sec !== work?.place.sector)
       .slice(0, 2);
+    // Outings the routine takes from the background rather than the plan are a guess: the report says so.
+    const guessed = elsewhere.filter((sec) => !named.some((n) => n.sector === sec));
+    if (guessed.length) notes.push(`outings guessed from learned/currently: ${guessed.join(', ')}`);
 
     // ---- the routine: fixed points, work, outings; each block lasts until the next ----
     const blocks: Array<RoutineBlock & { minute: number; keep?: boolean }> = [];
@@ -421,4 +431,12 @@ function seedFromNodes(nodes: readonly MemoryNode[]): string[] {
     .sort((a, b) => a.i - b.i)
     .map(({ n }) => n.description!.trim().replace(/\s+/g, ' '))
     .filter((d, i, all) => all.indexOf(d) === i);
+}
+
+/** 'female' or 'male' from the pronouns a text uses of its subject (more "she/her" or "he/his/him"); null when unclear. */
+export function genderOf(text: string): 'female' | 'male' | null {
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+  const she = count(/\b(she|her|hers|herself)\b/gi);
+  const he = count(/\b(he|his|him|himself)\b/gi);
+  return she > he ? 'female' : he > she ? 'male' : null;
 }

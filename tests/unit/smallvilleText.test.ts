@@ -4,8 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { idOf, keyWords, parseTimePhrase, thirdPerson, timesIn } from '../../scripts/smallville/english';
 import { parseCsv } from '../../scripts/smallville/reference';
 import { rectanglesOf } from '../../scripts/smallville/convertMap';
+import { genderOf } from '../../scripts/smallville/convertResidents';
 
 describe('reading the reference residents', () => {
+  it("tells from a background's pronouns which of a dorm's marked bathrooms is a resident's", () => {
+    expect(genderOf('Ayesha Khan is a student at Oak Hill College. She is writing her senior thesis.')).toBe('female');
+    expect(genderOf('Wolfgang Schulz studies chemistry; he runs in the park and exercises in his room.')).toBe('male');
+    expect(genderOf('Sam Moore is retired.')).toBeNull();
+    // "woman's" is not "man's" read twice.
+    expect(genderOf("The woman's bathroom and the man's bathroom")).toBeNull();
+  });
+
   it('reads times of day as people write them, typos included', () => {
     expect(['11pm', 'midnight', '7amam', '17:30pm', '12pm', '12am', '6 a.m.', 'noon'].map((t) => parseTimePhrase(t))).toEqual([
       23 * 60,
