@@ -196,7 +196,6 @@ async function start(): Promise<void> {
     inspector.reset();
   });
   if (hub.mode === 'replay') {
-    feed.reset('replay');
     if (hub.state.detail) hud.say(`This world replays with less detail: ${hub.state.detail}.`);
   } else if (at !== null) void replayBar.seek(at);
 

@@ -28,7 +28,7 @@ export class FeedPanel {
     connection.on('utterance', (m) => this.addLine(m as UtteranceEvent));
     connection.on('feed', (m) => (m as FeedItem[]).forEach((i) => this.addItem(i)));
     connection.on('history', (m) => this.showHistory(m as ReplayHistory));
-    this.readLiveFeed();
+    this.reset(connection.state.mode === 'replay' ? 'replay' : 'live');
   }
 
   /** After a switch between the live town and a replay: start again from what that one has said. */
@@ -41,7 +41,10 @@ export class FeedPanel {
 
   private readLiveFeed(): void {
     void fetchFeed(40)
-      .then((items) => items.forEach((i) => this.addItem(i)))
+      // A replay may have begun meanwhile: the live town's items are not its history.
+      .then((items) => {
+        if (this.connection.state.mode !== 'replay') items.forEach((i) => this.addItem(i));
+      })
       .catch(() => undefined);
   }
 

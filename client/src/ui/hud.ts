@@ -70,7 +70,8 @@ export class Hud {
     this.lastRender = t;
     const s = this.connection.state;
     const replay = this.connection.mode === 'replay';
-    const operator = this.connection.role === 'operator' || this.connection.liveOperator;
+    // The live town's role, also while replaying (when its controls are shown disabled).
+    const operator = this.connection.liveOperator;
     this.el.world.textContent = s.world || 'Smalltown';
     const when = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
     this.el.clock.textContent = replay ? `Replay · ${when}` : when;

@@ -85,7 +85,6 @@ export class ReplayBar {
         const replay = await connectToReplay({ world: this.o.world, gameMs: t });
         this.o.hub.switchTo(replay);
         if (replay.state.detail) this.o.say(`This world replays with less detail: ${replay.state.detail}.`);
-        replay.send('history', {});
       } catch (error) {
         this.setUrl(null);
         this.o.say(`Could not replay: ${error instanceof Error ? error.message : String(error)}`);

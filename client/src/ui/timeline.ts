@@ -52,8 +52,6 @@ export class Timeline {
   private dragging = false;
   /** A moment sought and not reached yet: the cursor stays there meanwhile, so keys and clicks add up from it. */
   private sought: { gameMs: number; atMs: number } | null = null;
-  /** The span a drag maps the pointer onto: the one at its start (a live world's grows meanwhile). */
-  private dragSpan: { firstGameMs: number; lastGameMs: number } | null = null;
   private lastDragSeek = 0;
   private readonly el: {
     root: HTMLElement;
@@ -116,7 +114,6 @@ export class Timeline {
 
     track.addEventListener('pointerdown', (e) => {
       this.dragging = true;
-      this.dragSpan = { ...this.span };
       track.setPointerCapture(e.pointerId);
       this.dragTo(e.clientX, true);
     });
@@ -127,7 +124,6 @@ export class Timeline {
       if (!this.dragging) return;
       this.dragTo(e.clientX, true);
       this.dragging = false;
-      this.dragSpan = null;
       this.render();
     };
     track.addEventListener('pointerup', end);
@@ -213,8 +209,8 @@ export class Timeline {
   private dragTo(clientX: number, final: boolean): void {
     const rect = this.el.track.getBoundingClientRect();
     const f = Math.min(1, Math.max(0, (clientX - rect.left) / Math.max(1, rect.width)));
-    const span = this.dragSpan ?? this.span;
-    const t = span.firstGameMs + f * (span.lastGameMs - span.firstGameMs);
+    // setSpan leaves the span alone while dragging, so the pointer maps onto the span the drag began on.
+    const t = this.span.firstGameMs + f * (this.span.lastGameMs - this.span.firstGameMs);
     this.cursorGameMs = t;
     this.render();
     const now = performance.now();

@@ -1,10 +1,11 @@
 // HTTP for replay: the world files a viewer may open, a world's timeline (span and markers), what the
 // page needs to replay a world file that is no running town (its map and place tree), and that map's
 // files. Read-only, open to spectators. Files are opened read-only; the live world is read from its own file.
+import fs from 'node:fs';
 import path from 'node:path';
 import express from 'express';
 import { listWorldFiles } from '../history/worlds';
-import { openReplay, type OpenedReplay, type ReplayContext } from '../replay/open';
+import { openReplay, recordedMapFile, type OpenedReplay, type ReplayContext } from '../replay/open';
 import { timelineMarkers } from '../replay/markers';
 import type { ReplayWorldInfo, Timeline, WorldListing } from '../protocol/replay';
 import { serveWorldMaps, worldMapOf, type WorldMap } from './mapFiles';
@@ -80,19 +81,18 @@ export function replayRouter(context: ReplayContext): express.Router {
 
 /**
  * GET /replays/<world>/map/…: the map a recorded world was made on, by the same rules as /maps (the map
- * and the images it names, nothing else). Maps are read once per file and kept.
+ * and the images it names, nothing else). Which map is read from the world's log; each map is read once.
  */
 export function serveRecordedMaps(context: ReplayContext): express.RequestHandler {
   const maps = new Map<string, WorldMap>();
   return serveWorldMaps((world) => {
     let mapFile: string;
     try {
-      const opened = openReplay(context, world === context.live.world ? null : world);
-      mapFile = opened.mapFile;
-      opened.close();
+      mapFile = recordedMapFile(context, world === context.live.world ? null : world);
     } catch {
       return null;
     }
+    if (!fs.existsSync(mapFile)) return null;
     let map = maps.get(mapFile);
     if (!map) maps.set(mapFile, (map = worldMapOf(mapFile)));
     return map;

@@ -37,11 +37,16 @@ export interface OpenedReplay {
 export const REDUCED_DETAIL =
   'recorded before replay logged everything it needs: positions and actions are shown, but agents added later may be missing';
 
-export function openReplay(context: ReplayContext, worldId: string | null): OpenedReplay {
+/** A world file (the live world's when `worldId` is null), opened read-only with this town's embedder. */
+function openWorldFile(context: ReplayContext, worldId: string | null): { file: string; db: WorldDb } {
   const file = worldId === null ? context.live.file : worldFileOf(context.dataDir, worldId);
   if (!fs.existsSync(file)) throw new Error(`${file}: no such world file`);
   const embedding = { model: context.embedder.model, dimension: context.embedder.dimension };
-  const db = openWorldDb(file, embedding, { readonly: true, clock: context.wallClock });
+  return { file, db: openWorldDb(file, embedding, { readonly: true, clock: context.wallClock }) };
+}
+
+export function openReplay(context: ReplayContext, worldId: string | null): OpenedReplay {
+  const { file, db } = openWorldFile(context, worldId);
   try {
     const run = lastRun(db);
     const recordedMap = run?.map ?? null;
@@ -51,7 +56,7 @@ export function openReplay(context: ReplayContext, worldId: string | null): Open
       session,
       db,
       map: simWorld.map,
-      mapFile: simWorld === context.live.simWorld ? context.live.mapFile : recordedMap!,
+      mapFile: recordedMap ?? context.live.mapFile,
       mind: run?.mind ?? context.live.mind,
       detail: db.eventFormat < 2 ? REDUCED_DETAIL : '',
       close: () => db.close(),
@@ -59,6 +64,16 @@ export function openReplay(context: ReplayContext, worldId: string | null): Open
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** The map file a world was recorded on (the live town's when its log does not say), read from its log alone. */
+export function recordedMapFile(context: ReplayContext, worldId: string | null): string {
+  const { db } = openWorldFile(context, worldId);
+  try {
+    return lastRun(db)?.map ?? context.live.mapFile;
+  } finally {
+    db.close();
   }
 }
 
