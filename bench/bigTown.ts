@@ -8,6 +8,7 @@ import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { generateTown } from '../scripts/generateTown';
+import { SERVER_ENTRY } from '../scripts/buildServer';
 
 export const BENCH_SEED = 1;
 
@@ -46,13 +47,13 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-/** Starts `tsx server/src/index.ts` (the built client must be in dist/client) on a free port with this town and settings. */
+/** Starts what `npm start` runs, dist/server/start.js (bench/run.ts builds it; the built client must be in dist/client), on a free port with this town and settings. */
 export async function startServerProcess(town: { mapFile: string; personasDir: string }, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-server-'));
   const token = 'bench-operator';
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -3,6 +3,7 @@
 //    over real HTTP): the server is `npm start`'s entry point in a process of its own, its world file read
 //    from outside before each kill (tests/chaos/killAndResume.ts). Reports the kills, the rows seen
 //    committed and lost after the restarts (must be 0), and the resume time (spawn to serving).
+//    Then the forced-GC soak of bench/nodeSoak.ts (10 minutes on this Node).
 // 2. An LLM endpoint that fails 30% of calls, then is gone for a minute, then returns, under a live
 //    25-agent town at 1x (tests/chaos/llmOutage.ts).
 import { performance } from 'node:perf_hooks';
@@ -13,6 +14,7 @@ import { runLlmOutage } from '../tests/chaos/llmOutage';
 import { tempDir } from '../tests/helpers';
 import { clonePersonas } from './fixtures';
 import { percentile } from './sim';
+import { benchNodeSoak } from './nodeSoak';
 
 const KILLS = 20;
 /** A quarter of the kills at a random moment of the start-up or resume, the rest up to 5 s into serving. */
@@ -80,6 +82,8 @@ export async function benchChaos(): Promise<Record<string, number>> {
   out['chaos.resume_max_ms'] = Math.max(...resumes);
   out['chaos.open_p99_ms'] = percentile([...offline.openMs, ...llm.openMs], 99);
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  // The runtime soak: a forced full collection every second for 10 minutes (BENCH_GC_SOAK_MINUTES).
+  Object.assign(out, await benchNodeSoak());
   return out;
 }
 

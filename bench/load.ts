@@ -19,7 +19,7 @@ const WINDOW_MS = 20_000;
 const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 /** CPU time (user + system) a process has used, in ms, and its resident memory in MB, from /proc. */
-function processUsage(pid: number): { cpuMs: number; rssMb: number } {
+export function processUsage(pid: number): { cpuMs: number; rssMb: number } {
   // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -28,14 +28,14 @@ function processUsage(pid: number): { cpuMs: number; rssMb: number } {
   return { cpuMs, rssMb: rssKb / 1024 };
 }
 
-interface Spectator {
+export interface Spectator {
   room: Room<unknown, TownState>;
   patches: number;
   lastAt: number;
   maxGapMs: number;
 }
 
-async function joinSpectators(url: string, count: number): Promise<Spectator[]> {
+export async function joinSpectators(url: string, count: number): Promise<Spectator[]> {
   const out: Spectator[] = [];
   // Twenty at a time, as a crowd arriving: the matchmaker and the first full state are the costly part.
   for (let i = 0; i < count; i += 20) {

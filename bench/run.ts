@@ -2,11 +2,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { benchSim } from './sim';
+import { buildServer } from '../scripts/buildServer';
 
 type Bench = { name: string; run: () => Promise<Record<string, number>> };
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
+  // The benchmarks that start server processes run what `npm start` runs: the compiled bundle.
+  await buildServer();
   const benches: Bench[] = [{ name: 'sim', run: benchSim }];
   for (const [name, file, fn] of [
     ['memory', './memory', 'benchMemory'],

@@ -1,10 +1,11 @@
-// Server processes for tests and benchmarks: `npm start`'s entry point (server/src/index.ts) in a
-// process of its own, started with settings and waited for by its own log line, stopped politely or
+// Server processes for tests and benchmarks: what `npm start` runs (the compiled dist/server/start.js,
+// built by the test setup or `npm run build:server`) in a process of its own, started with settings and waited for by its own log line, stopped politely or
 // killed with SIGKILL. Also any other command that says when it is ready (redis-server).
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ENV_NAMES } from '../server/src/config';
+import { SERVER_ENTRY } from '../scripts/buildServer';
 
 export const STARTUP_MS = 60_000;
 
@@ -80,14 +81,14 @@ export function startChild(
   });
 }
 
-/** `npm start`'s server in a process of its own: no cron jobs, no idle pause, port chosen by the system (LOG_LEVEL info or lower: its ready line is info). */
+/** `npm start`'s server in a process of its own (on this Node, or `options.node` with `nodeArgs`): no cron jobs, no idle pause, port chosen by the system (LOG_LEVEL info or lower: its ready line is info). */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { startupMs?: number; started?: (p: ChildProcess) => void } = {},
+  options: { startupMs?: number; started?: (p: ChildProcess) => void; node?: string; nodeArgs?: string[] } = {},
 ): Promise<ServerChild> {
   const child = await startChild(
-    process.execPath,
-    ['--import', 'tsx', 'server/src/index.ts'],
+    options.node ?? process.execPath,
+    [...(options.nodeArgs ?? []), '--enable-source-maps', SERVER_ENTRY],
     {
       PORT: '0',
       HOST: '127.0.0.1',

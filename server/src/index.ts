@@ -2,11 +2,17 @@
 import { loadConfigFromProcess, ConfigError } from './config';
 import { startTownWith } from './app';
 import { createLogger } from './town/logger';
+import { warmNlp } from './agent/nlp';
+import module from 'node:module';
 
 async function main(): Promise<void> {
   const config = loadConfigFromProcess();
   const logger = createLogger(config.logLevel);
   const running = await startTownWith(config, logger);
+  // Serving: now write the compile cache (start.ts turned it on; a kill -9 later keeps it for the
+  // restart) and load what the offline mind's voice needs.
+  module.flushCompileCache?.();
+  setImmediate(warmNlp);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -26,6 +26,7 @@ const LAYERS: Array<[string, number]> = [
   ['server/src/host', 8],
   ['server/src/app.ts', 9],
   ['server/src/index.ts', 10],
+  ['server/src/start.ts', 11],
 ];
 
 type Graph = Map<string, string[]>;

@@ -3,7 +3,7 @@
 // an activity said by the one doing it, and the listener addressed as "you". Verbs are found and
 // conjugated by compromise (a part-of-speech tagger); names and pronouns by rules that never give
 // a possessive to the speaker once another person has been named in the sentence.
-import nlp from 'compromise';
+import { nlp } from './nlp';
 
 /** Words after which a finite verb belongs to someone else: another subject. */
 const OTHER_SUBJECT = /\b(he|she|it|they|we|you|who|which|that)\b/i;

@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Embedder } from './types';
+import { projectFile } from '../core/projectRoot';
 
 export const OFFLINE_EMBEDDING_MODEL = 'smalltown-wink-sg100-int8-v1';
-const DEFAULT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets/wordvectors');
+/** server/assets/wordvectors, found from this module in the source tree (server/src/llm) or in the compiled bundle (dist/server). */
+const DEFAULT_DIR = projectFile(fileURLToPath(import.meta.url), 'server/assets/wordvectors');
 /** Out-of-table words count for less than known words: their vectors carry identity, not meaning. */
 const OOV_WEIGHT = 0.6;
 

@@ -1,0 +1,17 @@
+// Files that ship with the project, found the same way from the TypeScript source (server/src/…, run by
+// tsx in `npm run dev` and the tests) and from the compiled bundle (dist/server/index.js, `npm start`).
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The nearest folder at or above `from` that holds the project's package.json. */
+export function projectRoot(from: string): string {
+  for (let dir = path.dirname(from); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'server'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no Smalltown project folder above ${from}`);
+  }
+}
+
+/** `relative` (a path inside the project, e.g. 'server/assets/wordvectors') resolved from a module's own file. */
+export function projectFile(moduleFile: string, relative: string): string {
+  return path.join(projectRoot(moduleFile), relative);
+}
