@@ -170,6 +170,7 @@ export async function smoke(options: { node?: string; minutes: number }): Promis
 
 export async function benchNodeSoak(): Promise<Record<string, number>> {
   const minutes = Number(process.env.BENCH_GC_SOAK_MINUTES ?? 10);
+  if (!(minutes > 0)) return {};
   const r = await soak({ minutes, gc: true });
   console.log(`  forced-GC soak on Node ${r.node}: ${JSON.stringify(r)}`);
   return {
