@@ -47,7 +47,10 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-/** Starts what `npm start` runs, dist/server/start.js (bench/run.ts builds it; the built client must be in dist/client), on a free port with this town and settings. */
+/**
+ * Starts what `npm start` runs, dist/server/start.js (bench/run.ts builds it; the built client must be in
+ * dist/client), on a free port with this town and settings.
+ */
 export async function startServerProcess(town: { mapFile: string; personasDir: string }, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-server-'));

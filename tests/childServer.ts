@@ -81,7 +81,10 @@ export function startChild(
   });
 }
 
-/** `npm start`'s server in a process of its own (on this Node, or `options.node` with `nodeArgs`): no cron jobs, no idle pause, port chosen by the system (LOG_LEVEL info or lower: its ready line is info). */
+/**
+ * `npm start`'s server in a process of its own (on this Node, or `options.node` with `nodeArgs`): no cron
+ * jobs, no idle pause, port chosen by the system (LOG_LEVEL info or lower: its ready line is info).
+ */
 export async function startServerProcess(
   env: Record<string, string>,
   options: { startupMs?: number; started?: (p: ChildProcess) => void; node?: string; nodeArgs?: string[] } = {},

@@ -198,7 +198,9 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   const town = host.get(host.defaultWorld)!.town;
   const worlds = config.worlds.map((w) => `'${w.name}'`).join(', ');
   const shared = redis ? `, sharing matchmaking through ${redactUrl(config.redisUrl!)}` : '';
-  logger.info(`Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}${shared}, Node ${process.version}`);
+  logger.info(
+    `Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}${shared}, Node ${process.version}`,
+  );
   // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
   if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
   else logger.info('operator token: the one set in OPERATOR_TOKEN');
