@@ -523,10 +523,12 @@ export class PersonaForm {
     const byRelationship = new Map<string, string[]>();
     const loose: string[] = [];
     const idLines: string[] = [];
+    // Warnings about the id (another persona set has it) show even for an id made from the name.
+    const idWarnings: string[] = [];
     let hidden = 0;
     const place = (p: FieldProblem, warning: boolean) => {
       const text = `${warning ? '⚠ ' : ''}${p.message}`;
-      if (p.field === 'id') return void idLines.push(text);
+      if (p.field === 'id') return void (warning ? idWarnings : idLines).push(text);
       if (p.field.startsWith('relationships.')) {
         const id = p.field.slice('relationships.'.length);
         byRelationship.set(id, [...(byRelationship.get(id) ?? []), text]);
@@ -548,7 +550,7 @@ export class PersonaForm {
     for (const c of controls) c.showErrors(byControl.get(c) ?? []);
     this.relationships()?.showRowErrors(byRelationship);
     const showId = this.revealAll || this.idTouched;
-    this.idErrors.replaceChildren(...(showId ? idLines : []).map((l) => el('p', { textContent: l })));
+    this.idErrors.replaceChildren(...[...(showId ? idLines : []), ...idWarnings].map((l) => el('p', { textContent: l })));
     this.idErrors.parentElement!.classList.toggle('invalid', showId && idLines.length > 0);
     if (!showId) hidden += idLines.length;
     const shown = errors.length - hidden;
