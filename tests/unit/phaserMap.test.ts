@@ -30,7 +30,7 @@ describe('a map shaped like the Phaser examples', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/layer 'places': missing: a map needs an object layer named 'places'/);
     expect(problems[1]).toMatch(
-      /layer 'objects': missing.*layer 'Objects' holds other things, such as the point 'Spawn Point': keep it as it is and add a new object layer named 'objects'/,
+      /layer 'objects': missing.*layer 'Objects' holds other things, such as the point 'Spawn Point': keep it as it is and add a new object layer named 'obj/,
     );
     // Never "rename it", and no word about the ground or the spawn: by the default rule neither is blocked.
     expect(problems.join('\n')).not.toMatch(/rename|blocked|spawns/);
@@ -66,7 +66,7 @@ describe('a map shaped like the Phaser examples', () => {
     expect(all).toMatch(/if agents walk on 'Below Player', take it out of the map property collisionLayers/);
   });
 
-  it('takes which layers block from the map property collisionLayers, or the layers\' bool property collides', () => {
+  it("takes which layers block from the map property collisionLayers, or the layers' bool property collides", () => {
     const adopted = read(ADOPTED);
     expect(blocked(withMapProperty(adopted, 'World, Above Player'), 12, 2)).toBe(1);
     expect(blocked(withMapProperty(adopted, 'World'), 12, 2)).toBe(0);

@@ -252,7 +252,8 @@ export function buildObjects(
       g.fail(
         'objects',
         blocked
-          ? `object '${name}' (id ${o.id}) in '${arena.address}' has no walkable tile on or beside it to stand on: blocked ${describeBlockers(g.collision, tiles, 'erase tiles in')}`
+          ? `object '${name}' (id ${o.id}) in '${arena.address}' has no walkable tile on or beside it to stand on: ` +
+              `blocked ${describeBlockers(g.collision, tiles, 'erase tiles in')}`
           : `object '${name}' (id ${o.id}) in '${arena.address}' cannot be reached on foot from spawn '${reached.firstSpawn}'`,
       );
     }
