@@ -28,6 +28,10 @@ export interface ImportResult {
   reportFile: string;
   report: string;
   residents: ConvertedResident[];
+  /** The reference simulation's start, as START_TIME takes it, or null when it could not be read. */
+  startTime: string | null;
+  /** The command that starts the imported town, START_TIME included. */
+  command: string;
 }
 
 export const DEFAULT_OUT = 'data/the_ville';
@@ -88,14 +92,19 @@ export function importSmallville(options: ImportOptions): ImportResult {
     const r = path.relative(process.cwd(), p);
     return r.startsWith('..') ? p : r || '.';
   };
+  const command = `${sim.startTime ? `START_TIME=${sim.startTime} ` : ''}MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`;
   const lines = [
     "# Import of the reference's town",
     '',
     `From \`${checkout}\` (simulation \`${sim.name}\`), by \`npm run import:smallville\`. Run it with:`,
     '',
     '```sh',
-    `MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`,
+    command,
     '```',
+    '',
+    sim.startTime
+      ? `The town starts when the reference's does: ${sim.startTime} (${sim.startSource}), the date its residents speak of.`
+      : `The start date could not be read (${sim.startSource}): START_TIME is left to its default; set it to the reference's date.`,
     '',
     '## The map',
     '',
@@ -150,7 +159,7 @@ export function importSmallville(options: ImportOptions): ImportResult {
   const report = lines.join('\n');
   const reportFile = path.join(outDir, 'import-report.md');
   fs.writeFileSync(reportFile, report);
-  return { mapFile, personasDir, reportFile, report, residents };
+  return { mapFile, personasDir, reportFile, report, residents, startTime: sim.startTime, command };
 }
 
 function parseArgs(argv: readonly string[]): ImportOptions {

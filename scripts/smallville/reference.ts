@@ -76,6 +76,36 @@ export interface ReferenceSim {
   name: string;
   dir: string;
   residents: ReferenceResident[];
+  /** When the simulation starts, as START_TIME takes it ("2023-02-13T00:00"), from reverie/meta.json; null when it says none. */
+  startTime: string | null;
+  /** Where the start came from, for the report ("reverie/meta.json curr_time 'February 13, 2023, 00:00:00'"), or why there is none. */
+  startSource: string;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "February 13, 2023, 00:00:00" or "February 13, 2023" (the reference's date format) as "2023-02-13T00:00"; null if it is not one. */
+export function referenceDateToStartTime(text: string): string | null {
+  const m = /^\s*([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})(?:,\s*(\d{1,2}):(\d{2})(?::\d{2})?)?\s*$/.exec(text);
+  if (!m) return null;
+  const month = MONTHS.indexOf(m[1].toLowerCase());
+  const day = Number(m[2]);
+  if (month < 0 || day < 1 || day > 31) return null;
+  const pad = (n: number | string) => String(n).padStart(2, '0');
+  return `${m[3]}-${pad(month + 1)}-${pad(day)}T${pad(m[4] ?? 0)}:${pad(m[5] ?? 0)}`;
+}
+
+/** The simulation's start from its reverie/meta.json: `curr_time`, else `start_date` at midnight. */
+function readStart(dir: string): { startTime: string | null; startSource: string } {
+  const file = path.join(dir, 'reverie', 'meta.json');
+  if (!fs.existsSync(file)) return { startTime: null, startSource: `no ${path.join(path.basename(dir), 'reverie', 'meta.json')}` };
+  const meta = readJson<{ curr_time?: unknown; start_date?: unknown }>(file);
+  for (const key of ['curr_time', 'start_date'] as const) {
+    const v = meta?.[key];
+    const start = typeof v === 'string' ? referenceDateToStartTime(v) : null;
+    if (start) return { startTime: start, startSource: `reverie/meta.json ${key} '${String(v)}'` };
+  }
+  return { startTime: null, startSource: 'reverie/meta.json has no curr_time or start_date in the form "February 13, 2023, 00:00:00"' };
 }
 
 /** A small CSV reader (RFC 4180 quotes), each cell trimmed as the reference's reader does. */
@@ -227,7 +257,7 @@ export function readSim(checkout: string, sim?: string): ReferenceSim {
       start: start && Number.isFinite(start.x) && Number.isFinite(start.y) ? { x: start.x, y: start.y } : null,
     });
   }
-  return { name: path.basename(dir), dir, residents };
+  return { name: path.basename(dir), dir, residents, ...readStart(dir) };
 }
 
 /** What each resident is told at the start ("whispers"), by name, from the agent_history_init_*.csv with the most of them. */

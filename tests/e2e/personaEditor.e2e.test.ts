@@ -10,6 +10,7 @@ import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown, tempDir } from '../helpers';
 import { loadPersonaFolder } from '../../server/src/world/persona';
 import { loadTownMap } from '../../server/src/world/map';
+import { personaFilesOf } from '../../server/src/analysis/scenario';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
 
@@ -42,6 +43,9 @@ describe('the persona editor in the browser', () => {
 
   const field = (page: Page, name: string): Locator => page.locator(`[name="${name}"]`);
   const errorsOf = (page: Page, pathName: string) => page.locator(`.field[data-path="${pathName}"] > .field-errors`);
+
+  /** Everything said under a field: its own box, and a list's one row's (a single place is both a list and its row). */
+  const underField = async (page: Page, pathName: string): Promise<string> => (await errorsOf(page, pathName).allTextContents()).join(' ');
 
   async function type(page: Page, name: string, text: string): Promise<void> {
     const input = field(page, name);
@@ -169,6 +173,76 @@ describe('the persona editor in the browser', () => {
     expect(await page.locator('#save-status').textContent()).toMatch(/Not saved: fix the \d+ problems/);
     await page.close();
   }, 120_000);
+
+  it('shows each problem a new user met under its field as it is typed, and asks to delete next to the file', async () => {
+    const page = watch(await browser.context.newPage());
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${town.url}/personas#token=${TOKEN}`);
+    await page.waitForFunction(() => window.__personaEditor?.ready === true, null, { timeout: 30_000 });
+    expect(await page.locator('#role').textContent()).toBe('operator');
+    // The placeholder's example id is no resident of any persona set.
+    expect(await field(page, 'id').getAttribute('placeholder')).toBe('e.g. juniper');
+    // A Valentine resident's id, made from the name: said under the file name.
+    await type(page, 'name', 'Nadia Vale');
+    expect(await field(page, 'id').inputValue()).toBe('nadia');
+    await expect.poll(() => errorsOf(page, 'id').textContent(), { timeout: 10_000 }).toMatch(/'nadia' is also scenarios\/valentines\/residents\/nadia\.yaml/);
+    await field(page, 'id').fill('');
+    await type(page, 'id', 'juniper');
+    await expect.poll(() => errorsOf(page, 'id').textContent(), { timeout: 10_000 }).toBe('');
+    // Another resident's home and bed: a warning naming her.
+    await type(page, 'home', 'Lindqvist House');
+    await expect.poll(() => errorsOf(page, 'home').textContent(), { timeout: 10_000 }).toMatch(/is Freya Lindqvist's \(freya\)/);
+    // Routine places that do not exist, under the place typed in, not counted as "not filled in yet".
+    await type(page, 'routine[0].activity', 'sorting the attic');
+    await type(page, 'routine[0].place', 'Nowhere Street: attic');
+    await expect.poll(() => underField(page, 'routine[0].place'), { timeout: 10_000 }).toMatch(/Nowhere Street/);
+    await page.locator('.field[data-path="routine"] > button.add').click();
+    await type(page, 'workplace', 'Hobbs Cafe: cafe');
+    await field(page, 'routine[1].at').pressSequentially('09:00', TYPING);
+    await type(page, 'routine[1].activity', 'baking bread');
+    await type(page, 'routine[1].emoji', '🍞');
+    await type(page, 'routine[1].place', 'work: oven');
+    await expect.poll(() => underField(page, 'routine[1].place'), { timeout: 10_000 }).toMatch(/oven/);
+    await settled(page);
+    const summary = (await page.locator('.form-summary').textContent()) ?? '';
+    const hidden = /\((\d+) in fields not filled in yet\)/.exec(summary);
+    const typedOnes = await page.locator('.field.invalid').count();
+    expect(typedOnes, summary).toBeGreaterThanOrEqual(2);
+    expect(hidden === null || Number(hidden[1]) < Number(/(\d+) problem/.exec(summary)![1]), summary).toBe(true);
+    await page.screenshot({ path: 'test-results/persona-editor-problems.png', fullPage: true });
+
+    // Delete a file: the question opens in the file's row, where the click was, in view.
+    fs.writeFileSync(
+      path.join(personasDir, 'wren.yaml'),
+      fs.readFileSync(path.join(personasDir, 'claire.yaml'), 'utf8').replaceAll('Claire Moreau', 'Wren Hale'),
+    );
+    await page.reload();
+    await page.waitForFunction(() => window.__personaEditor?.ready === true, null, { timeout: 30_000 });
+    const row = page.locator('#files li[data-id="wren"]');
+    await row.locator('button', { hasText: 'delete file' }).click();
+    const confirm = page.locator('#confirm');
+    await expect.poll(() => confirm.isVisible()).toBe(true);
+    expect(await row.locator('#confirm').count()).toBe(1);
+    const box = (await confirm.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(901);
+    // Beside the row that was clicked, not at the far end of the page.
+    const rowBox = (await row.boundingBox())!;
+    expect(box.y - rowBox.y).toBeLessThan(rowBox.height);
+    await confirm.locator('button', { hasText: 'Delete wren.yaml' }).click();
+    await expect.poll(() => fs.existsSync(path.join(personasDir, 'wren.yaml'))).toBe(false);
+    await page.close();
+  }, 120_000);
+
+  it("the shipped scenario's persona sets still load with a persona saved under the placeholder's id", () => {
+    const folder = tempDir('smalltown-personas-');
+    fs.cpSync('personas', folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'juniper.yaml'), fs.readFileSync('personas/claire.yaml', 'utf8').replaceAll('Claire Moreau', 'Juniper Ash'));
+    expect(personaFilesOf({ personas: [folder, 'scenarios/valentines/residents'] }, 'scenarios/valentines.yaml').has('juniper')).toBe(true);
+    // The control: the old example id, and the scenario refuses the pair of folders.
+    fs.writeFileSync(path.join(folder, 'nadia.yaml'), 'name: x\n');
+    expect(() => personaFilesOf({ personas: [folder, 'scenarios/valentines/residents'] }, 'scenarios/valentines.yaml')).toThrow(/persona 'nadia' is in both/);
+  });
 
   it('the file it wrote loads again at the next start', async () => {
     const map = loadTownMap(town.config.mapFile);

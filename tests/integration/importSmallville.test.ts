@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSmallville, type ImportResult } from '../../scripts/importSmallville';
+import { referenceDateToStartTime } from '../../scripts/smallville/reference';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFolder } from '../../server/src/world/persona';
 import { startTestTown, tempDir, waitFor } from '../helpers';
@@ -111,6 +112,24 @@ describe("importing the reference's town", () => {
       'vision_r',
     ])
       expect(report).toContain(line);
+  });
+
+  it("starts the town on the reference's date (its reverie/meta.json), in the command and the report", () => {
+    expect(result.startTime).toBe('2023-02-13T00:00');
+    expect(result.command).toMatch(/^START_TIME=2023-02-13T00:00 MAP_FILE=.*the_ville\.tmj PERSONAS_DIR=.*personas npm start$/);
+    expect(result.report).toContain(result.command);
+    expect(result.report).toContain("reverie/meta.json curr_time 'February 13, 2023, 00:00:00'");
+    expect(referenceDateToStartTime('February 14, 2023')).toBe('2023-02-14T00:00');
+    expect(referenceDateToStartTime('June 25, 2023, 17:05:30')).toBe('2023-06-25T17:05');
+    expect(referenceDateToStartTime('13/02/2023')).toBeNull();
+    // The control: a simulation without its meta.json gets no START_TIME, and the report says why.
+    const copy = path.join(tempDir(), 'checkout');
+    fs.cpSync(CHECKOUT, copy, { recursive: true });
+    fs.rmSync(path.join(copy, 'environment/frontend_server/storage/base_the_hamlet_n2/reverie'), { recursive: true });
+    const undated = importSmallville({ checkout: copy, outDir: path.join(copy, 'out') });
+    expect(undated.startTime).toBeNull();
+    expect(undated.command).toMatch(/^MAP_FILE=/);
+    expect(undated.report).toMatch(/The start date could not be read \(no base_the_hamlet_n2\/reverie\/meta\.json\)/);
   });
 
   it('still converts a checkout whose images, or whole art, are missing, and says so', () => {

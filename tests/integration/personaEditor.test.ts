@@ -293,7 +293,7 @@ describe('the plan preview with an LLM', () => {
   it('plans through the town\u2019s LLM, says what it cost, and logs the calls as the preview\u2019s', async () => {
     const operator = client(town, TOKEN);
     const before = stub.stats.requests;
-    const { status, body } = await operator.post<PlanPreview>('/api/persona-files/nadia/preview', { fields: nadia(), mind: 'llm' });
+    const { status, body } = await operator.post<PlanPreview>('/api/persona-files/juniper/preview', { fields: nadia(), mind: 'llm' });
     expect(status).toBe(200);
     expect(body.mind).toBe('llm');
     expect(body.label).toMatch(/^llm: stub-model/);
@@ -305,21 +305,59 @@ describe('the plan preview with an LLM', () => {
     expect(body.cost!.promptTokens).toBeGreaterThan(0);
     expect(body.cost!.usd).toBeCloseTo((body.cost!.promptTokens * 1 + body.cost!.completionTokens * 2) / 1e6, 10);
     const logged = town.town.db.db
-      .prepare("SELECT sum(cached) AS cached, count(*) AS calls, sum(prompt_tokens) AS prompt FROM llm_calls WHERE agent_id = 'preview:nadia'")
+      .prepare("SELECT sum(cached) AS cached, count(*) AS calls, sum(prompt_tokens) AS prompt FROM llm_calls WHERE agent_id = 'preview:juniper'")
       .get();
     expect(logged).toEqual({ cached: body.cost!.cachedCalls, calls: 4, prompt: body.cost!.promptTokens });
-    // Nothing of Nadia in the world: no file, no agent, no memories.
-    expect(town.town.sim.agent('nadia')).toBeUndefined();
-    expect(fs.existsSync(path.join(town.config.personasDir, 'nadia.yaml'))).toBe(false);
+    // Nothing of her in the world: no file, no agent, no memories.
+    expect(town.town.sim.agent('juniper')).toBeUndefined();
+    expect(fs.existsSync(path.join(town.config.personasDir, 'juniper.yaml'))).toBe(false);
+  });
+
+  it("refuses an id a shipped scenario already runs with this folder (the Valentine residents' nadia), and writes nothing", async () => {
+    // This town runs the shipped personas/ folder, as scenarios/valentines.yaml does with valentines/residents.
+    const operator = client(town, TOKEN);
+    const checked = await operator.post<PersonaCheckReply>('/api/persona-files/nadia/check', { fields: nadia() });
+    expect(checked.body.errors).toEqual([
+      {
+        field: 'id',
+        message: expect.stringMatching(
+          /'nadia' is already scenarios\/valentines\/residents\/nadia\.yaml, which scenarios\/valentines\.yaml runs with this folder/,
+        ),
+      },
+    ]);
+    const saved = await operator.put<PersonaSaveRefusal>('/api/persona-files/nadia', { fields: nadia() });
+    expect(saved.status).toBe(400);
+    expect(saved.body.errors!.map((e) => e.field)).toEqual(['id']);
+    expect(fs.existsSync('personas/nadia.yaml')).toBe(false);
+    // The control: another id has no such problem.
+    expect((await operator.post<PersonaCheckReply>('/api/persona-files/juniper/check', { fields: nadia() })).body.errors).toEqual([]);
+  });
+
+  it('warns of a bed or a home someone else has, naming who', async () => {
+    const operator = client(town, TOKEN);
+    const check = async (fields: Record<string, unknown>) =>
+      (await operator.post<PersonaCheckReply>('/api/persona-files/juniper/check', { fields: { ...nadia(), ...fields } })).body;
+    // Claire's fields, so Claire's bed in Moreau House.
+    const same = await check({});
+    expect(same.errors).toEqual([]);
+    expect(same.warnings).toContainEqual({ field: 'home', message: expect.stringMatching(/the bed 'Moreau House: bedroom: bed' is Claire .*\(claire\)/) });
+    const freya = await check({ home: 'Lindqvist House' });
+    expect(freya.warnings).toContainEqual({ field: 'home', message: expect.stringMatching(/'Lindqvist House: bedroom: bed' is Freya Lindqvist's \(freya\)/) });
+    // Yumi's second bed, named: under the bed field.
+    const yumi = await check({ home: 'Tanaka House', bed: 'bed 2' });
+    expect(yumi.warnings).toContainEqual({ field: 'bed', message: expect.stringMatching(/'Tanaka House: bedroom: bed 2' is Yumi .*\(yumi\)/) });
+    // The control: a sector nobody lives in raises neither.
+    const empty = town.town.map.places.sectors.map((s) => s.name).find((n) => ![...town.town.personas.values()].some((p) => p.home === n))!;
+    expect((await check({ home: empty })).warnings.map((w) => w.message).join('\n')).not.toMatch(/is also the home|the bed .* is/);
   });
 
   it('the offline preview stays free on an LLM town; on an offline town the LLM preview is refused', async () => {
     const operator = client(town, TOKEN);
-    const offline = await operator.post<PlanPreview>('/api/persona-files/nadia/preview', { fields: nadia(), mind: 'offline' });
+    const offline = await operator.post<PlanPreview>('/api/persona-files/juniper/preview', { fields: nadia(), mind: 'offline' });
     expect(offline.body.cost).toBeNull();
     const plain = await startTestTown({ operatorToken: TOKEN });
     try {
-      const refused = await client(plain, TOKEN).post<{ error: string }>('/api/persona-files/nadia/preview', { fields: nadia(), mind: 'llm' });
+      const refused = await client(plain, TOKEN).post<{ error: string }>('/api/persona-files/juniper/preview', { fields: nadia(), mind: 'llm' });
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatch(/offline mind/);
     } finally {

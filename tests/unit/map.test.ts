@@ -133,8 +133,14 @@ describe('a map that breaks the conventions', () => {
     // Both arenas behind the wall, once each; not again for each of their objects.
     const errors = mapErrors(m);
     expect(errors.map((e) => [e.layer, e.message.replace(/^.*?layer 'places': /, '')])).toEqual([
-      ['places', "'Hobbs Cafe: cafe' cannot be reached on foot from spawn 'spawn 1': open a door in the collision layer"],
-      ['places', "'Hobbs Cafe: kitchen' cannot be reached on foot from spawn 'spawn 1': open a door in the collision layer"],
+      [
+        'places',
+        "'Hobbs Cafe: cafe' cannot be reached on foot from spawn 'spawn 1': walled in by layer 'collision' (any tile, 47 tiles); open a door in that layer",
+      ],
+      [
+        'places',
+        "'Hobbs Cafe: kitchen' cannot be reached on foot from spawn 'spawn 1': walled in by layer 'collision' (any tile, 25 tiles); open a door in that layer",
+      ],
     ]);
   });
 
@@ -198,7 +204,11 @@ describe('a map that breaks the conventions', () => {
   it('refuses a spawn on a blocked tile', () => {
     const m = JSON.parse(fs.readFileSync(HUT, 'utf8')) as ReturnType<typeof raw>;
     Object.assign(layer(m, 'spawns').objects[0], { x: 2, y: 2 });
-    expectMapError(m, 'spawns', /'spawn 1' \(id 5\) is on a blocked tile 0,0/);
+    expectMapError(
+      m,
+      'spawns',
+      /'spawn 1' \(id 5\) is on a tile 0,0 blocked by layer 'collision' \(any tile, 1 tile\); move the spawn, or erase the tile in that layer/,
+    );
   });
 });
 

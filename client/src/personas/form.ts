@@ -450,7 +450,7 @@ export class PersonaForm {
   idTouched = false;
 
   constructor(fields: readonly FieldSpec[], ctx: FormContext) {
-    this.idField = el('input', { type: 'text', name: 'id', placeholder: 'e.g. nadia', size: 16 });
+    this.idField = el('input', { type: 'text', name: 'id', placeholder: 'e.g. juniper', size: 16 });
     this.idField.setAttribute('aria-label', 'id');
     this.idField.addEventListener('input', () => {
       this.idTouched = true;
@@ -523,18 +523,25 @@ export class PersonaForm {
     const byRelationship = new Map<string, string[]>();
     const loose: string[] = [];
     const idLines: string[] = [];
+    // Warnings about the id (another persona set has it) show even for an id made from the name.
+    const idWarnings: string[] = [];
     let hidden = 0;
     const place = (p: FieldProblem, warning: boolean) => {
       const text = `${warning ? '⚠ ' : ''}${p.message}`;
-      if (p.field === 'id') return void idLines.push(text);
+      if (p.field === 'id') return void (warning ? idWarnings : idLines).push(text);
       if (p.field.startsWith('relationships.')) {
         const id = p.field.slice('relationships.'.length);
         byRelationship.set(id, [...(byRelationship.get(id) ?? []), text]);
         return;
       }
-      const owner = controls.filter((c) => within(p.field, c.path)).sort((a, b) => b.path.length - a.path.length)[0];
+      // The deepest control that holds the field; of a list and its one row (both at `routine[2].place`), the row,
+      // whose input the user typed in. Touched when any control at that path was.
+      const holders = controls.filter((c) => within(p.field, c.path));
+      const deepest = Math.max(-1, ...holders.map((c) => c.path.length));
+      const same = holders.filter((c) => c.path.length === deepest);
+      const owner = same[same.length - 1];
       if (!owner) return void loose.push(`${p.field}: ${text}`);
-      if (!warning && !this.revealAll && !owner.touched) return void hidden++;
+      if (!warning && !this.revealAll && !same.some((c) => c.touched)) return void hidden++;
       const rest = p.field.slice(owner.path.length);
       byControl.set(owner, [...(byControl.get(owner) ?? []), rest ? `${rest.replace(/^\./, '')}: ${text}` : text]);
     };
@@ -543,7 +550,7 @@ export class PersonaForm {
     for (const c of controls) c.showErrors(byControl.get(c) ?? []);
     this.relationships()?.showRowErrors(byRelationship);
     const showId = this.revealAll || this.idTouched;
-    this.idErrors.replaceChildren(...(showId ? idLines : []).map((l) => el('p', { textContent: l })));
+    this.idErrors.replaceChildren(...[...(showId ? idLines : []), ...idWarnings].map((l) => el('p', { textContent: l })));
     this.idErrors.parentElement!.classList.toggle('invalid', showId && idLines.length > 0);
     if (!showId) hidden += idLines.length;
     const shown = errors.length - hidden;

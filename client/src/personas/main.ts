@@ -300,8 +300,7 @@ function confirmOverwrite(id: string, message: string): void {
     box.hidden = true;
     say(`Not saved: ${id}.yaml is left as it was. Choose another file name to save this persona as a new one.`);
   });
-  box.replaceChildren(el('p', { textContent: message.replace(/: save again to overwrite it$/, '.') }), replace, ' ', cancel);
-  box.hidden = false;
+  showConfirm($('save-buttons'), 'replace the file?', el('p', { textContent: message.replace(/: save again to overwrite it$/, '.') }), replace, ' ', cancel);
   say('');
   replace.focus();
 }
@@ -311,6 +310,12 @@ function confirmOverwrite(id: string, message: string): void {
 async function refreshFiles(): Promise<void> {
   [files, town] = await Promise.all([api.files(), api.town()]);
   const list = $('files');
+  // A confirmation open in a row goes back beside the save buttons, hidden, before the rows are redrawn.
+  const box = $('confirm');
+  if (list.contains(box)) {
+    box.hidden = true;
+    $('save-buttons').after(box);
+  }
   list.replaceChildren(
     ...files.files.map((f) => {
       const actions = el('span', { className: 'file-actions' });
@@ -325,7 +330,7 @@ async function refreshFiles(): Promise<void> {
         if (f.inTown) button('remove from town', () => act(() => api.removeAgent(f.id), `${f.name ?? f.id} leaves the town (the file stays).`));
         else {
           if (!f.problems.length) button('add to town', () => act(() => api.addAgent(f.id), `${f.name ?? f.id} joins the town.`));
-          button('delete file', () => confirmDelete(f.id));
+          button('delete file', () => confirmDelete(f.id, actions));
         }
       }
       const li = el(
@@ -370,7 +375,20 @@ async function act(run: () => Promise<unknown>, done: string): Promise<void> {
   window.setTimeout(() => void refreshFiles(), 400);
 }
 
-function confirmDelete(id: string): void {
+/**
+ * Shows the confirmation box right after the control that asked for it (the file's row, the save
+ * buttons), where the user is looking, and brings it into view.
+ */
+function showConfirm(anchor: Element, label: string, ...content: Array<Node | string>): void {
+  const box = $('confirm');
+  box.setAttribute('aria-label', label);
+  box.replaceChildren(...content);
+  anchor.after(box);
+  box.hidden = false;
+  box.scrollIntoView({ block: 'nearest' });
+}
+
+function confirmDelete(id: string, anchor: Element): void {
   const box = $('confirm');
   const yes = el('button', { type: 'button', className: 'danger', textContent: `Delete ${id}.yaml` });
   const no = el('button', { type: 'button', textContent: 'Keep it' });
@@ -382,8 +400,8 @@ function confirmDelete(id: string): void {
     }, `Deleted ${id}.yaml.`);
   });
   no.addEventListener('click', () => (box.hidden = true));
-  box.replaceChildren(el('p', { textContent: `Delete the file ${id}.yaml from the persona folder? This cannot be undone.` }), yes, ' ', no);
-  box.hidden = false;
+  showConfirm(anchor, 'delete the file?', el('p', { textContent: `Delete the file ${id}.yaml from the persona folder? This cannot be undone.` }), yes, ' ', no);
+  no.focus();
 }
 
 /** Opens a file in the form (or, after a save, marks the form as that file's). */

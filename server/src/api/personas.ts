@@ -1,30 +1,23 @@
 // The persona editor's HTTP API, one town's (picked by `?world=` like every /api view). Anyone may
-// read the persona files; checking, previewing, saving and deleting them, and adding or removing
-// agents, need the operator token (Authorization: Bearer <token>).
+// read the persona files; checking, previewing, saving and deleting them, and adding or
+// removing agents, need the operator token (Authorization: Bearer <token>).
 //
-// Every check is the loader's own: the form's fields are written as the YAML that saving would write,
-// and that text goes through checkPersonaText against the town's map, exactly as at start-up. So the
-// editor and the next start never disagree, and a file that would stop the town is never written.
-import path from 'node:path';
+// Every check is the loader's own (personaChecks.ts): the form's fields are written as the YAML that
+// saving would write, and that text goes through checkPersonaText against the town's map, exactly as at
+// start-up. So the editor and the next start never disagree, and a file that would stop the town is
+// never written. This file holds the routes and what each does with the folder and the town.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Town } from '../town/Town';
 import type { AgentId } from '../protocol/ids';
-import type {
-  FieldProblem,
-  PersonaCheckReply,
-  PersonaFileEntry,
-  PersonaFileList,
-  PersonaFileView,
-  PersonaSaveRefusal,
-  PersonaSaveReply,
-} from '../protocol/personas';
-import { checkPersonaText, isPersonaId, type PersonaError, type PersonaWarning } from '../world/persona';
-import { readPersonaFields, renderPersonaYaml } from '../world/personaText';
+import type { PersonaCheckReply, PersonaFileEntry, PersonaFileList, PersonaFileView, PersonaSaveRefusal, PersonaSaveReply } from '../protocol/personas';
+import { checkPersonaText, isPersonaId } from '../world/persona';
+import { readPersonaFields } from '../world/personaText';
 import { PersonaFolder, PersonaFolderError } from '../town/personaFiles';
 import { previewDayPlan, PreviewUnavailable } from '../town/preview';
 import { HttpError } from './errors';
 import { requireOperator } from './towns';
+import { PersonaChecks, problem } from './personaChecks';
 
 /** Who the event log names for what the editor does. */
 const BY = 'persona editor';
@@ -43,211 +36,190 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   throw new HttpError(400, parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; '));
 }
 
-/** A loader error by field; one about the file name (no field) is the form's `id`. */
-function problem(e: PersonaError | PersonaWarning): FieldProblem {
-  if ('what' in e) return { field: e.field || 'id', message: e.what };
-  const prefix = `${e.file}: ${e.field}: `;
-  return { field: e.field, message: e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message };
+function idParam(req: Request): string {
+  const id = String(req.params.id);
+  if (!isPersonaId(id)) throw new HttpError(400, `'${id}' is not a persona id: use lowercase letters, digits and '-', starting with a letter`);
+  return id;
+}
+
+/** What every route works with: the town, its persona folder and the checks. */
+interface Editor {
+  town: Town;
+  folder: PersonaFolder;
+  checks: PersonaChecks;
+  inTown(id: string): boolean;
 }
 
 export function mountPersonaApi(api: express.Router, town: Town, operatorToken: string): void {
   const folder = new PersonaFolder(town.config.personasDir);
+  const editor: Editor = { town, folder, checks: new PersonaChecks(town, folder), inTown: (id) => town.sim.agent(id) !== undefined };
   const operator = requireOperator(operatorToken);
-  const inTown = (id: string) => town.sim.agent(id) !== undefined;
+  api.get('/persona-files', guarded(listFiles(editor)));
+  api.get('/persona-files/:id', guarded(viewFile(editor)));
+  api.post('/persona-files/:id/check', operator, guarded(checkFields(editor)));
+  api.post('/persona-files/:id/preview', operator, guarded(previewFields(editor)));
+  api.put('/persona-files/:id', operator, guarded(saveFile(editor)));
+  api.delete('/persona-files/:id', operator, guarded(deleteFile(editor)));
+  api.post('/agents', operator, guarded(addAgent(editor)));
+  api.delete('/agents/:id', operator, guarded(removeAgent(editor)));
+}
 
-  /** The ids a relationship may name without a warning: the folder's and the town's. */
-  const knownIds = (id: string) => new Set([...folder.list().map((f) => f.id), ...town.personas.keys(), id]);
-
-  /**
-   * The file saving would write for these fields, and the loader's verdict on it. A name that cannot
-   * be an id is checked too (the loader says what is wrong with it); nothing is read for it.
-   */
-  const check = (id: string, fields: Record<string, unknown>) => {
-    const valid = isPersonaId(id);
-    const file = valid ? folder.pathOf(id) : path.join(folder.dir, `${id.replace(/[\\/]/g, '_')}.yaml`);
-    const previous = (valid ? folder.read(id) : null) ?? undefined;
-    const yaml = renderPersonaYaml(fields, previous);
-    const checked = checkPersonaText(yaml, file, town.map, knownIds(id));
-    return { file, yaml, exists: previous !== undefined, ...checked };
-  };
-
-  const idParam = (req: Request): string => {
-    const id = String(req.params.id);
-    if (!isPersonaId(id)) throw new HttpError(400, `'${id}' is not a persona id: use lowercase letters, digits and '-', starting with a letter`);
-    return id;
-  };
-
-  api.get(
-    '/persona-files',
-    guarded((_req, res) => {
-      const files: PersonaFileEntry[] = folder.list().map(({ id, file }) => {
-        const checked = checkPersonaText(folder.read(id) ?? '', folder.pathOf(id), town.map, knownIds(id));
-        return {
-          id,
-          file,
-          name: checked.persona?.name ?? checked.draft.name ?? null,
-          inTown: inTown(id),
-          problems: checked.errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.what}`),
-        };
-      });
-      const withFile = new Set(files.map((f) => f.id));
-      const reply: PersonaFileList = {
-        files,
-        agentsWithoutFile: town.sim
-          .agents()
-          .filter((a) => !withFile.has(a.spec.id))
-          .map((a) => ({ id: a.spec.id, name: a.spec.name })),
-        spawns: town.map.spawns.map((s) => s.name),
-        mind: { kind: town.mind.kind, label: town.mind.label },
-      };
-      res.json(reply);
-    }),
-  );
-
-  api.get(
-    '/persona-files/:id',
-    guarded((req, res) => {
-      const id = idParam(req);
-      const text = folder.read(id);
-      if (text === null) throw new HttpError(404, `there is no ${id}.yaml in the persona folder`);
-      const checked = checkPersonaText(text, folder.pathOf(id), town.map, knownIds(id));
-      const view: PersonaFileView = {
+function listFiles({ town, folder, checks, inTown }: Editor): Handler {
+  return (_req, res) => {
+    const files: PersonaFileEntry[] = folder.list().map(({ id, file }) => {
+      const checked = checkPersonaText(folder.read(id) ?? '', folder.pathOf(id), town.map, checks.knownIds(id));
+      return {
         id,
-        file: folder.pathOf(id).split(/[\\/]/).pop()!,
-        text,
-        fields: readPersonaFields(text),
+        file,
+        name: checked.persona?.name ?? checked.draft.name ?? null,
         inTown: inTown(id),
-        errors: checked.errors.map(problem),
+        problems: checked.errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.what}`),
       };
-      res.json(view);
-    }),
-  );
+    });
+    const withFile = new Set(files.map((f) => f.id));
+    const reply: PersonaFileList = {
+      files,
+      agentsWithoutFile: town.sim
+        .agents()
+        .filter((a) => !withFile.has(a.spec.id))
+        .map((a) => ({ id: a.spec.id, name: a.spec.name })),
+      spawns: town.map.spawns.map((s) => s.name),
+      mind: { kind: town.mind.kind, label: town.mind.label },
+    };
+    res.json(reply);
+  };
+}
 
-  api.post(
-    '/persona-files/:id/check',
-    operator,
-    guarded((req, res, next) => {
-      const id = String(req.params.id);
-      const { fields } = parseBody(CheckBody, req.body);
-      const c = check(id, fields);
-      const reply = (preview: PersonaCheckReply['preview']): PersonaCheckReply => ({
-        errors: c.errors.map(problem),
-        warnings: c.warnings.map(problem),
-        yaml: c.yaml,
-        exists: c.exists,
-        inTown: isPersonaId(id) && inTown(id),
-        preview,
+function viewFile({ town, folder, checks, inTown }: Editor): Handler {
+  return (req, res) => {
+    const id = idParam(req);
+    const text = folder.read(id);
+    if (text === null) throw new HttpError(404, `there is no ${id}.yaml in the persona folder`);
+    const checked = checkPersonaText(text, folder.pathOf(id), town.map, checks.knownIds(id));
+    const view: PersonaFileView = {
+      id,
+      file: folder.pathOf(id).split(/[\\/]/).pop()!,
+      text,
+      fields: readPersonaFields(text),
+      inTown: inTown(id),
+      errors: checked.errors.map(problem),
+    };
+    res.json(view);
+  };
+}
+
+function checkFields({ town, checks, inTown }: Editor): Handler {
+  return (req, res, next) => {
+    const id = String(req.params.id);
+    const { fields } = parseBody(CheckBody, req.body);
+    const c = checks.check(id, fields);
+    const reply = (preview: PersonaCheckReply['preview']): PersonaCheckReply => ({
+      errors: c.errors,
+      warnings: c.warnings,
+      yaml: c.yaml,
+      exists: c.exists,
+      inTown: isPersonaId(id) && inTown(id),
+      preview,
+    });
+    if (!c.persona) return void res.json(reply(null));
+    previewDayPlan(town, c.persona, 'offline').then((preview) => res.json(reply(preview)), next);
+  };
+}
+
+function previewFields({ town, checks }: Editor): Handler {
+  return (req, res, next) => {
+    const id = idParam(req);
+    const { fields, mind } = parseBody(PreviewBody, req.body);
+    const c = checks.check(id, fields);
+    if (!c.persona) throw new HttpError(400, `fix the persona first: ${c.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+    previewDayPlan(town, c.persona, mind).then(
+      (preview) => res.json(preview),
+      (error: unknown) => next(error instanceof PreviewUnavailable ? new HttpError(409, error.message) : error),
+    );
+  };
+}
+
+/** Writes the file (never one that does not load), then brings the change into town: an update, or an addition when asked. */
+function saveFile({ town, folder, checks, inTown }: Editor): Handler {
+  return (req, res, next) => {
+    const id = idParam(req);
+    const body = parseBody(SaveBody, req.body);
+    const c = checks.check(id, body.fields);
+    const refuse = (status: number, refusal: PersonaSaveRefusal) => void res.status(status).json(refusal);
+    if (!c.persona)
+      return refuse(400, {
+        error: `not saved: ${c.errors.length} problem${c.errors.length === 1 ? '' : 's'} (a file that does not load would stop the next start)`,
+        errors: c.errors,
       });
-      if (!c.persona) return void res.json(reply(null));
-      previewDayPlan(town, c.persona, 'offline').then((preview) => res.json(reply(preview)), next);
-    }),
-  );
-
-  api.post(
-    '/persona-files/:id/preview',
-    operator,
-    guarded((req, res, next) => {
-      const id = idParam(req);
-      const { fields, mind } = parseBody(PreviewBody, req.body);
-      const c = check(id, fields);
-      if (!c.persona) throw new HttpError(400, `fix the persona first: ${c.errors.map((e) => `${e.field || 'id'}: ${e.what}`).join('; ')}`);
-      previewDayPlan(town, c.persona, mind).then(
-        (preview) => res.json(preview),
-        (error: unknown) => next(error instanceof PreviewUnavailable ? new HttpError(409, error.message) : error),
+    if (body.spawn !== undefined && !town.map.spawns.some((s) => s.name === body.spawn))
+      throw new HttpError(400, `spawn: no spawn point '${body.spawn}' in the map`);
+    let written: { file: string; created: boolean };
+    try {
+      written = folder.write(id, c.yaml, { overwrite: body.overwrite === true });
+    } catch (error) {
+      if (error instanceof PersonaFolderError && error.reason === 'exists') return refuse(409, { error: error.message, exists: true });
+      if (error instanceof PersonaFolderError && error.reason === 'read-only') return refuse(403, { error: error.message, readOnly: true });
+      if (error instanceof PersonaFolderError) throw new HttpError(409, error.message);
+      throw error;
+    }
+    const reply: PersonaSaveReply = {
+      id,
+      file: written.file.split(/[\\/]/).pop()!,
+      created: written.created,
+      added: false,
+      updatedInTown: false,
+      warnings: c.warnings,
+    };
+    if (inTown(id)) {
+      town.commands.updatePersona(c.persona, BY);
+      reply.updatedInTown = true;
+    }
+    if (!inTown(id) && body.addToTown) {
+      town.commands.addAgent(id, BY, { spawn: body.spawn }).then(
+        () => res.status(written.created ? 201 : 200).json({ ...reply, added: true }),
+        (error: unknown) =>
+          next(new HttpError(400, `saved ${reply.file}, but could not add it to the town: ${error instanceof Error ? error.message : String(error)}`)),
       );
-    }),
-  );
+      return;
+    }
+    res.status(written.created ? 201 : 200).json(reply);
+  };
+}
 
-  api.put(
-    '/persona-files/:id',
-    operator,
-    guarded((req, res, next) => {
-      const id = idParam(req);
-      const body = parseBody(SaveBody, req.body);
-      const c = check(id, body.fields);
-      const refuse = (status: number, refusal: PersonaSaveRefusal) => void res.status(status).json(refusal);
-      if (!c.persona)
-        return refuse(400, {
-          error: `not saved: ${c.errors.length} problem${c.errors.length === 1 ? '' : 's'} (a file that does not load would stop the next start)`,
-          errors: c.errors.map(problem),
-        });
-      if (body.spawn !== undefined && !town.map.spawns.some((s) => s.name === body.spawn))
-        throw new HttpError(400, `spawn: no spawn point '${body.spawn}' in the map`);
-      let written: { file: string; created: boolean };
-      try {
-        written = folder.write(id, c.yaml, { overwrite: body.overwrite === true });
-      } catch (error) {
-        if (error instanceof PersonaFolderError && error.reason === 'exists') return refuse(409, { error: error.message, exists: true });
-        if (error instanceof PersonaFolderError && error.reason === 'read-only') return refuse(403, { error: error.message, readOnly: true });
-        if (error instanceof PersonaFolderError) throw new HttpError(409, error.message);
-        throw error;
-      }
-      const persona = c.persona;
-      const reply: PersonaSaveReply = {
-        id,
-        file: written.file.split(/[\\/]/).pop()!,
-        created: written.created,
-        added: false,
-        updatedInTown: false,
-        warnings: c.warnings.map(problem),
-      };
-      if (inTown(id)) {
-        town.commands.updatePersona(persona, BY);
-        reply.updatedInTown = true;
-      }
-      if (!inTown(id) && body.addToTown) {
-        town.commands.addAgent(id, BY, { spawn: body.spawn }).then(
-          () => res.status(written.created ? 201 : 200).json({ ...reply, added: true }),
-          (error: unknown) =>
-            next(new HttpError(400, `saved ${reply.file}, but could not add it to the town: ${error instanceof Error ? error.message : String(error)}`)),
-        );
-        return;
-      }
-      res.status(written.created ? 201 : 200).json(reply);
-    }),
-  );
+function deleteFile({ folder, inTown }: Editor): Handler {
+  return (req, res) => {
+    const id = idParam(req);
+    if (inTown(id)) throw new HttpError(409, `'${id}' lives in the town: remove the agent from the town first, then delete its file`);
+    try {
+      const file = folder.remove(id);
+      res.json({ deleted: file.split(/[\\/]/).pop() });
+    } catch (error) {
+      if (error instanceof PersonaFolderError && error.reason === 'read-only')
+        return void res.status(403).json({ error: error.message, readOnly: true } satisfies PersonaSaveRefusal);
+      if (error instanceof PersonaFolderError) throw new HttpError(error.reason === 'not-a-persona' ? 404 : 409, error.message);
+      throw error;
+    }
+  };
+}
 
-  api.delete(
-    '/persona-files/:id',
-    operator,
-    guarded((req, res) => {
-      const id = idParam(req);
-      if (inTown(id)) throw new HttpError(409, `'${id}' lives in the town: remove the agent from the town first, then delete its file`);
-      try {
-        const file = folder.remove(id);
-        res.json({ deleted: file.split(/[\\/]/).pop() });
-      } catch (error) {
-        if (error instanceof PersonaFolderError && error.reason === 'read-only')
-          return void res.status(403).json({ error: error.message, readOnly: true } satisfies PersonaSaveRefusal);
-        if (error instanceof PersonaFolderError) throw new HttpError(error.reason === 'not-a-persona' ? 404 : 409, error.message);
-        throw error;
-      }
-    }),
-  );
+function addAgent({ town, inTown }: Editor): Handler {
+  return (req, res, next) => {
+    const { personaId, spawn } = parseBody(AddBody, req.body);
+    if (inTown(personaId)) throw new HttpError(409, `'${personaId}' is already in town`);
+    town.commands.addAgent(personaId, BY, { spawn }).then(
+      (persona) => res.status(201).json({ added: persona.id, name: persona.name }),
+      (error: unknown) => next(new HttpError(400, error instanceof Error ? error.message : String(error))),
+    );
+  };
+}
 
-  api.post(
-    '/agents',
-    operator,
-    guarded((req, res, next) => {
-      const { personaId, spawn } = parseBody(AddBody, req.body);
-      if (inTown(personaId)) throw new HttpError(409, `'${personaId}' is already in town`);
-      town.commands.addAgent(personaId, BY, { spawn }).then(
-        (persona) => res.status(201).json({ added: persona.id, name: persona.name }),
-        (error: unknown) => next(new HttpError(400, error instanceof Error ? error.message : String(error))),
-      );
-    }),
-  );
-
-  api.delete(
-    '/agents/:id',
-    operator,
-    guarded((req, res) => {
-      const id = String(req.params.id);
-      if (!inTown(id)) throw new HttpError(404, `no agent '${id}' in town`);
-      town.commands.removeAgent(id as AgentId, BY);
-      res.json({ removed: id });
-    }),
-  );
+function removeAgent({ town, inTown }: Editor): Handler {
+  return (req, res) => {
+    const id = String(req.params.id);
+    if (!inTown(id)) throw new HttpError(404, `no agent '${id}' in town`);
+    town.commands.removeAgent(id as AgentId, BY);
+    res.json({ removed: id });
+  };
 }
 
 type Handler = (req: Request, res: Response, next: NextFunction) => void;

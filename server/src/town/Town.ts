@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import type { Config } from '../config';
 import { startGameMs } from '../config';
 import type { AgentId } from '../protocol/ids';
-import { loadTownMap } from '../world/map';
-import { loadPersonas, type Persona } from '../world/persona';
+import { loadTownFiles } from '../world/townFiles';
+import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import { Simulation } from '../sim/Simulation';
 import { SimClock } from '../sim/clock';
@@ -111,8 +111,7 @@ export class Town implements Composed {
 
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
   static async open(config: Config, parts: TownParts): Promise<Town> {
-    const map = loadTownMap(config.mapFile);
-    const personaList = loadPersonas(config.personasDir, map, (w) => parts.logger.warn(w.message));
+    const { map, personas: personaList } = loadTownFiles(config.mapFile, config.personasDir, (w) => parts.logger.warn(w.message));
     const personas = new Map(personaList.map((p) => [p.id as string, p]));
     const wallClock = parts.wallClock ?? systemClock;
     fs.mkdirSync(config.dataDir, { recursive: true });

@@ -113,10 +113,10 @@ export class DistanceFields {
       const t = queue[head++];
       const d = field[t] + 1;
       const x = t % w;
-      if (t >= w && !blocked[t - w] && field[t - w] === UNREACHED) (field[t - w] = d), (queue[tail++] = t - w);
-      if (x > 0 && !blocked[t - 1] && field[t - 1] === UNREACHED) (field[t - 1] = d), (queue[tail++] = t - 1);
-      if (x < w - 1 && !blocked[t + 1] && field[t + 1] === UNREACHED) (field[t + 1] = d), (queue[tail++] = t + 1);
-      if (t + w < this.size && !blocked[t + w] && field[t + w] === UNREACHED) (field[t + w] = d), (queue[tail++] = t + w);
+      if (t >= w && !blocked[t - w] && field[t - w] === UNREACHED) ((field[t - w] = d), (queue[tail++] = t - w));
+      if (x > 0 && !blocked[t - 1] && field[t - 1] === UNREACHED) ((field[t - 1] = d), (queue[tail++] = t - 1));
+      if (x < w - 1 && !blocked[t + 1] && field[t + 1] === UNREACHED) ((field[t + 1] = d), (queue[tail++] = t + 1));
+      if (t + w < this.size && !blocked[t + w] && field[t + w] === UNREACHED) ((field[t + w] = d), (queue[tail++] = t + w));
     }
     return -tail;
   }
