@@ -249,20 +249,35 @@ export function otherAgentRecords(records: Map<string, AgentRecord>): Map<string
 
 /**
  * The second control: every item of every record (each memory, plan step, relationship, and each field
- * of the persona's life) dealt at random across the town, each agent keeping its identity (id, name,
- * age) and how many items of each kind it holds. Seeded, so a seed gives the same deal.
+ * of the persona's life) dealt at random across the town to agents other than its owner, each agent
+ * keeping its identity (id, name, age) and how many items of each kind it holds: records of the same
+ * shape, none of them its own. Seeded, so a seed gives the same deal.
  */
 export function shuffledRecords(records: Map<string, AgentRecord>, seed: number): Map<string, AgentRecord> {
   const rng = Rng.fromKey(seed, 'interview-shuffle');
   const ids = [...records.keys()].sort();
   const deal = <T>(of: (r: AgentRecord) => T[]): Map<string, T[]> => {
-    const pool = ids.flatMap((id) => of(records.get(id)!));
+    const pool = ids.flatMap((owner) => of(records.get(owner)!).map((item) => ({ owner, item })));
+    const slots = ids.flatMap((id) => of(records.get(id)!).map(() => id));
     for (let i = pool.length - 1; i > 0; i--) {
       const j = Math.floor(rng.next() * (i + 1));
       [pool[i], pool[j]] = [pool[j], pool[i]];
     }
-    let at = 0;
-    return new Map(ids.map((id) => [id, pool.slice(at, (at += of(records.get(id)!).length))]));
+    // No item stays with its owner where a swap can move it: the record is the same shape, none of it its own.
+    for (let i = 0; i < pool.length; i++) {
+      if (pool[i].owner !== slots[i]) continue;
+      const from = Math.floor(rng.next() * pool.length);
+      for (let k = 0; k < pool.length; k++) {
+        const j = (from + k) % pool.length;
+        if (pool[j].owner !== slots[i] && pool[i].owner !== slots[j]) {
+          [pool[i], pool[j]] = [pool[j], pool[i]];
+          break;
+        }
+      }
+    }
+    const dealt = new Map(ids.map((id) => [id, [] as T[]]));
+    pool.forEach((p, i) => dealt.get(slots[i])!.push(p.item));
+    return dealt;
   };
   const memories = deal((r) => r.memories);
   const plans = deal((r) => r.planTexts);
