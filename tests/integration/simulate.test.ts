@@ -82,6 +82,18 @@ describe('the Valentine scenario, headless, on the offline mind', () => {
     expect(r.attendance).toEqual([]); // the party is on the 14th, after this shortened run
   });
 
+  it('interviews every agent about every topic at the end on the offline mind too, and reports awareness by answer beside memory', () => {
+    const [party, candidacy] = outcome.report!.topics;
+    for (const t of [party, candidacy]) {
+      expect(t.interviewed).toBe(25);
+      expect(t.aware_interview).toBe(t.interview!.filter((i) => i.aware).length);
+      // Yes with what it remembers, or no: an agent says it knows only what its memories hold.
+      expect(t.aware_interview!).toBeGreaterThan(0);
+      expect(t.aware_interview!).toBeLessThanOrEqual(t.aware_end);
+      expect(t.interview!.every((i) => (i.aware ? /^Yes\. / : /^No, I haven't heard/).test(i.answer))).toBe(true);
+    }
+  });
+
   it('applied each intervention once', () => {
     expect(scenarioActions(path.join(dataDir, 'valentines.sqlite'))).toEqual(['scenario:0', 'scenario:1']);
   });

@@ -34,6 +34,8 @@ export function offlineInterview(ctx: MindContext, question: string, memories: M
   const p = ctx.agent.persona;
   const q = question.toLowerCase();
   const rng = Rng.fromKey(ctx.seed, p.id, question, ctx.gameMs);
+  const topic = /\b(?:have you heard|do you know|did you hear)\s+(?:about|of)\s+([^?]+)\?/i.exec(question)?.[1];
+  if (topic) return heardAbout(ctx, topic, memories);
   if (/\bintroduc|\babout yourself\b|\byour name\b/.test(q)) return introduction(ctx);
   if (/\bwho are you\b|\bwhat matters\b/.test(q)) return whatMatters(ctx, memories);
   const person = personIn(ctx, question);
@@ -49,6 +51,23 @@ export function offlineInterview(ctx: MindContext, question: string, memories: M
     .map((m) => recall(m, p, othersOf(ctx)));
   if (recalled.length === 0) return `I'm not sure. I don't remember anything about that.`;
   return `${rng.pick(['Let me think.', 'Hmm.', 'As far as I remember:'])} ${recalled.join(' ')}`;
+}
+
+/**
+ * "Have you heard about <topic>?": yes with what it remembers, when a retrieved memory holds most of the
+ * topic's content words (at least half, as the analysis's awareness rule asks); otherwise no. What it
+ * was not reminded of by retrieval it does not know it knows, as with the paper's interviews.
+ */
+function heardAbout(ctx: MindContext, topic: string, memories: Memory[]): string {
+  const p = ctx.agent.persona;
+  const words = [...new Set(topic.toLowerCase().split(/[^a-z]+/))].filter((w) => w.length > 3);
+  const holds = (m: Memory) => {
+    const text = newsSentence(m).toLowerCase();
+    return words.filter((w) => new RegExp(`\\b${w}`).test(text)).length >= Math.max(1, Math.ceil(words.length / 2));
+  };
+  const about = distinct(memories.filter((m) => m.kind !== 'plan' && holds(m))).slice(0, 2);
+  if (about.length === 0) return `No, I haven't heard about ${topic.trim()}.`;
+  return `Yes. ${about.map((m) => recall(m, p, othersOf(ctx))).join(' ')}`;
 }
 
 function introduction(ctx: MindContext): string {
