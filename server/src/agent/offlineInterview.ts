@@ -61,13 +61,16 @@ export function offlineInterview(ctx: MindContext, question: string, memories: M
 function heardAbout(ctx: MindContext, topic: string, memories: Memory[]): string {
   const p = ctx.agent.persona;
   const words = [...new Set(topic.toLowerCase().split(/[^a-z]+/))].filter((w) => w.length > 3);
-  const holds = (m: Memory) => {
-    const text = newsSentence(m).toLowerCase();
-    return words.filter((w) => new RegExp(`\\b${w}`).test(text)).length >= Math.max(1, Math.ceil(words.length / 2));
-  };
-  const about = distinct(memories.filter((m) => m.kind !== 'plan' && holds(m))).slice(0, 2);
+  const held = (m: Memory) => words.filter((w) => new RegExp(`\\b${w}`).test(newsSentence(m).toLowerCase())).length;
+  const talk = (m: Memory) => (m.triple?.predicate === 'talked with' ? 1 : 0);
+  // The memories that say most of the topic first, a talk's summary after what was told.
+  const about = distinct(
+    memories.filter((m) => m.kind !== 'plan' && held(m) >= Math.max(1, Math.ceil(words.length / 2))).sort((a, b) => held(b) - held(a) || talk(a) - talk(b)),
+  ).slice(0, 2);
   if (about.length === 0) return `No, I haven't heard about ${topic.trim()}.`;
-  return `Yes. ${about.map((m) => recall(m, p, othersOf(ctx))).join(' ')}`;
+  // A talk's summary is told as it is (recall would only say whom it talked with).
+  const told = about.map((m) => (talk(m) ? firstPerson(m.description, p.name, othersOf(ctx)) : recall(m, p, othersOf(ctx))));
+  return `Yes. ${told.join(' ')}`;
 }
 
 function introduction(ctx: MindContext): string {
