@@ -1,6 +1,7 @@
 // The diffusion curve over seeds, end to end: three seeds of the Valentine scenario run headless (short
 // runs), then the analysis API serves the band over real HTTP, by world names and by a seeds run, and
-// agrees with each world's own report; bad requests are refused with what was wrong.
+// agrees with each world's own report; bad requests are refused with what was wrong; and the analysis
+// page, in a real browser, draws the band for a seeds run and keeps it across its own URL rewrites.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { runScenario, type RunOutcome } from '../../server/src/analysis/runScena
 import { createLogger } from '../../server/src/town/logger';
 import type { DiffusionBand } from '../../server/src/protocol/band';
 import { startTestTown, tempDir } from '../helpers';
+import { launchBrowser } from '../e2e/browser';
 
 const VALENTINES = path.resolve('scenarios/valentines.yaml');
 const SEEDS = [1, 2, 3];
@@ -70,6 +72,38 @@ describe('the diffusion band over seeds', () => {
   it('reads the worlds of a seeds run', async () => {
     const band = (await (await get('/api/analysis/band?seeds=vday')).json()) as DiffusionBand;
     expect(band.worlds).toEqual(['vday-seed1', 'vday-seed2', 'vday-seed3']);
+  });
+
+  it('draws the band on the analysis page for a seeds run, a chart per topic, and keeps it in the URL', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.setViewportSize({ width: 1400, height: 1800 });
+      await page.goto(`${town.url}/analysis?world=vday-seed1&seeds=vday`);
+      await page.waitForFunction(() => window.__analysis?.ready === true || window.__analysis?.error, null, { timeout: 60_000 });
+      expect(await page.evaluate(() => window.__analysis!.error)).toBeNull();
+      expect(errors).toEqual([]);
+      await expect.poll(() => page.locator('#band-section').isVisible()).toBe(true);
+      expect(await page.locator('#band-section h2').textContent()).toBe('Information diffusion over 3 seeds');
+      expect(await page.locator('#band-section canvas').evaluateAll((cs) => cs.map((c) => c.id))).toEqual(['band-party', 'band-candidacy']);
+      expect(await page.locator('#band-section h3').first().textContent()).toMatch(/^party: .* — at the end \d+\.\d ± \d+\.\d of 25$/);
+      expect(new URL(page.url()).searchParams.get('seeds')).toBe('vday');
+      // Another window width redraws the chart to its box's new width.
+      const width = () => page.locator('#band-party').evaluate((c) => [c.clientWidth, c.parentElement!.clientWidth]);
+      const [before] = await width();
+      await page.setViewportSize({ width: 800, height: 1800 });
+      await expect.poll(async () => (await width())[0]).not.toBe(before);
+      const [canvas, box] = await width();
+      expect(Math.abs(canvas - box)).toBeLessThanOrEqual(2);
+      // Without a seeds run the section stays hidden.
+      await page.goto(`${town.url}/analysis?world=vday-seed1`);
+      await page.waitForFunction(() => window.__analysis?.ready === true || window.__analysis?.error, null, { timeout: 60_000 });
+      expect(await page.locator('#band-section').isVisible()).toBe(false);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('refuses what it cannot draw, saying why', async () => {
