@@ -89,7 +89,7 @@ function whatMatters(ctx: MindContext, memories: Memory[]): string {
     .sort((a, b) => b.importance - a.importance || b.id - a.id)
     .slice(0, 1)
     .map((m) => ` It's on my mind too that ${lowerStart(recall(m, p, others))}`);
-  return `I'm ${firstName(p.name)}. These days what matters to me is this: ${focus}${weighty.join('')} People would say I'm ${listed(p.innate)}.`;
+  return `I'm ${p.name}. These days what matters to me is this: ${focus}${weighty.join('')} People would say I'm ${listed(p.innate)}.`;
 }
 
 /** Who someone is to it: what it thinks of them (without when they last talked), and what it saw of them or heard from them. */
