@@ -97,6 +97,10 @@ async function benchOfflineDay(): Promise<Record<string, number>> {
   out['offline_day.distinct_line_share'] = m.distinctLines / Math.max(1, m.lines);
   const report = await interviewTown(town);
   for (const [category, rate] of Object.entries(report.passRate)) out[`interview.pass_rate.${category}`] = rate;
+  out['interview.pass_rate'] = report.overall;
+  // The same grader on answers that must fail: another agent's records, shuffled records, a generic sentence.
+  out['interview.control_pass_rate'] = report.controlPassRate;
+  for (const [control, c] of Object.entries(report.controls)) out[`interview.control_pass_rate.${control}`] = c.overall;
   await town.close();
   return out;
 }

@@ -171,6 +171,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(dataDir, `${base}.seeds.md`), md);
     console.log(`\n${md}`);
     console.log(`summary: ${path.join(dataDir, `${base}.seeds.json`)} and .seeds.md`);
+    console.log(`the diffusion band over these seeds: /analysis?world=${worlds[0]}&seeds=${base} on the running server`);
   }
 }
 

@@ -50,6 +50,7 @@ describe('an offline game day of the shipped town', () => {
         lines: measure.lines,
         distinct: measure.distinctLines,
         interviews: interviews.passRate,
+        interviewControls: interviews.controlPassRate,
       }),
     );
   }, 120_000);
@@ -96,10 +97,17 @@ describe('an offline game day of the shipped town', () => {
     expect(measure.distinctLines / measure.lines).toBeGreaterThan(0.85);
   });
 
-  it('passes the interview benchmark in every category on the offline mind', () => {
-    for (const [category, rate] of Object.entries(interviews.passRate)) expect(rate, category).toBeGreaterThanOrEqual(0.8);
-    const aboutSomeone = interviews.results.find((r) => r.agentId === 'isabella' && r.question.startsWith('How do you feel about'))!;
+  it('passes the interview benchmark on the offline mind, and fails its controls', () => {
+    expect(interviews.overall).toBeGreaterThanOrEqual(0.8);
+    for (const [category, rate] of Object.entries(interviews.passRate)) expect(rate, category).toBeGreaterThanOrEqual(0.7);
+    for (const [control, c] of Object.entries(interviews.controls)) expect(c.overall, control).toBeLessThanOrEqual(0.1);
+    const aboutSomeone = interviews.results.find((r) => r.agentId === 'isabella' && r.question.startsWith('Who is'))!;
     expect(aboutSomeone.answer).toMatch(/^[A-Z][a-z]+\? /);
+    // Two questions of a category are never answered alike.
+    for (const id of new Set(interviews.results.map((r) => r.agentId))) {
+      const answers = interviews.results.filter((r) => r.agentId === id).map((r) => r.answer);
+      expect(new Set(answers).size, id).toBe(answers.length);
+    }
   });
 
   it('shows the revised relationships and status in the inspector, live and as of a replayed moment', async () => {

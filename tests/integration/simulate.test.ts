@@ -82,6 +82,25 @@ describe('the Valentine scenario, headless, on the offline mind', () => {
     expect(r.attendance).toEqual([]); // the party is on the 14th, after this shortened run
   });
 
+  it('interviews every agent about every topic at the end on the offline mind too, and reports awareness by answer beside memory', () => {
+    const [party, candidacy] = outcome.report!.topics;
+    for (const t of [party, candidacy]) {
+      expect(t.interviewed).toBe(25);
+      expect(t.aware_interview).toBe(t.interview!.filter((i) => i.aware).length);
+      // Yes with what it remembers, or no. The analysis counts a yes only when the answer names the topic
+      // by its word rule, so an answer can say yes about something else ("the party", not the Valentine's one).
+      expect(t.interview!.every((i) => /^(Yes\. |No, I haven't heard about )/.test(i.answer))).toBe(true);
+      expect(t.interview!.filter((i) => i.aware).every((i) => i.answer.startsWith('Yes. '))).toBe(true);
+      expect(t.aware_interview!).toBeGreaterThan(0);
+      expect(t.aware_interview!).toBeLessThanOrEqual(t.aware_end);
+      // Who holds no memory of the topic says no: the answer cannot know more than the stream.
+      const known = new Set(t.agents.map((x) => x.id));
+      const unaware = t.interview!.filter((i) => !known.has(i.id));
+      expect(unaware.length).toBe(25 - t.aware_end);
+      expect(unaware.every((i) => !i.aware)).toBe(true);
+    }
+  });
+
   it('applied each intervention once', () => {
     expect(scenarioActions(path.join(dataDir, 'valentines.sqlite'))).toEqual(['scenario:0', 'scenario:1']);
   });

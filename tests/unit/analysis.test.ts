@@ -10,7 +10,8 @@ import { readWorldFacts } from '../../server/src/analysis/facts';
 import { answerIsAware, clausesOf, topicWordRule } from '../../server/src/analysis/metrics';
 import { agentDay, findConversations } from '../../server/src/analysis/browse';
 import { exportConversations, exportEdges, exportEvents, exportGraphml, exportMemories, exportSeries } from '../../server/src/analysis/exports';
-import { meanSd, summariseSeeds } from '../../server/src/analysis/seeds';
+import { meanSd, meanSdCi, summariseSeeds, tQuantile975 } from '../../server/src/analysis/seeds';
+import { Rng } from '../../server/src/sim/rng';
 import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { ScenarioSchema } from '../../server/src/analysis/scenario';
 import { buildAnalysisWorld, HOUR, MIN, PARTY, T0, type AnalysisWorld } from '../fixtures/analysisWorld';
@@ -194,11 +195,35 @@ describe('metrics of a hand-built world', () => {
     expect(agentDay(w.db, 'ada', T0, T0 + 24 * HOUR).at(-1)!.endGameMs).toBe(T0 + 8 * HOUR);
   });
 
-  it('summarises seeds as mean ± sample sd', () => {
+  it('summarises seeds as mean ± sample sd, with a 95% t-interval of the mean', () => {
     expect(meanSd([1, 2, 3])).toEqual({ mean: 2, sd: 1 });
+    const { ci95 } = meanSdCi([1, 2, 3]);
+    expect(ci95[0]).toBeCloseTo(2 - 4.303 / Math.sqrt(3), 6);
+    expect(ci95[1]).toBeCloseTo(2 + 4.303 / Math.sqrt(3), 6);
+    expect(meanSdCi([5]).ci95).toEqual([5, 5]);
+    expect(tQuantile975(40)).toBeCloseTo(2.021, 3);
+    expect(tQuantile975(120)).toBeCloseTo(1.98, 3);
+    expect(() => tQuantile975(0)).toThrow('degrees of freedom');
     const rows = summariseSeeds([r, { ...r, density: { ...r.density, end: 0.5 } }]);
     expect(rows.find((x) => x.figure === 'density.end')).toMatchObject({ values: [1, 0.5], mean: 0.75 });
-    expect(rows.find((x) => x.figure === 'topics.party.aware_end')).toMatchObject({ mean: 3, sd: 0 });
+    expect(rows.find((x) => x.figure === 'topics.party.aware_end')).toMatchObject({ mean: 3, sd: 0, ci95: [3, 3] });
+  });
+
+  it('covers the true mean 95% of the time over 3 seeds, where a normal interval would cover far less', () => {
+    const rng = new Rng(42);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    let t = 0;
+    let z = 0;
+    const trials = 4000;
+    for (let i = 0; i < trials; i++) {
+      const values = [normal(), normal(), normal()];
+      const { mean, sd, ci95 } = meanSdCi(values);
+      if (ci95[0] <= 0 && 0 <= ci95[1]) t++;
+      if (Math.abs(mean) <= (1.96 * sd) / Math.sqrt(3)) z++;
+    }
+    expect(t / trials).toBeGreaterThan(0.93);
+    expect(t / trials).toBeLessThan(0.97);
+    expect(z / trials).toBeLessThan(0.9);
   });
 });
 

@@ -178,7 +178,7 @@ describe('the offline mind speaks in the right voice', () => {
     expect(summary.relationships.claire).toMatch(/^Isabella .* Last talked on February 13; Isabella said that Isabella Rivera is planning a party/);
   });
 
-  it('answers about a person from what it thinks of them and its memories of them, each said once', async () => {
+  it('answers who someone is from what it thinks of them and its memories of them, each said once, and how it feels about them apart', async () => {
     const mind = new OfflineMind();
     const marek = personas.get('marek')!;
     const memories = [
@@ -194,13 +194,16 @@ describe('the offline mind speaks in the right voice', () => {
         },
       }),
     ];
-    const answer = await mind.interview(ctx(), 'How do you feel about Marek?', memories);
+    const answer = await mind.interview(ctx(), 'Who is Marek?', memories);
     expect(answer).toBe(
       'Marek? Marek runs the bar at the pub; I trade pastries for his good gossip. I saw Marek Kowalski pouring ' +
-        'drinks. Marek told me: Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm.',
+        'drinks. Marek Kowalski is planning a quiz night at The Rose and Crown Pub on Saturday at 8pm; Marek told me so.',
     );
     expect(answer).not.toContain('party');
-    const stranger = await mind.interview(ctx(), `What do you think of ${marek.name.split(' ')[0]}?`, []);
+    // How it feels about someone is another answer than who they are: whether they are close, and why.
+    const feeling = await mind.interview(ctx(), 'How do you feel about Marek?', memories);
+    expect(feeling).toBe('I get on well with Marek. Marek runs the bar at the pub; I trade pastries for his good gossip.');
+    const stranger = await mind.interview(ctx(), `Who is ${marek.name.split(' ')[0]}?`, []);
     expect(stranger).toMatch(/^Marek\? Marek runs the bar/);
   });
 });

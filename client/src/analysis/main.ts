@@ -6,6 +6,7 @@ import { formatIsoMinute, parseIsoMinute } from '@protocol/time';
 import { api, type Selection } from './api';
 import { chartByName, chartNames, hourlyBars, lineChart, shortTime, timeline } from './charts';
 import { diffusionTree, graphByName, relationshipGraph } from './graph';
+import { bandQuery, renderBand } from './band';
 import { lastReplayLink, linkTo, setLinkWorld, showReplayLink } from './links';
 
 declare global {
@@ -94,8 +95,11 @@ function readUrl(): void {
   sel = { world: q.get('world') || null, from: q.get('from') ?? '', to: q.get('to') ?? '' };
 }
 
+/** The band over seeds the page was opened with (`?seeds=` or `?band=`), kept in the URL it rewrites. */
+const band = bandQuery(location.search);
+
 function writeUrl(): void {
-  const q = new URLSearchParams();
+  const q = new URLSearchParams(band);
   if (sel.world) q.set('world', sel.world);
   if (sel.from) q.set('from', sel.from);
   if (sel.to) q.set('to', sel.to);
@@ -116,6 +120,7 @@ async function loadAll(): Promise<void> {
   renderDownloads();
   await renderGraph();
   renderTopics();
+  await renderBand($('band-section'), location.search);
   renderDensity();
   renderConversationFilters();
   await renderConversations({});

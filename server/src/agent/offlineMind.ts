@@ -24,7 +24,8 @@ import type {
 import { Rng } from '../sim/rng';
 import { rateImportanceHeuristically } from './offlineImportance';
 import { newsSentence, planFromRoutine, reviseStatusOffline } from './offlinePlanning';
-import { offlineInterview, offlineSummary, offlineTurn, planMinuteOf } from './offlineTalk';
+import { offlineSummary, offlineTurn, planMinuteOf } from './offlineTalk';
+import { offlineInterview } from './offlineInterview';
 import { GAME_MS_PER_HOUR } from '../protocol/time';
 
 export { rateImportanceHeuristically } from './offlineImportance';

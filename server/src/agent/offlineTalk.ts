@@ -1,4 +1,4 @@
-// The offline mind's talk: conversation lines, their summary, and interview answers, from templates
+// The offline mind's talk: conversation lines and their summary, from templates (interview answers: offlineInterview.ts)
 // that carry real content (the relationship, the speaker's news, its plans) in the right voice (voice.ts).
 // Lines vary with a seeded pick per speaker, partner, time and turn; the summary reads the lines back
 // through the same phrase tables, so what was said is what is learned.
@@ -19,15 +19,6 @@ const OWN_INTROS = ['Guess what: ', 'Some news from me: ', 'You know what? '];
 const ACCEPTANCES = ["I'd love to come!", "Count me in, I'll be there.", 'That sounds lovely. I will come.'];
 const DECLINES = ["Oh, I'm afraid I can't make it then.", "What a pity, I won't be able to come."];
 const PLAN_LEADS = ['Later', 'After this', 'Next'];
-/** What the agent would do in a situation an interviewer puts to it, by what the situation says. */
-const SITUATIONS: Array<[RegExp, string]> = [
-  [/\b(burn\w*|fire|smoke)\b/, "I'd rush to take it off the heat and open a window"],
-  [/\b(closed|shut)\b/, "I'd go another day instead"],
-  [/\b(broken|broke|leak\w*)\b/, "I'd see if I can fix it, or ask someone to help"],
-  [/\b(sick|ill|hurt|fell)\b/, "I'd make sure they are all right and fetch help if needed"],
-  [/\b(late|missed)\b/, "I'd apologise and make up for it"],
-  [/\b(rain\w*|storm|snow\w*)\b/, "I'd take an umbrella and go anyway"],
-];
 /** How a revised relationship records the last talk; the persona's own line comes before it. */
 const LAST_TALKED = ' Last talked on ';
 
@@ -217,97 +208,6 @@ function planningThought(ctx: MindContext, fact: string): PlanningThought | null
   return { thought: `${p.name} plans to go to the ${g.kind} at ${g.sector} on ${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}.`, appointment };
 }
 
-// ---- interview -----------------------------------------------------------------------------------
-
-/**
- * An in-character answer, by what is asked: who the agent is, someone it knows (from what it thinks of
- * them and its memories of them), its plans, what it would do, what is on its mind, or what it remembers.
- */
-export function offlineInterview(ctx: MindContext, question: string, memories: Memory[]): string {
-  const p = ctx.agent.persona;
-  const others = othersOf(ctx);
-  const q = question.toLowerCase();
-  const rng = Rng.fromKey(ctx.seed, p.id, question, ctx.gameMs);
-  if (/\bwho are you\b|\babout yourself\b|\byour name\b|\bintroduc/.test(q))
-    return `I'm ${p.name}, ${p.age}. ${firstPerson(p.learned, p.name, others)} ${firstPerson(p.currently, p.name, others)}`;
-  const person = personIn(ctx, question);
-  if (person) return aboutPerson(ctx, person, memories);
-  if (/\bwhat (would|will|do) you do\b|\bhow would you (react|respond)\b/.test(q)) {
-    const situation = firstPerson(
-      question
-        .split(/[!?.]/)[0]
-        .replace(/\bYour\b/, 'My')
-        .replace(/\byour\b/g, 'my')
-        .replace(/\byou\b/g, 'I')
-        .trim(),
-      p.name,
-      others,
-    );
-    const doing = ownVoice(ctx.agent.currentAction, others);
-    const response = SITUATIONS.find(([pattern]) => pattern.test(q))?.[1] ?? "I'd stop and deal with it right away";
-    return `${situation}? ${response}, ${rng.pick([`then get back to ${doing}`, `and ${doing} can wait`])}.`;
-  }
-  if (/\b(plan|plans|today|tomorrow|tonight|doing|schedule|later)\b/.test(q)) return plansAnswer(ctx, memories);
-  if (/\b(inspire|matters?|important|learn|spend an hour|proud|worr|life|think about|on your mind)\b/.test(q)) return reflectionAnswer(ctx, memories, rng);
-  // What it heard first, then what it saw or thought; a talk's summary only says whom it talked with.
-  const told = (m: Memory) => (m.triple?.predicate === 'said' ? 0 : m.triple?.predicate === 'talked with' ? 2 : 1);
-  const recalled = distinct([...memories].sort((a, b) => told(a) - told(b)))
-    .slice(0, 2)
-    .map((m) => recall(m, p, others));
-  if (recalled.length === 0) return `I'm not sure. I don't remember anything about that.`;
-  return `${rng.pick(['Let me think.', 'Hmm.', 'As far as I remember:'])} ${recalled.join(' ')}`;
-}
-
-function aboutPerson(ctx: MindContext, person: { id: string; name: string }, memories: Memory[]): string {
-  const p = ctx.agent.persona;
-  const others = othersOf(ctx);
-  const first = firstName(person.name);
-  const relationship = ctx.relationships.get(person.id);
-  const about = distinct(memories.filter((m) => mentions(m.description, person.name) && m.triple?.predicate !== 'talked with')).slice(0, 2);
-  const parts: string[] = [];
-  if (relationship) parts.push(firstPerson(relationship.replace(LAST_TALKED, ' We last talked on '), p.name, others));
-  for (const m of about) {
-    const sentence = recall(m, p, others);
-    if (!parts.some((s) => similar(s, sentence))) parts.push(sentence);
-  }
-  if (parts.length === 0) return `I don't really know ${first}. We haven't talked, as far as I remember.`;
-  return `${first}? ${parts.join(' ')}`;
-}
-
-function plansAnswer(ctx: MindContext, memories: Memory[]): string {
-  const p = ctx.agent.persona;
-  const others = othersOf(ctx);
-  const now = `Right now I'm ${withPlace(ownVoice(ctx.agent.currentAction, others), ctx.agent.currentPlace, p.home)}.`;
-  const next = nextActionOf(ctx);
-  const then = next
-    ? ` Next, around ${spokenTime(next.startMinute % 1440)}, I'll be ${withPlace(ownVoice(next.description, others), next.address, p.home)}.`
-    : '';
-  const minute = planMinuteOf(ctx);
-  const gathering = ctx.agent.plan?.actions.find((a) => a.emoji === '🎉' && a.startMinute > minute && a !== next);
-  const later = gathering ? ` Later today I'm ${gathering.description}, at ${spokenTime(gathering.startMinute % 1440)}.` : '';
-  const intention = memories.find((m) => m.triple?.predicate === 'plans');
-  const ahead = intention && !gathering ? ` ${firstPerson(intention.description, p.name, others)}` : '';
-  return `${now}${then}${later}${ahead}`;
-}
-
-function reflectionAnswer(ctx: MindContext, memories: Memory[], rng: Rng): string {
-  const p = ctx.agent.persona;
-  const others = othersOf(ctx);
-  const thoughts = distinct(memories.filter((m) => m.kind === 'thought' && m.evidenceIds.length > 0)).slice(0, 2);
-  const focus = firstPerson(p.currently.split(/ Still on \S+ mind from yesterday: /)[0], p.name, others);
-  if (thoughts.length === 0) return `${rng.pick(['Honestly, right now', 'Mostly'])}: ${focus}`;
-  const told = thoughts.map((t) => firstPerson(t.description, p.name, others)).join(' ');
-  return `${rng.pick(["I've been thinking.", 'Lately I keep coming back to this.'])} ${told} ${focus}`;
-}
-
-/** A memory as the agent tells it: in its own voice, with where heard news came from. */
-function recall(m: Memory, self: Persona, others: string[]): string {
-  if (m.triple?.predicate === 'talked with') return `I talked with ${firstName(m.triple.object)}.`;
-  if (m.triple?.predicate === 'said') return `${firstName(m.triple.subject)} told me: ${firstPerson(newsSentence(m), self.name, others)}`;
-  if (m.kind === 'observation' && m.triple?.predicate === 'is' && m.triple.subject !== self.name) return `I saw ${newsSentence(m).replace(/ is /, ' ')}`;
-  return firstPerson(newsSentence(m), self.name, others);
-}
-
 // ---- shared --------------------------------------------------------------------------------------
 
 function say(text: string): TurnOutput {
@@ -316,12 +216,6 @@ function say(text: string): TurnOutput {
 
 function othersOf(ctx: MindContext): string[] {
   return [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name);
-}
-
-/** The person a question names (full or first name), other than the agent itself. */
-function personIn(ctx: MindContext, question: string): { id: string; name: string } | null {
-  for (const [id, name] of ctx.names) if (id !== ctx.agent.persona.id && mentions(question, name)) return { id, name };
-  return null;
 }
 
 function isAwakeAt(p: Persona, minuteOfDay: number): boolean {

@@ -1,17 +1,48 @@
 // An interview benchmark of believability that needs no human: the paper's five interview categories
 // (self-knowledge, memory, plans, reactions, reflections) asked of every agent after a recorded run,
-// each answer checked against the agent's own records. An answer passes when it contradicts nothing
-// the persona says (its name, its age, staying in character) and does what its category asks: names
-// itself and its life, cites a real memory, names a real plan of the day, takes up the situation in the
-// first person, or rests on a thought or a person it knows. The checks are word overlaps, so they
-// measure grounding, not style.
+// each answer graded against the agent's OWN records, and the same grader run on controls that must
+// fail.
+//
+// An answer passes when
+//  1. it contradicts nothing the persona says (its name, its age, staying in character);
+//  2. it has the form its category asks (speaks as itself; takes up the situation in the first person);
+//  3. it is grounded: it shares at least MIN_GROUNDED_WORDS content words (not the question's) with the
+//     records its category rests on (see SOURCES);
+//  4. it is specific: those shared words, each weighted by how few agents' records hold it (inverse
+//     document frequency over the town's agents), score higher against the agent's own records than
+//     against any other resident's. Words that every agent's records hold weigh nothing, so news all
+//     the town heard, or a sentence that could be anybody's, grounds nothing.
+// Rule 4 is what lets the grader fail: the controls are the same answers graded against another
+// agent's records (every record moved one resident along), against records shuffled item by item
+// across the town (seeded), and a generic sentence per category graded against the agent's own
+// records. Real answers should pass (≥ 0.8); every control should not (≤ 0.1).
 import type { AgentId } from '../protocol/ids';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { Town } from '../town/Town';
+import { Rng } from '../sim/rng';
 
 export const INTERVIEW_CATEGORIES = ['self-knowledge', 'memory', 'plans', 'reactions', 'reflections'] as const;
 export type InterviewCategory = (typeof INTERVIEW_CATEGORIES)[number];
+
+/** The controls every report grades next to the real answers. */
+export const INTERVIEW_CONTROLS = ['other-agent', 'shuffled', 'generic'] as const;
+export type InterviewControl = (typeof INTERVIEW_CONTROLS)[number];
+
+/** Content words an answer must share with its category's records (beyond the question's) to be grounded at all. */
+export const MIN_GROUNDED_WORDS = 2;
+
+/**
+ * The generic control: one sentence per category that anybody in any town could say. Each is graded
+ * against every agent's own records, once per question of its category.
+ */
+export const GENERIC_ANSWERS: Record<InterviewCategory, string> = {
+  'self-knowledge': "I'm a friendly person who likes living here. I enjoy my work and spending time with people around town.",
+  memory: "I've heard a few things around town lately, nothing too surprising. People have been busy with their days.",
+  plans: "Today I'll go about my usual routine: do some work, have lunch, see a friend and relax in the evening.",
+  reactions: "I'd stay calm, deal with it as best I can, and then carry on with my day.",
+  reflections: "I'm inspired by the people around me and by trying to do my best every single day.",
+};
 
 export interface InterviewResult {
   agentId: string;
@@ -19,17 +50,31 @@ export interface InterviewResult {
   question: string;
   answer: string;
   passed: boolean;
-  /** Why it failed (a contradiction, or what the category asked for that is missing); null when it passed. */
+  /** Why it failed (a contradiction, a missing form, no grounding, or a rival's records fit better); null when it passed. */
   failure: string | null;
+}
+
+export interface ControlReport {
+  /** Share of control gradings that passed, per category (0..1). */
+  passRate: Record<InterviewCategory, number>;
+  /** Share over all categories. */
+  overall: number;
+  graded: number;
 }
 
 export interface BelievabilityReport {
   results: InterviewResult[];
   /** Share of answers that passed, per category (0..1). */
   passRate: Record<InterviewCategory, number>;
+  /** Share of all answers that passed. */
+  overall: number;
+  /** The same grader on each control; every one should fail. */
+  controls: Record<InterviewControl, ControlReport>;
+  /** Share of all control gradings (the three pooled) that passed. */
+  controlPassRate: number;
 }
 
-/** What the checks read of one agent. */
+/** What the grader reads of one agent. */
 export interface AgentRecord {
   persona: Persona;
   memories: Memory[];
@@ -40,6 +85,20 @@ export interface AgentRecord {
   /** Everyone else in town, by name. */
   others: string[];
 }
+
+/** The records each category's answers rest on. The agent's own name is left out of grounding (identity is rule 1's job). */
+export const SOURCES: Record<InterviewCategory, (r: AgentRecord) => string[]> = {
+  'self-knowledge': (r) => [r.persona.learned, r.persona.currently, r.persona.lifestyle, r.persona.home, r.persona.workplace ?? '', ...r.persona.innate],
+  memory: (r) => [...r.memories.map((m) => m.description), ...r.known.map((k) => `${k.name}: ${k.relationship}`)],
+  plans: (r) => [...r.planTexts, ...r.memories.filter((m) => m.kind === 'plan').map((m) => m.description), r.persona.currently],
+  reactions: (r) => [...r.planTexts, r.persona.home, r.persona.workplace ?? '', r.persona.lifestyle, ...r.known.map((k) => k.name)],
+  reflections: (r) => [
+    ...r.memories.filter((m) => m.kind === 'thought').map((m) => m.description),
+    ...r.known.map((k) => `${k.name}: ${k.relationship}`),
+    r.persona.currently,
+    r.persona.learned,
+  ],
+};
 
 /** The fixed questions of each category for one agent; `someone` is a person it knows (or another resident). */
 export function interviewQuestions(someone: string): Array<{ category: InterviewCategory; question: string }> {
@@ -57,29 +116,48 @@ export function interviewQuestions(someone: string): Array<{ category: Interview
   ];
 }
 
-/** Asks every agent of a town the questions (read-only interviews) and checks each answer. */
-export async function interviewTown(town: Town): Promise<BelievabilityReport> {
-  const results: InterviewResult[] = [];
+/** Asks every agent of a town the questions (read-only interviews), grades each answer, and grades the controls. */
+export async function interviewTown(town: Town, seed = 1): Promise<BelievabilityReport> {
   const names = [...town.personas.values()].map((p) => p.name);
+  const records = new Map<string, AgentRecord>();
+  const asked: Array<Omit<InterviewResult, 'passed' | 'failure'>> = [];
   for (const persona of town.personas.values()) {
     const id = persona.id as AgentId;
     const record = agentRecord(town, persona, names);
+    records.set(persona.id, record);
     const someone = record.known[0]?.name ?? names.find((n) => n !== persona.name) ?? persona.name;
     for (const { category, question } of interviewQuestions(someone)) {
       const { answer } = await town.runtime.interview(id, question, town.gameMs);
-      results.push({ agentId: persona.id, category, question, answer, ...checkAnswer(category, question, answer, record) });
+      asked.push({ agentId: persona.id, category, question, answer });
     }
   }
-  return { results, passRate: passRates(results) };
+  return gradeInterviews(asked, records, seed);
+}
+
+/** Grades answers against their agents' own records, and the same answers on each control. */
+export function gradeInterviews(asked: Array<Omit<InterviewResult, 'passed' | 'failure'>>, records: Map<string, AgentRecord>, seed = 1): BelievabilityReport {
+  const real = new InterviewGrader(records);
+  const results = asked.map((a) => ({ ...a, ...real.grade(a.agentId, a.category, a.question, a.answer) }));
+  const onRecords = (grader: InterviewGrader) => asked.map((a) => ({ ...a, ...grader.grade(a.agentId, a.category, a.question, a.answer) }));
+  const graded: Record<InterviewControl, InterviewResult[]> = {
+    'other-agent': onRecords(new InterviewGrader(otherAgentRecords(records))),
+    shuffled: onRecords(new InterviewGrader(shuffledRecords(records, seed))),
+    generic: asked.map((a) => ({ ...a, answer: GENERIC_ANSWERS[a.category], ...real.grade(a.agentId, a.category, a.question, GENERIC_ANSWERS[a.category]) })),
+  };
+  const controls = Object.fromEntries(
+    INTERVIEW_CONTROLS.map((c) => [c, { passRate: passRates(graded[c]), overall: share(graded[c]), graded: graded[c].length }]),
+  ) as Record<InterviewControl, ControlReport>;
+  return { results, passRate: passRates(results), overall: share(results), controls, controlPassRate: share(INTERVIEW_CONTROLS.flatMap((c) => graded[c])) };
 }
 
 export function passRates(results: InterviewResult[]): Record<InterviewCategory, number> {
   const out = {} as Record<InterviewCategory, number>;
-  for (const c of INTERVIEW_CATEGORIES) {
-    const of = results.filter((r) => r.category === c);
-    out[c] = of.length ? of.filter((r) => r.passed).length / of.length : 0;
-  }
+  for (const c of INTERVIEW_CATEGORIES) out[c] = share(results.filter((r) => r.category === c));
   return out;
+}
+
+function share(results: InterviewResult[]): number {
+  return results.length ? results.filter((r) => r.passed).length / results.length : 0;
 }
 
 function agentRecord(town: Town, persona: Persona, names: string[]): AgentRecord {
@@ -99,37 +177,141 @@ function agentRecord(town: Town, persona: Persona, names: string[]): AgentRecord
   };
 }
 
-/** Checks one answer: a contradiction fails it; otherwise it must do what its category asks. */
-export function checkAnswer(category: InterviewCategory, question: string, answer: string, record: AgentRecord): { passed: boolean; failure: string | null } {
-  const contradiction = contradictionIn(answer, record);
-  if (contradiction) return { passed: false, failure: contradiction };
-  const p = record.persona;
-  const fail = (why: string) => ({ passed: false, failure: why });
-  const ok = { passed: true, failure: null };
-  switch (category) {
-    case 'self-knowledge': {
-      if (!mentionsName(answer, p.name) && !/\bI\b/.test(answer)) return fail('does not speak as itself');
-      const life = [p.learned, p.currently, p.lifestyle, p.home, p.workplace ?? ''].join(' ');
-      return overlap(answer, life) >= 3 ? ok : fail('says nothing of its persona');
-    }
-    case 'memory':
-      return citedMemory(answer, record.memories) || record.known.some((k) => mentionsName(question, k.name) && overlap(answer, k.relationship) >= 3)
-        ? ok
-        : fail('cites no real memory');
-    case 'plans':
-      return record.planTexts.some((t) => overlap(answer, t) >= 2) ? ok : fail('names no real plan of the day');
-    case 'reactions': {
-      if (!/\b(I|I'd|I'll|I'm)\b/.test(answer)) return fail('not in the first person');
-      const situation = contentWords(question).filter((w) => !['what', 'would', 'your', 'today', 'wanted', 'visit'].includes(w));
-      return situation.some((w) => contentWords(answer).includes(w)) ? ok : fail('does not take up the situation');
-    }
-    case 'reflections': {
-      const thoughts = record.memories.filter((m) => m.kind === 'thought');
-      if (citedMemory(answer, thoughts)) return ok;
-      if (record.known.some((k) => mentionsName(answer, k.name) && (overlap(answer, k.relationship) >= 2 || citedMemory(answer, record.memories)))) return ok;
-      return overlap(answer, p.currently) >= 3 ? ok : fail('rests on no thought, person or aim of its own');
+// ---- the grader ----------------------------------------------------------------------------------
+
+/**
+ * Grades answers against one set of records (the town's own, or a control's): rules 1 to 4 above. An
+ * answer's fit to an agent's records is, for each of its sentences, the best single record item it
+ * matches (a memory, a plan step, a relationship, a line of the persona), summed: so "Yumi told me:
+ * <the party>" fits the memory heard from Yumi, not a bag of words that holds "Yumi" and "party" apart.
+ */
+export class InterviewGrader {
+  /** Per category: each agent's source items as word sets, its words, and in how many agents' sources each word is. */
+  private readonly sources = new Map<
+    InterviewCategory,
+    { items: Map<string, Array<Set<string>>>; byAgent: Map<string, Set<string>>; agentsWith: Map<string, number> }
+  >();
+
+  constructor(private readonly records: Map<string, AgentRecord>) {
+    for (const category of INTERVIEW_CATEGORIES) {
+      const items = new Map<string, Array<Set<string>>>();
+      const byAgent = new Map<string, Set<string>>();
+      const agentsWith = new Map<string, number>();
+      for (const [id, record] of records) {
+        const sets = SOURCES[category](record)
+          .map((text) => new Set(contentWords(text)))
+          .filter((set) => set.size > 0);
+        const all = new Set(sets.flatMap((set) => [...set]));
+        items.set(id, sets);
+        byAgent.set(id, all);
+        for (const w of all) agentsWith.set(w, (agentsWith.get(w) ?? 0) + 1);
+      }
+      this.sources.set(category, { items, byAgent, agentsWith });
     }
   }
+
+  grade(agentId: string, category: InterviewCategory, question: string, answer: string): { passed: boolean; failure: string | null } {
+    const record = this.records.get(agentId);
+    if (!record) throw new Error(`interview grader: no records for agent "${agentId}"`);
+    const fail = (why: string) => ({ passed: false, failure: why });
+    const contradiction = contradictionIn(answer, record);
+    if (contradiction) return fail(contradiction);
+    const form = formProblem(category, question, answer, record);
+    if (form) return fail(form);
+    const { items, byAgent, agentsWith } = this.sources.get(category)!;
+    const asked = new Set([...contentWords(question), ...contentWords(record.persona.name)]);
+    const sentences = answer
+      .split(/(?<=[.!?])\s+/)
+      .map((s) => [...new Set(contentWords(s))].filter((w) => !asked.has(w)))
+      .filter((words) => words.length > 0);
+    const grounded = new Set(sentences.flat().filter((w) => byAgent.get(agentId)!.has(w)));
+    if (grounded.size < MIN_GROUNDED_WORDS) return fail(`not grounded in its ${category} records (${grounded.size} shared words)`);
+    const weight = (w: string) => Math.log(byAgent.size / (agentsWith.get(w) ?? byAgent.size));
+    const fit = (of: Array<Set<string>>) =>
+      sentences.reduce((sum, words) => sum + Math.max(0, ...of.map((item) => words.reduce((s, w) => s + (item.has(w) ? weight(w) : 0), 0))), 0);
+    const mine = fit(items.get(agentId)!);
+    let rival: { id: string; fit: number } | null = null;
+    for (const [id, of] of items) {
+      if (id === agentId) continue;
+      const f = fit(of);
+      if (!rival || f > rival.fit) rival = { id, fit: f };
+    }
+    if (rival && rival.fit >= mine) return fail(`fits ${rival.id}'s records as well as its own (${rival.fit.toFixed(2)} ≥ ${mine.toFixed(2)})`);
+    return { passed: true, failure: null };
+  }
+}
+
+/** The first control: every agent's records moved one resident along (in id order), persona included. */
+export function otherAgentRecords(records: Map<string, AgentRecord>): Map<string, AgentRecord> {
+  const ids = [...records.keys()].sort();
+  return new Map(ids.map((id, i) => [id, records.get(ids[(i + 1) % ids.length])!]));
+}
+
+/**
+ * The second control: every item of every record (each memory, plan step, relationship, and each field
+ * of the persona's life) dealt at random across the town to agents other than its owner, each agent
+ * keeping its identity (id, name, age) and how many items of each kind it holds: records of the same
+ * shape, none of them its own. Seeded, so a seed gives the same deal.
+ */
+export function shuffledRecords(records: Map<string, AgentRecord>, seed: number): Map<string, AgentRecord> {
+  const rng = Rng.fromKey(seed, 'interview-shuffle');
+  const ids = [...records.keys()].sort();
+  const deal = <T>(of: (r: AgentRecord) => T[]): Map<string, T[]> => {
+    const pool = ids.flatMap((owner) => of(records.get(owner)!).map((item) => ({ owner, item })));
+    const slots = ids.flatMap((id) => of(records.get(id)!).map(() => id));
+    for (let i = pool.length - 1; i > 0; i--) {
+      const j = Math.floor(rng.next() * (i + 1));
+      [pool[i], pool[j]] = [pool[j], pool[i]];
+    }
+    // No item stays with its owner where a swap can move it: the record is the same shape, none of it its own.
+    for (let i = 0; i < pool.length; i++) {
+      if (pool[i].owner !== slots[i]) continue;
+      const from = Math.floor(rng.next() * pool.length);
+      for (let k = 0; k < pool.length; k++) {
+        const j = (from + k) % pool.length;
+        if (pool[j].owner !== slots[i] && pool[i].owner !== slots[j]) {
+          [pool[i], pool[j]] = [pool[j], pool[i]];
+          break;
+        }
+      }
+    }
+    const dealt = new Map(ids.map((id) => [id, [] as T[]]));
+    pool.forEach((p, i) => dealt.get(slots[i])!.push(p.item));
+    return dealt;
+  };
+  const memories = deal((r) => r.memories);
+  const plans = deal((r) => r.planTexts);
+  const known = deal((r) => r.known);
+  const innate = deal((r) => r.persona.innate);
+  const field = (key: 'learned' | 'currently' | 'lifestyle' | 'home') => deal((r) => [r.persona[key]]);
+  const [learned, currently, lifestyle, home] = [field('learned'), field('currently'), field('lifestyle'), field('home')];
+  const workplace = deal((r) => [r.persona.workplace]);
+  return new Map(
+    ids.map((id) => {
+      const r = records.get(id)!;
+      const persona: Persona = {
+        ...r.persona,
+        learned: learned.get(id)![0],
+        currently: currently.get(id)![0],
+        lifestyle: lifestyle.get(id)![0],
+        home: home.get(id)![0],
+        workplace: workplace.get(id)![0],
+        innate: innate.get(id)!,
+      };
+      return [id, { persona, memories: memories.get(id)!, planTexts: plans.get(id)!, known: known.get(id)!, others: r.others }];
+    }),
+  );
+}
+
+/** What the category asks of an answer's form, or null when it has it. */
+function formProblem(category: InterviewCategory, question: string, answer: string, record: AgentRecord): string | null {
+  if (category === 'self-knowledge' && !mentionsName(answer, record.persona.name) && !/\bI\b/.test(answer)) return 'does not speak as itself';
+  if (category === 'reactions') {
+    if (!/\b(I|I'd|I'll|I'm)\b/.test(answer)) return 'not in the first person';
+    const situation = contentWords(question).filter((w) => !['what', 'would', 'your', 'today', 'wanted', 'visit'].includes(w));
+    if (!situation.some((w) => contentWords(answer).includes(w))) return 'does not take up the situation';
+  }
+  return null;
 }
 
 /** What an answer says that the persona contradicts: another name, another age, or stepping out of character. */
@@ -143,54 +325,23 @@ export function contradictionIn(answer: string, record: AgentRecord): string | n
   return null;
 }
 
-/** Whether the answer repeats enough of one memory to cite it: 4 content words, or most of a short one. */
-function citedMemory(answer: string, memories: Memory[]): boolean {
-  const said = new Set(contentWords(answer));
-  return memories.some((m) => {
-    const words = [...new Set(contentWords(m.description))];
-    const shared = words.filter((w) => said.has(w)).length;
-    return shared >= 4 || (words.length > 0 && shared >= 2 && shared / words.length >= 0.6);
-  });
-}
+const STOP = new Set(
+  (
+    'that this with from have been about they their there what when will would into than then them your just some more most very also ' +
+    'could should where which while were here those these other being after before over only even much many such said says '
+  )
+    .trim()
+    .split(/\s+/),
+);
 
-function overlap(a: string, b: string): number {
-  const x = new Set(contentWords(a));
-  return new Set(contentWords(b).filter((w) => x.has(w))).size;
-}
-
-const STOP = new Set([
-  'that',
-  'this',
-  'with',
-  'from',
-  'have',
-  'been',
-  'about',
-  'they',
-  'their',
-  'there',
-  'what',
-  'when',
-  'will',
-  'would',
-  'into',
-  'than',
-  'then',
-  'them',
-  'your',
-  'just',
-  'some',
-  'more',
-  'most',
-  'very',
-  'also',
-]);
-
-function contentWords(text: string): string[] {
+/** Lower-case words of four letters or more, stop words left out; a plural or possessive "s" folded onto its stem. */
+export function contentWords(text: string): string[] {
   return text
     .toLowerCase()
+    .replace(/'s\b/g, '')
     .split(/[^a-z]+/)
-    .filter((w) => w.length > 3 && !STOP.has(w));
+    .filter((w) => w.length > 3 && !STOP.has(w))
+    .map((w) => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
 }
 
 function mentionsName(text: string, fullName: string): boolean {

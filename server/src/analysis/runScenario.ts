@@ -2,8 +2,8 @@
 // from town/minds.ts, so an LLM goes through the same scheduler, budget and cache) and driven in
 // lockstep as fast as the mind allows. Interventions are applied through the operator commands at
 // their game times, each once (the log says which were applied, so a resumed run skips them). A run
-// stopped early resumes from the end of its log; at the end every agent may be interviewed (LLM
-// only) and the report is written beside the world file.
+// stopped early resumes from the end of its log; at the end every agent may be interviewed (on
+// the LLM or the offline mind) and the report is written beside the world file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config';
@@ -224,7 +224,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
       o.onProgress?.(progress.now(seen));
     }
     finished = town.gameMs >= span.endGameMs;
-    if (finished && scenario.interview && town.mind.kind === 'llm') await interviewEveryone(town, scenario);
+    if (finished && scenario.interview) await interviewEveryone(town, scenario);
   } finally {
     await town.close();
   }

@@ -56,7 +56,7 @@ export const TopicSchema = z
       .max(1)
       .optional()
       .describe('Least cosine similarity between a memory and the phrase (offline word vectors); default 0.75.'),
-    question: text.optional().describe('The end-of-run interview question (LLM runs); default: "Have you heard about <phrase>? …".'),
+    question: text.optional().describe('The end-of-run interview question; default: "Have you heard about <phrase>? …".'),
   })
   .describe('A piece of news whose spread is measured.');
 
@@ -97,7 +97,7 @@ export const ScenarioSchema = z
       .max(2 ** 31 - 1)
       .default(1),
     ablation: z.enum(ABLATIONS).default('none').describe("The paper's ablations: one part of cognition turned off."),
-    interview: z.boolean().default(true).describe('With an LLM, ask every agent about every topic at the end, as the paper did.'),
+    interview: z.boolean().default(true).describe('Ask every agent about every topic at the end, as the paper did (the LLM or the offline mind answers).'),
     interventions: z.array(z.discriminatedUnion('kind', [WhisperSchema, InjectSchema])).default([]),
     topics: z.array(TopicSchema).default([]),
     attendance: z.array(AttendanceSchema).default([]),

@@ -1,4 +1,5 @@
-// Several seeds of one scenario: each report's headline figures, as mean ± sample standard deviation.
+// Several seeds of one scenario: each report's headline figures, as mean ± sample standard deviation and
+// a 95% confidence interval of the mean (Student's t with n − 1 degrees of freedom).
 import type { Report } from './report';
 
 export interface SeedFigure {
@@ -6,6 +7,8 @@ export interface SeedFigure {
   values: number[];
   mean: number;
   sd: number;
+  /** The 95% confidence interval of the mean, [low, high]; the mean itself when there is one value. */
+  ci95: [number, number];
 }
 
 /** The figures a seed comparison reports, by name, from one report. */
@@ -31,6 +34,31 @@ export function headlineFigures(r: Report): Record<string, number> {
   return out;
 }
 
+/** Student's t quantile at 0.975 for 1..30 degrees of freedom (the two-sided 95% interval). */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/**
+ * t(0.975, df): the table to 30 degrees of freedom, then the Cornish-Fisher expansion about the normal
+ * quantile (within 0.001 of the exact value beyond 30).
+ */
+export function tQuantile975(df: number): number {
+  if (!Number.isInteger(df) || df < 1) throw new Error(`t quantile: degrees of freedom must be a whole number ≥ 1, got ${df}`);
+  if (df <= T975.length) return T975[df - 1];
+  const z = 1.959964;
+  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2);
+}
+
+/** Mean, sample sd and the 95% t-interval of the mean. */
+export function meanSdCi(values: number[]): { mean: number; sd: number; ci95: [number, number] } {
+  const { mean, sd } = meanSd(values);
+  if (values.length < 2) return { mean, sd, ci95: [mean, mean] };
+  const half = (tQuantile975(values.length - 1) * sd) / Math.sqrt(values.length);
+  return { mean, sd, ci95: [mean - half, mean + half] };
+}
+
 export function meanSd(values: number[]): { mean: number; sd: number } {
   if (values.length === 0) return { mean: 0, sd: 0 };
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
@@ -38,13 +66,13 @@ export function meanSd(values: number[]): { mean: number; sd: number } {
   return { mean, sd };
 }
 
-/** Every figure that all reports have, with its mean ± sd over them. */
+/** Every figure that all reports have, with its mean ± sd and 95% interval over them. */
 export function summariseSeeds(reports: Report[]): SeedFigure[] {
   const figures = reports.map(headlineFigures);
   const names = Object.keys(figures[0] ?? {}).filter((k) => figures.every((f) => k in f));
   return names.map((figure) => {
     const values = figures.map((f) => f[figure]);
-    return { figure, values, ...meanSd(values) };
+    return { figure, values, ...meanSdCi(values) };
   });
 }
 
@@ -53,11 +81,11 @@ export function seedsMarkdown(scenario: string, seeds: number[], worlds: string[
   return [
     `# ${scenario}: ${seeds.length} seeds`,
     '',
-    `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation.`,
+    `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation; 95% interval of the mean (Student's t, n − 1 df).`,
     '',
-    '| Figure | Mean ± sd | Values |',
-    '|---|---|---|',
-    ...rows.map((r) => `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${r.values.map(fmt).join(', ')} |`),
+    '| Figure | Mean ± sd | 95% interval | Values |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])} | ${r.values.map(fmt).join(', ')} |`),
     '',
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { readWorldFacts } from '../analysis/facts';
 import { relationshipGraph } from '../analysis/exports';
 import { agentDay, findConversations, openWorldForAnalysis, type OpenedWorld } from '../analysis/browse';
 import { clientPage } from './clientPages';
+import { diffusionBand, worldsOfSeedsRun } from '../analysis/band';
 
 const REPORT_CACHE_SIZE = 8;
 
@@ -109,6 +110,31 @@ export function mountAnalysisApi(app: express.Router, town: Town, config: Config
       const to = timeParam(req, 'to') ?? from + GAME_MS_PER_DAY;
       res.json({ agent, from, to, entries: agentDay(w.db, agent, from, to) });
     }).catch(next);
+  });
+
+  // The diffusion curve over seeds: `?seeds=<name>` (a seeds run's worlds) or `?worlds=a,b,c`, each over its whole run.
+  api.get('/band', (req, res, next) => {
+    (async () => {
+      const seeds = stringParam(req, 'seeds');
+      const named = stringParam(req, 'worlds')?.split(',');
+      if (!seeds === !named) throw new BadRequest('give seeds=<a seeds run> or worlds=<a,b,c>');
+      const worlds = seeds ? worldsOfSeedsRun(config.dataDir, seeds) : named!;
+      if (worlds.length < 2 || worlds.length > 50) throw new BadRequest(`worlds: expected 2 to 50 worlds, got ${worlds.length}`);
+      const each: Report[] = [];
+      for (const id of worlds) {
+        const w = openWorldForAnalysis(config.dataDir, id, config.mapFile);
+        try {
+          const key = `${w.id}|${w.db.events.lastSeq()}|||`;
+          const report = reports.get(key) ?? (await buildReport(w.db, w.map, loadOfflineEmbedder(), { world: w.id }));
+          reports.set(key, report);
+          each.push(report);
+        } finally {
+          w.close();
+        }
+      }
+      if (reports.size > REPORT_CACHE_SIZE) for (const k of [...reports.keys()].slice(0, reports.size - REPORT_CACHE_SIZE)) reports.delete(k);
+      res.json(diffusionBand(each));
+    })().catch((error: unknown) => next(error instanceof Error && /^seeds: /.test(error.message) ? new BadRequest(error.message) : error));
   });
 
   api.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -10,7 +10,7 @@ export interface ReportTopic {
   method: { words: string[] | null; min_relevance: number };
   aware_start: number;
   aware_end: number;
-  /** Agents who said yes in the end-of-run interview (LLM runs), or null when none was held. */
+  /** Agents who said yes in the end-of-run interview, or null when none was held. */
   aware_interview: number | null;
   interviewed: number | null;
   /** Who knows it, in the order they first heard it: the who-told-whom tree (`from` is the parent). */
