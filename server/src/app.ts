@@ -13,6 +13,7 @@ import type { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom } from './rooms/TownRoom';
 import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
+import { enforceRoomAdmission } from './rooms/admission';
 import { replayRouter, serveRecordedMaps } from './api/replay';
 import { buildMinds } from './town/minds';
 import { townsRouter } from './api/towns';
@@ -173,6 +174,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   gameServer.define('town', TownRoom).filterBy(['world']);
   gameServer.define('replay', ReplayRoom);
   await gameServer.listen(config.port, config.host);
+  const { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds } = config;
+  enforceRoomAdmission(server, { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;

@@ -53,7 +53,13 @@ export const ConfigSchema = z.object({
   startTime: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'expected YYYY-MM-DDTHH:MM')
+    .refine((v) => isRealMinute(v), 'not a real date and time (month 01-12, day of that month, hour 00-23, minute 00-59)')
     .default('2026-02-13T06:00'),
+  /** Replay rooms one client address may hold at once, and the server in all. */
+  replayRoomsPerClient: int(1, 100).default(4),
+  replayRoomsMax: int(1, 100_000).default(64),
+  /** Seconds a viewer has to join the replay room the server made for it. */
+  replayJoinSeconds: int(1, 600).default(15),
   /** Game ms per real ms: 60 = one game minute per real second. */
   rate: num(0.001, 100_000).default(60),
   tickHz: num(1, 60).default(10),
@@ -134,6 +140,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     corsOrigins: env.CORS_ORIGINS === undefined ? undefined : splitList(env.CORS_ORIGINS),
     seed: env.SEED,
     startTime: env.START_TIME,
+    replayRoomsPerClient: env.REPLAY_ROOMS_PER_CLIENT,
+    replayRoomsMax: env.REPLAY_ROOMS_MAX,
+    replayJoinSeconds: env.REPLAY_JOIN_SECONDS,
     rate: env.CLOCK_RATE,
     tickHz: env.TICK_HZ,
     clockPolicy: env.CLOCK_POLICY,
@@ -243,6 +252,9 @@ export const ENV_NAMES: Record<string, string> = {
   corsOrigins: 'CORS_ORIGINS',
   seed: 'SEED',
   startTime: 'START_TIME',
+  replayRoomsPerClient: 'REPLAY_ROOMS_PER_CLIENT',
+  replayRoomsMax: 'REPLAY_ROOMS_MAX',
+  replayJoinSeconds: 'REPLAY_JOIN_SECONDS',
   rate: 'CLOCK_RATE',
   tickHz: 'TICK_HZ',
   clockPolicy: 'CLOCK_POLICY',
@@ -282,6 +294,12 @@ function envName(path: PropertyKey[]): string {
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Whether "YYYY-MM-DDTHH:MM" names a minute that exists (Date.parse rolls 2026-02-30 over to March). */
+function isRealMinute(text: string): boolean {
+  const ms = Date.parse(`${text}:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 16) === text;
 }
 
 /** Game ms of the configured start time. */

@@ -19,6 +19,7 @@ import type {
   PersonaSaveRefusal,
   PersonaSaveReply,
 } from '../protocol/personas';
+import { personaIdProblem } from '../protocol/ids';
 import { checkPersonaText, isPersonaId, type PersonaError, type PersonaWarning } from '../world/persona';
 import { readPersonaFields, renderPersonaYaml } from '../world/personaText';
 import { PersonaFolder, PersonaFolderError } from '../town/personaFiles';
@@ -73,7 +74,8 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
 
   const idParam = (req: Request): string => {
     const id = String(req.params.id);
-    if (!isPersonaId(id)) throw new HttpError(400, `'${id}' is not a persona id: use lowercase letters, digits and '-', starting with a letter`);
+    const problem = personaIdProblem(id);
+    if (problem) throw new HttpError(400, `'${id.slice(0, 80)}${id.length > 80 ? '…' : ''}' is not a persona id: ${problem}`);
     return id;
   };
 

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type express from 'express';
 import { matchMaker } from '@colyseus/core';
+import { serverMade } from '../rooms/admission';
 import { worldConfig, type Config, type WorldSpec } from '../config';
 import { Town } from '../town/Town';
 import type { Logger } from '../town/logger';
@@ -108,7 +109,7 @@ export class TownHost implements TownDirectory {
     replayContexts.set(name, replayContextOf(config, town));
     let room;
     try {
-      room = await matchMaker.createRoom('town', { world: name });
+      room = await matchMaker.createRoom('town', serverMade({ world: name }));
     } catch (error) {
       towns.delete(name);
       replayContexts.delete(name);

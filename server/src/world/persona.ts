@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import YAML from 'yaml';
 import type { AgentId, TownMap } from './types';
+import { personaIdProblem } from '../protocol/ids';
 import { CLOCK_PATTERN, minuteOfWakingDay, parseClock } from './clockText';
 import { closestFirst, editDistance, resolvePlaceRef } from './places';
 
@@ -53,7 +54,8 @@ export const PersonaFileSchema = z
       .record(z.string(), text)
       .nullable()
       .optional()
-      .transform((r) => r ?? {})
+      // Without a prototype: `relationships[otherId]` never reads an inherited property.
+      .transform((r) => Object.assign(Object.create(null) as Record<string, string>, r ?? {}))
       .describe('What they think of others, keyed by persona id (file name); empty or left out means none.'),
     seedMemories: z.array(text).min(1).describe('Sentences that start the memory stream.'),
     sprite: z.strictObject({ skin: colour, hair: colour, shirt: colour, pants: colour }).describe('The look: colours painted onto the base character.'),
@@ -107,11 +109,9 @@ export interface PersonaWarning {
   message: string;
 }
 
-const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
-
-/** Whether a name can be a persona id (a file name): lowercase letters, digits and '-', starting with a letter. */
+/** Whether a name can be a persona id (a file name): lowercase letters, digits and '-', starting with a letter, not reserved. */
 export function isPersonaId(id: string): boolean {
-  return ID_PATTERN.test(id);
+  return personaIdProblem(id) === null;
 }
 
 /** The persona id of a file: its name without `.yaml`. */
@@ -196,7 +196,8 @@ export interface ParsedPersonaFile {
 export function readPersonaText(yamlText: string, file: string): ParsedPersonaFile {
   const id = personaIdOf(file);
   const errors: PersonaError[] = [];
-  if (!ID_PATTERN.test(id)) errors.push(new PersonaError(file, '', `the file name '${id}' is the persona's id: use lowercase letters, digits and '-'`));
+  const idProblem = personaIdProblem(id);
+  if (idProblem) errors.push(new PersonaError(file, '', `the file name '${id.slice(0, 80)}' is the persona's id: ${idProblem}`));
   const doc = YAML.parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     for (const e of doc.errors) {
@@ -418,7 +419,8 @@ export function loadPersonas(dir: string, map: TownMap, onWarning: (w: PersonaWa
  * PersonasError with every problem of the file.
  */
 export function loadPersonaFile(dir: string, id: string, map: TownMap, knownIds: Iterable<string>): { persona: Persona; warnings: PersonaWarning[] } {
-  if (!ID_PATTERN.test(id)) throw new PersonasError([new PersonaError(id, '', `'${id}' is not a persona id: use lowercase letters, digits and '-'`)]);
+  const idProblem = personaIdProblem(id);
+  if (idProblem) throw new PersonasError([new PersonaError(id.slice(0, 80), '', `'${id.slice(0, 80)}' is not a persona id: ${idProblem}`)]);
   const file = [path.join(dir, `${id}.yaml`), path.join(dir, `${id}.yml`)].find((f) => fs.existsSync(f));
   if (!file) throw new PersonasError([new PersonaError(path.join(dir, `${id}.yaml`), '', 'no such persona file')]);
   const r = checkPersonaText(fs.readFileSync(file, 'utf8'), file, map, new Set([...knownIds, id]));
