@@ -92,6 +92,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       mind: town.mind.label,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
+      // A full disk or an I/O error: the town waits (holds has 'storage') and says why here.
+      storage: town.loop.storageProblem ?? 'ok',
     });
   });
   app.use('/api', townsRouter(host, { operatorToken }));

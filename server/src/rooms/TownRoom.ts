@@ -121,7 +121,8 @@ export class TownRoom extends Room<{ state: TownState }> {
   }
 
   private syncClock(): void {
-    syncClockState(this.state, { gameMs: this.town.clock.gameMs, rate: this.town.clock.rate, paused: this.town.clock.paused, holds: this.town.holds.list() });
+    const { clock, holds, loop } = this.town;
+    syncClockState(this.state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem: loop.storageProblem?.error });
   }
 
   private syncAgent(id: string): void {

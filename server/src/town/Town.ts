@@ -26,6 +26,7 @@ import { recordsFor } from './records';
 import { personaEvent, residentChanged, toResident } from './residents';
 import type { Logger } from './logger';
 import { ClockHolds } from './holds';
+import { isStorageFault, StorageState } from './storage';
 import { TownLog } from './log';
 import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
@@ -173,7 +174,14 @@ export class Town implements Composed {
         settings: { ablation: config.ablation, conversationMode: config.conversationMode, ...bundle.runtimeSettings, ...parts.runtimeSettings },
         onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
       });
-      const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds });
+      const storage = new StorageState(
+        () => wallClock.now(),
+        (problem, previous) =>
+          problem
+            ? parts.logger.error(`world '${config.world}': the world file refuses writes (${problem.error}); the town is paused until a write succeeds`)
+            : parts.logger.info(`world '${config.world}': writes succeed again after ${previous!.failedWrites} failed; the town resumes`),
+      );
+      const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds, storage });
       const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
       const town = new Town({
@@ -264,8 +272,14 @@ export class Town implements Composed {
     this.closed = true;
     await this.loop.settle();
     await this.runtime.flushObservations(this.clock.gameMs);
-    this.log.flush();
-    this.loop.saveSnapshot();
+    try {
+      this.log.flush();
+      this.loop.saveSnapshot();
+    } catch (error) {
+      // A full disk at shutdown: what is committed stays; the file is closed all the same.
+      if (!isStorageFault(error)) throw error;
+      this.logger.error(`world '${this.config.world}': could not save at shutdown (${error instanceof Error ? error.message : String(error)}); the last committed state stays`);
+    }
     this.log.close();
     this.db.close();
   }
