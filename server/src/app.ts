@@ -8,7 +8,7 @@ import express from 'express';
 import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { ViteDevServer } from 'vite';
-import { loadConfig, redactUrl, type Config, type ConfigInput } from './config';
+import { checkSettingsOnDisk, loadConfig, redactUrl, type Config, type ConfigInput } from './config';
 import type { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom } from './rooms/TownRoom';
@@ -63,6 +63,8 @@ export interface StartOptions {
 }
 
 export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel), options: StartOptions = {}): Promise<RunningTown> {
+  // Files and folders first: nothing is written (no data folder, no world file) before every setting passes.
+  checkSettingsOnDisk(config);
   const madeToken = config.operatorToken === undefined;
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
   const minds = buildMinds(config, logger);
