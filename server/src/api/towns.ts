@@ -2,7 +2,7 @@
 // starting and stopping one, for the operator (Authorization: Bearer <token>).
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StartTownRequest, type TownList } from '../protocol/towns';
-import { HttpError } from './errors';
+import { boundedJson, HttpError } from './errors';
 import { equalSecrets } from '../core/secrets';
 
 /** What the router needs from whoever hosts the towns. Errors it throws carry their status (HttpError). */
@@ -29,7 +29,7 @@ export function townsRouter(directory: TownDirectory, options: { operatorToken: 
   router.get('/towns', (_req, res, next) => {
     directory.list().then((list) => res.json(list), next);
   });
-  router.post('/towns', operator, express.json({ limit: '8kb' }), (req, res, next) => {
+  router.post('/towns', operator, ...boundedJson('8kb'), (req, res, next) => {
     const parsed = StartTownRequest.safeParse(req.body ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
