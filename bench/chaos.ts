@@ -5,6 +5,7 @@
 //    committed and lost after the restarts (must be 0), and the resume time (spawn to serving).
 // 2. An LLM endpoint that fails 30% of calls, then is gone for a minute, then returns, under a live
 //    25-agent town at 1x (tests/chaos/llmOutage.ts).
+// 1 also runs bench/hardening.ts: a full disk over seeds, and the rooms an anonymous client can make.
 import { performance } from 'node:perf_hooks';
 import { OpenAIStub } from '../tests/fakes/openaiStub';
 import { installTownResponders } from '../tests/fakes/townResponders';
@@ -13,6 +14,7 @@ import { runLlmOutage } from '../tests/chaos/llmOutage';
 import { tempDir } from '../tests/helpers';
 import { clonePersonas } from './fixtures';
 import { percentile } from './sim';
+import { benchHardening } from './hardening';
 
 const KILLS = 20;
 /** A quarter of the kills at a random moment of the start-up or resume, the rest up to 5 s into serving. */
@@ -80,6 +82,8 @@ export async function benchChaos(): Promise<Record<string, number>> {
   out['chaos.resume_max_ms'] = Math.max(...resumes);
   out['chaos.open_p99_ms'] = percentile([...offline.openMs, ...llm.openMs], 99);
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  // Issue 21: a full disk survived, and what an anonymous client can make of the matchmaking routes.
+  Object.assign(out, await benchHardening());
   return out;
 }
 
