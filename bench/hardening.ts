@@ -10,6 +10,8 @@ import { matchMaker } from '@colyseus/core';
 import { startTown, type RunningTown } from '../server/src/app';
 import { replayRoomCount } from '../server/src/rooms/admission';
 import { tempDir, waitFor } from '../tests/helpers';
+import { checkWorldFile } from '../server/src/store/WorldDb';
+import { generatedTown } from './bigTown';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
@@ -111,8 +113,41 @@ export async function benchHardening(): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * What the open checks (ours? PRAGMA quick_check) add to a start: on the world file of a 1,000-agent
+ * town run for a game hour, measured `runs` times (the file in the page cache after the first).
+ */
+export async function benchOpenCheck(runs = 5): Promise<Record<string, number>> {
+  const town = generatedTown(1000);
+  const server = await startTown({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: tempDir('smalltown-hardening-'),
+    mapFile: town.mapFile,
+    personasDir: town.personasDir,
+    seed: 1,
+    idlePauseMinutes: 0,
+    backupCron: 'off',
+    idleCheckCron: 'off',
+    housekeepingCron: 'off',
+    logLevel: 'silent',
+  });
+  await server.town.commands.step(60, 'bench');
+  const file = server.town.db.file;
+  await server.close();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    checkWorldFile(file, { quickCheck: true });
+    ms.push(performance.now() - t0);
+  }
+  const { size } = await import('node:fs').then((fs) => fs.statSync(file));
+  console.log(`  open check on a 1,000-agent world file (${(size / 1e6).toFixed(1)} MB): ${ms.map((m) => m.toFixed(0)).join(' ')} ms`);
+  return { 'chaos.open_check_ms.agents_1000': Math.max(...ms), 'chaos.open_check_file_mb.agents_1000': size / 1e6 };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchHardening().then(
+  (process.argv[2] === 'open-check' ? benchOpenCheck() : benchHardening()).then(
     (r) => {
       console.table(r);
       process.exit(0);
