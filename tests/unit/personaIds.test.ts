@@ -37,3 +37,23 @@ describe('persona ids', () => {
     expect(Object.keys(relationships).length).toBeGreaterThan(0);
   });
 });
+
+describe('persona files that cost too much to read', () => {
+  it('refuse a billion-laughs file and a 100k-deep file quickly, naming the file', () => {
+    const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i++) laughs.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const deep = `name: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    for (const [text, reason] of [
+      [laughs.join('\n'), /YAML refused: .*alias/i],
+      [deep, /nested more than 32 levels deep/],
+      ['x'.repeat(300 * 1024), /at most 256 KB/],
+    ] as const) {
+      const t0 = performance.now();
+      const read = readPersonaText(text, 'personas/evil.yaml');
+      expect(performance.now() - t0).toBeLessThan(500);
+      expect(read.persona).toBeNull();
+      expect(read.errors.map((e) => e.message).join('\n')).toMatch(reason);
+      expect(read.errors[0]!.message).toMatch(/^personas\/evil\.yaml/);
+    }
+  });
+});

@@ -192,12 +192,44 @@ export interface ParsedPersonaFile {
   errors: PersonaError[];
 }
 
+/** The largest persona file read, in bytes; the deepest nesting of [ and { in it; the aliases it may expand. */
+export const MAX_PERSONA_FILE_BYTES = 256 * 1024;
+const MAX_FLOW_DEPTH = 32;
+const MAX_YAML_ALIASES = 100;
+
+/**
+ * What makes a persona file too costly to parse, checked on its text before the YAML parser sees it
+ * (a 100k-deep file held the event loop for seconds): its size, and how deep its brackets nest.
+ */
+function boundYamlText(text: string): string | null {
+  if (text.length > MAX_PERSONA_FILE_BYTES)
+    return `the file has ${Math.round(text.length / 1024)} KB; a persona file has at most ${MAX_PERSONA_FILE_BYTES / 1024} KB`;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\n') quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_FLOW_DEPTH) return `nested more than ${MAX_FLOW_DEPTH} levels deep ([ and {); a persona file needs at most a few`;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+  return null;
+}
+
 /** Reads one file's text: every format problem, and whatever parsed. Never throws. */
 export function readPersonaText(yamlText: string, file: string): ParsedPersonaFile {
   const id = personaIdOf(file);
   const errors: PersonaError[] = [];
   const idProblem = personaIdProblem(id);
   if (idProblem) errors.push(new PersonaError(file, '', `the file name '${id.slice(0, 80)}' is the persona's id: ${idProblem}`));
+  const tooBig = boundYamlText(yamlText);
+  if (tooBig) {
+    errors.push(new PersonaError(file, '', tooBig));
+    return { persona: null, draft: { file }, errors };
+  }
   const doc = YAML.parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     for (const e of doc.errors) {
@@ -206,7 +238,14 @@ export function readPersonaText(yamlText: string, file: string): ParsedPersonaFi
     }
     return { persona: null, draft: { file }, errors };
   }
-  const raw: unknown = doc.toJS();
+  let raw: unknown;
+  try {
+    // Aliases that expand too far (a "billion laughs" file) are refused by the yaml library here.
+    raw = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    errors.push(new PersonaError(file, '', `YAML refused: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`));
+    return { persona: null, draft: { file }, errors };
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     errors.push(
       new PersonaError(
