@@ -215,23 +215,24 @@ export class Town implements Composed {
   private async start(personaList: Persona[]): Promise<void> {
     const now = this.clock.gameMs;
     if (this.opening.kind === 'resumed') {
-      // Operations in flight when the process stopped are gone; personas added or removed since join or leave.
+      // Operations in flight when the process stopped are gone. The town is who was in it: a persona file
+      // never added, or removed from town by the operator, stays out (it can be added from the page); a
+      // resident whose file is gone leaves.
       const inputs: Input[] = [{ kind: 'restarted' }];
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
-      for (const p of personaList) if (!present.has(p.id)) inputs.push({ kind: 'addAgent', resident: toResident(p, this.map) });
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
+      const outside = personaList.filter((p) => !present.has(p.id)).length;
+      if (outside > 0) this.logger.info(`world '${this.config.world}': ${outside} persona file(s) in ${this.config.personasDir} are not in town; add them from the page`);
       // A file edited while the town was stopped: its hours, bed and look take over from the next plan, as a live edit's do.
       for (const p of personaList) {
         const agent = this.sim.agent(p.id);
         const resident = agent ? toResident(p, this.map) : null;
         if (agent && resident && residentChanged(agent.nextSpec ?? agent.spec, resident)) inputs.push({ kind: 'updateResident', resident });
       }
-      const joining = personaList.filter((p) => !present.has(p.id));
-      for (const p of joining) await this.runtime.seed(p.id, now);
-      this.log.queue(joining.map((p) => personaEvent(p, now)));
       this.loop.enqueue(...inputs);
       const { folded } = this.opening;
-      this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents: personaList.length, folded } }]);
+      const agents = [...present].filter((id) => this.personas.has(id)).length;
+      this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents, folded } }]);
       const lastSeq = this.db.events.lastSeq();
       this.logger.info(
         `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
