@@ -52,10 +52,14 @@ async function diskFullOnce(seed: number): Promise<{ recovered: number; pausedMs
     const served = (await fetch(`${server.url}/api/town`)).status === 200;
     db.pragma('max_page_count = 1073741823');
     const t1 = performance.now();
-    const after = await waitFor('the recovery', async () => {
-      const h = await health();
-      return h.storage === 'ok' && h.gameMs > frozen ? h : null;
-    }, 60_000);
+    const after = await waitFor(
+      'the recovery',
+      async () => {
+        const h = await health();
+        return h.storage === 'ok' && h.gameMs > frozen ? h : null;
+      },
+      60_000,
+    );
     const resumedMs = performance.now() - t1;
     const { n, first, last } = db.prepare('SELECT count(*) AS n, min(seq) AS first, max(seq) AS last FROM events').get() as Record<string, number>;
     const ok = served && faulted.holds.includes('storage') && !after.holds.includes('storage') && last! - first! + 1 === n;

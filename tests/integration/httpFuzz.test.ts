@@ -66,10 +66,17 @@ const deep = (depth: number, inside: string) => `${'{"a":'.repeat(depth)}${insid
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   fc.record({ fields: fc.jsonValue({ maxDepth: 3 }) }).map((v) => JSON.stringify(v)),
-  fc.record({ name: fc.constantFrom('x', 'no spaces', 'a'.repeat(70)), map: fc.constantFrom('/etc/shadow', '../../etc/passwd', 'maps/town.tmj', '/tmp') }).map((v) =>
-    JSON.stringify(v),
+  fc
+    .record({ name: fc.constantFrom('x', 'no spaces', 'a'.repeat(70)), map: fc.constantFrom('/etc/shadow', '../../etc/passwd', 'maps/town.tmj', '/tmp') })
+    .map((v) => JSON.stringify(v)),
+  fc.constantFrom(
+    `{"fields":${deep(5000, '1')}}`,
+    deep(20_000, '1'),
+    `[${'['.repeat(3000)}${']'.repeat(3000)}]`,
+    '{"personaId":"constructor"}',
+    '{bad json',
+    '',
   ),
-  fc.constantFrom(`{"fields":${deep(5000, '1')}}`, deep(20_000, '1'), `[${'['.repeat(3000)}${']'.repeat(3000)}]`, '{"personaId":"constructor"}', '{bad json', ''),
 );
 
 describe('HTTP fuzz', () => {
@@ -117,7 +124,10 @@ describe('HTTP fuzz', () => {
     for (const map of ['/etc/shadow', '../../../etc/passwd', 'maps/../package.json']) {
       const res = await as('POST', '/api/towns', JSON.stringify({ name: 'x', map }));
       const answer = (await res.json()) as { error: string };
-      expect([res.status, answer.error]).toEqual([400, expect.stringMatching(/^map: '[^/]+' is not a map this server offers \(a \.tmj or \.json file in maps\/\)$/)]);
+      expect([res.status, answer.error]).toEqual([
+        400,
+        expect.stringMatching(/^map: '[^/]+' is not a map this server offers \(a \.tmj or \.json file in maps\/\)$/),
+      ]);
     }
     expect(server.host.has('x')).toBe(false);
     const long = await as('GET', `/api/persona-files/${'a'.repeat(5000)}`);

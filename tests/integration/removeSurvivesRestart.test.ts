@@ -21,7 +21,10 @@ describe('who is in a resumed town', () => {
     const again = await startTestTown({ dataDir, personasDir, startTime: '2026-02-13T08:00' });
     expect(again.town.resumed).toBe(true);
     await again.town.commands.step(1, 'test');
-    const ids = again.town.sim.agents().map((a) => a.spec.id).sort();
+    const ids = again.town.sim
+      .agents()
+      .map((a) => a.spec.id)
+      .sort();
     expect(ids).toEqual(['isabella', 'kenji']);
     // Still addable from the page: the folder's files that are not in town.
     const addable = (await (await fetch(`${again.url}/api/personas`)).json()) as { personas: Array<{ id: string }> };

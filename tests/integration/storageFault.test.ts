@@ -70,7 +70,7 @@ describe('a full disk', () => {
     };
     expect(n).toBeGreaterThan(committed);
     expect(last - first + 1).toBe(n);
-    expect((db.pragma('quick_check', { simple: true }) as string)).toBe('ok');
+    expect(db.pragma('quick_check', { simple: true }) as string).toBe('ok');
     await live.leave();
   }, 60_000);
 });

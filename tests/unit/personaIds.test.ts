@@ -41,7 +41,12 @@ describe('persona ids', () => {
 describe('persona files that cost too much to read', () => {
   it('refuse a billion-laughs file and a 100k-deep file quickly, naming the file', () => {
     const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 10; i++) laughs.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 10; i++)
+      laughs.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const deep = `name: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
     for (const [text, reason] of [
       [laughs.join('\n'), /YAML refused: .*alias/i],

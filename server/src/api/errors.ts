@@ -83,7 +83,11 @@ export const MAX_JSON_DEPTH = 32;
 /** express.json with a size limit, and a depth limit on what it parsed (a 100k-deep body answered 500 before). */
 export function boundedJson(limit: string): RequestHandler[] {
   const depthCheck: RequestHandler = (req, _res, next) => {
-    next(depthOf(req.body as unknown, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? new HttpError(400, `request body nested too deeply (at most ${MAX_JSON_DEPTH} levels)`) : undefined);
+    next(
+      depthOf(req.body as unknown, MAX_JSON_DEPTH) > MAX_JSON_DEPTH
+        ? new HttpError(400, `request body nested too deeply (at most ${MAX_JSON_DEPTH} levels)`)
+        : undefined,
+    );
   };
   return [express.json({ limit }), depthCheck];
 }

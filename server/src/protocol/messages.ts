@@ -36,7 +36,9 @@ export type InspectMessage = z.infer<typeof InspectMessage>;
 
 /** Operator only: bring a persona from the personas folder into town, or take an agent out. */
 export const AgentMessage = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add'), personaId: z.string().max(PERSONA_ID_MAX_CHARS).refine((id) => personaIdProblem(id) === null, 'not a persona id') }).strict(),
+  z
+    .object({ op: z.literal('add'), personaId: z.string().max(PERSONA_ID_MAX_CHARS).refine((id) => personaIdProblem(id) === null, 'not a persona id') })
+    .strict(),
   z.object({ op: z.literal('remove'), agentId }).strict(),
 ]);
 export type AgentMessage = z.infer<typeof AgentMessage>;

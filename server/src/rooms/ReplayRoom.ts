@@ -66,9 +66,12 @@ export class ReplayRoom extends Room<{ state: TownState }> {
     this.seatReservationTimeout = replayJoinSeconds();
     replayRegistry.made(this.roomId, clientOf(options));
     // A viewer that never comes: the room goes once its seat reservation has expired.
-    this.clock.setTimeout(() => {
-      if (this.clients.length === 0) void this.disconnect();
-    }, (this.seatReservationTimeout + 1) * 1000);
+    this.clock.setTimeout(
+      () => {
+        if (this.clients.length === 0) void this.disconnect();
+      },
+      (this.seatReservationTimeout + 1) * 1000,
+    );
     this.guard = new MessageGuard(context.wallClock);
     const state = new TownState();
     state.mode = 'replay';

@@ -122,7 +122,8 @@ export class TownRoom extends Room<{ state: TownState }> {
 
   private syncClock(): void {
     const { clock, holds, loop } = this.town;
-    syncClockState(this.state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem: loop.storageProblem?.error });
+    const storageProblem = loop.storageProblem?.error;
+    syncClockState(this.state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem });
   }
 
   private syncAgent(id: string): void {

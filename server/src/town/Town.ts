@@ -222,7 +222,8 @@ export class Town implements Composed {
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
       const outside = personaList.filter((p) => !present.has(p.id)).length;
-      if (outside > 0) this.logger.info(`world '${this.config.world}': ${outside} persona file(s) in ${this.config.personasDir} are not in town; add them from the page`);
+      if (outside > 0)
+        this.logger.info(`world '${this.config.world}': ${outside} persona file(s) in ${this.config.personasDir} are not in town; add them from the page`);
       // A file edited while the town was stopped: its hours, bed and look take over from the next plan, as a live edit's do.
       for (const p of personaList) {
         const agent = this.sim.agent(p.id);
@@ -279,7 +280,9 @@ export class Town implements Composed {
     } catch (error) {
       // A full disk at shutdown: what is committed stays; the file is closed all the same.
       if (!isStorageFault(error)) throw error;
-      this.logger.error(`world '${this.config.world}': could not save at shutdown (${error instanceof Error ? error.message : String(error)}); the last committed state stays`);
+      this.logger.error(
+        `world '${this.config.world}': could not save at shutdown (${error instanceof Error ? error.message : String(error)}); the last committed state stays`,
+      );
     }
     this.log.close();
     this.db.close();
