@@ -179,7 +179,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   gameServer.define('replay', ReplayRoom);
   await gameServer.listen(config.port, config.host);
   const { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds } = config;
-  enforceRoomAdmission(server, { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds });
+  enforceRoomAdmission(server, { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds }, operatorToken);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;

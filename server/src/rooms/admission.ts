@@ -2,7 +2,7 @@
 // ask for a replay, which the server makes for that viewer alone (within a cap per client address and
 // one overall) and which is disposed when its viewer leaves or never comes. Every other matchmaking
 // call (create, joinOrCreate, joinById of a replay) is refused with the reason.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { matchMaker, ServerError } from '@colyseus/core';
 import { equalSecrets } from '../core/secrets';
@@ -10,9 +10,11 @@ import { equalSecrets } from '../core/secrets';
 /** The header the server sets on every request to the peer's socket address (a client's own value is replaced). */
 export const PEER_HEADER = 'x-smalltown-peer';
 
-/** The option key, with a per-process secret, that marks a room as made by this server. */
+/** The option key whose value (derived from the operator token) marks a room as made by the server. */
 const MADE_BY_SERVER = '__smalltownServer';
-const SECRET = randomBytes(16).toString('hex');
+let SECRET = randomBytes(16).toString('hex');
+/** Every mark this process's servers use (tests run several servers, and so several tokens, in one process). */
+const SECRETS = new Set([SECRET]);
 
 export interface AdmissionLimits {
   /** Replay rooms one client address may hold at once (one shown, one opening during a switch). */
@@ -41,7 +43,10 @@ export function serverMade<T extends object>(options: T, client = 'server'): T {
 /** In a room's onCreate: whether the server made it (else a client asked for it through some other path). */
 export function madeByServer(options: unknown): boolean {
   const mark = (options as Record<string, unknown> | null)?.[MADE_BY_SERVER];
-  return typeof mark === 'string' && equalSecrets(mark, SECRET);
+  if (typeof mark !== 'string') return false;
+  let ok = false;
+  for (const secret of SECRETS) ok = equalSecrets(mark, secret) || ok;
+  return ok;
 }
 
 /** The client address a server-made replay room was made for. */
@@ -86,8 +91,12 @@ function refused(message: string, status = 403): ServerError {
  * Installs the policy on Colyseus's matchmaking controller (once per process; `next` limits replace
  * the last ones) and stamps every HTTP request with its peer address, which a client cannot forge.
  */
-export function enforceRoomAdmission(server: http.Server, next: AdmissionLimits): void {
+export function enforceRoomAdmission(server: http.Server, next: AdmissionLimits, operatorToken: string): void {
   limits = next;
+  // Derived from the operator token, which every process sharing a Redis has: a room one process asks
+  // another to make (a replay where its live world is) carries a mark the other accepts.
+  SECRET = createHmac('sha256', operatorToken).update('smalltown: rooms made by the server').digest('hex');
+  SECRETS.add(SECRET);
   // Prepended after Colyseus bound its routes, so it runs first on every request.
   server.prependListener('request', (req: http.IncomingMessage) => {
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? 'unknown';
