@@ -6,6 +6,7 @@
 //    Then the forced-GC soak of bench/nodeSoak.ts (10 minutes on this Node).
 // 2. An LLM endpoint that fails 30% of calls, then is gone for a minute, then returns, under a live
 //    25-agent town at 1x (tests/chaos/llmOutage.ts).
+// 1 also runs bench/hardening.ts: a full disk over seeds, and the rooms an anonymous client can make.
 import { performance } from 'node:perf_hooks';
 import { OpenAIStub } from '../tests/fakes/openaiStub';
 import { installTownResponders } from '../tests/fakes/townResponders';
@@ -15,6 +16,7 @@ import { tempDir } from '../tests/helpers';
 import { clonePersonas } from './fixtures';
 import { percentile } from './sim';
 import { benchNodeSoak } from './nodeSoak';
+import { benchHardening } from './hardening';
 
 const KILLS = 20;
 /** A quarter of the kills at a random moment of the start-up or resume, the rest up to 5 s into serving. */
@@ -84,6 +86,8 @@ export async function benchChaos(): Promise<Record<string, number>> {
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   // The runtime soak: a forced full collection every second for 10 minutes (BENCH_GC_SOAK_MINUTES).
   Object.assign(out, await benchNodeSoak());
+  // Issue 21: a full disk survived, and what an anonymous client can make of the matchmaking routes.
+  Object.assign(out, await benchHardening());
   return out;
 }
 

@@ -8,11 +8,12 @@ import express from 'express';
 import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { ViteDevServer } from 'vite';
-import { loadConfig, redactUrl, type Config, type ConfigInput } from './config';
+import { checkSettingsOnDisk, loadConfig, redactUrl, type Config, type ConfigInput } from './config';
 import type { Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom } from './rooms/TownRoom';
 import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
+import { enforceRoomAdmission } from './rooms/admission';
 import { replayRouter, serveRecordedMaps } from './api/replay';
 import { buildMinds } from './town/minds';
 import { townsRouter } from './api/towns';
@@ -62,6 +63,8 @@ export interface StartOptions {
 }
 
 export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel), options: StartOptions = {}): Promise<RunningTown> {
+  // Files and folders first: nothing is written (no data folder, no world file) before every setting passes.
+  checkSettingsOnDisk(config);
   const madeToken = config.operatorToken === undefined;
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
   const minds = buildMinds(config, logger);
@@ -92,6 +95,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       node: process.version,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
+      // A full disk or an I/O error: the town waits (holds has 'storage') and says why here.
+      storage: town.loop.storageProblem ?? 'ok',
     });
   });
   app.use('/api', townsRouter(host, { operatorToken }));
@@ -174,6 +179,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   gameServer.define('town', TownRoom).filterBy(['world']);
   gameServer.define('replay', ReplayRoom);
   await gameServer.listen(config.port, config.host);
+  const { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds } = config;
+  enforceRoomAdmission(server, { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds }, operatorToken);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;

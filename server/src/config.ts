@@ -1,5 +1,7 @@
 // Every setting of the server, parsed and checked with zod. This is the only module that reads
 // process.env; everything else receives a Config. README.md lists each setting.
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { PURPOSES, type Purpose } from './llm/types';
 
@@ -53,7 +55,13 @@ export const ConfigSchema = z.object({
   startTime: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'expected YYYY-MM-DDTHH:MM')
+    .refine((v) => isRealMinute(v), 'not a real date and time (month 01-12, day of that month, hour 00-23, minute 00-59)')
     .default('2026-02-13T06:00'),
+  /** Replay rooms one client address may hold at once, and the server in all. */
+  replayRoomsPerClient: int(1, 100).default(4),
+  replayRoomsMax: int(1, 100_000).default(64),
+  /** Seconds a viewer has to join the replay room the server made for it. */
+  replayJoinSeconds: int(1, 600).default(15),
   /** Game ms per real ms: 60 = one game minute per real second. */
   rate: num(0.001, 100_000).default(60),
   tickHz: num(1, 60).default(10),
@@ -78,7 +86,7 @@ export const ConfigSchema = z.object({
   /** Serve the client through Vite with hot reload instead of the built bundle. */
   dev: z.coerce.boolean().default(false),
   llm: z.object({
-    baseURL: optionalText,
+    baseURL: optionalText.refine((v) => v === undefined || isHttpUrl(v), 'expected an http(s) URL, like http://localhost:11434/v1'),
     apiKey: optionalText,
     model: z.string().default('gpt-4o-mini'),
     models: z.partialRecord(z.enum(PURPOSES), z.string()).default({}),
@@ -134,6 +142,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     corsOrigins: env.CORS_ORIGINS === undefined ? undefined : splitList(env.CORS_ORIGINS),
     seed: env.SEED,
     startTime: env.START_TIME,
+    replayRoomsPerClient: env.REPLAY_ROOMS_PER_CLIENT,
+    replayRoomsMax: env.REPLAY_ROOMS_MAX,
+    replayJoinSeconds: env.REPLAY_JOIN_SECONDS,
     rate: env.CLOCK_RATE,
     tickHz: env.TICK_HZ,
     clockPolicy: env.CLOCK_POLICY,
@@ -243,6 +254,9 @@ export const ENV_NAMES: Record<string, string> = {
   corsOrigins: 'CORS_ORIGINS',
   seed: 'SEED',
   startTime: 'START_TIME',
+  replayRoomsPerClient: 'REPLAY_ROOMS_PER_CLIENT',
+  replayRoomsMax: 'REPLAY_ROOMS_MAX',
+  replayJoinSeconds: 'REPLAY_JOIN_SECONDS',
   rate: 'CLOCK_RATE',
   tickHz: 'TICK_HZ',
   clockPolicy: 'CLOCK_POLICY',
@@ -282,6 +296,71 @@ function envName(path: PropertyKey[]): string {
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The settings that name files and folders, checked against the disk before anything is written:
+ * DATA_DIR a writable folder (or one that can be made), each world's map a readable Tiled JSON file,
+ * each persona folder a folder. Throws one ConfigError naming every bad variable.
+ */
+export function checkSettingsOnDisk(config: Config): void {
+  const problems: string[] = [];
+  const dataDir = path.resolve(config.dataDir);
+  const existing = nearestExisting(dataDir);
+  if (existing === dataDir && !fs.statSync(dataDir).isDirectory()) problems.push(`DATA_DIR: '${config.dataDir}' is a file, not a folder`);
+  else if (!writable(existing))
+    problems.push(`DATA_DIR: '${config.dataDir}' is read-only${existing === dataDir ? '' : ` (its parent '${existing}' cannot be written to make it)`}`);
+  const multiple = config.worlds.length > 1;
+  for (const w of config.worlds) {
+    const mapVar = multiple ? `WORLDS (${w.name}: map)` : 'MAP_FILE';
+    const personasVar = multiple ? `WORLDS (${w.name}: personas)` : 'PERSONAS_DIR';
+    const map = statOf(w.mapFile);
+    if (!map) problems.push(`${mapVar}: '${w.mapFile}' does not exist`);
+    else if (map.isDirectory()) problems.push(`${mapVar}: '${w.mapFile}' is a folder, not a map file`);
+    else if (!/\.(tmj|json)$/i.test(w.mapFile)) problems.push(`${mapVar}: '${w.mapFile}' is not a Tiled JSON map (expected a .tmj or .json file)`);
+    const personas = statOf(w.personasDir);
+    if (!personas) problems.push(`${personasVar}: '${w.personasDir}' does not exist`);
+    else if (!personas.isDirectory()) problems.push(`${personasVar}: '${w.personasDir}' is a file, not a folder of persona files`);
+  }
+  if (problems.length) throw new ConfigError(`bad settings:\n  ${[...new Set(problems)].join('\n  ')}`);
+}
+
+function statOf(file: string): fs.Stats | null {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function nearestExisting(dir: string): string {
+  let at = dir;
+  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  return at;
+}
+
+function writable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether "YYYY-MM-DDTHH:MM" names a minute that exists (Date.parse rolls 2026-02-30 over to March). */
+function isRealMinute(text: string): boolean {
+  const ms = Date.parse(`${text}:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 16) === text;
 }
 
 /** Game ms of the configured start time. */

@@ -88,12 +88,12 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
     expect((town.body.agents as unknown[]).length).toBe(3);
     expect((await fetch(`${alpha!.url}/towns/beta/map/town.tmj`)).status).toBe(200);
     expect((await fetch(`${alpha!.url}/towns/beta/map/assets/0/town.png`)).headers.get('content-type')).toBe('image/png');
-    const replay = await new Client(alpha!.url).create<TownState>('replay', { live: 'beta' }, TownState);
+    const replay = await new Client(alpha!.url).join<TownState>('replay', { live: 'beta' }, TownState);
     replay.onMessage('welcome', () => undefined);
     await waitFor('the replay of beta', () => replay.state.mode === 'replay' && replay.state.agents.size === 3);
     await replay.leave();
     // As the page asks for ?world=beta&t=…: only the world's name, which the other process holds.
-    const byFile = await new Client(alpha!.url).create<TownState>('replay', { world: 'beta', t: '2026-02-13T06:00' }, TownState);
+    const byFile = await new Client(alpha!.url).join<TownState>('replay', { world: 'beta', t: '2026-02-13T06:00' }, TownState);
     byFile.onMessage('welcome', () => undefined);
     await waitFor('the replay of beta\u2019s file', () => byFile.state.agents.size === 3);
     await byFile.leave();

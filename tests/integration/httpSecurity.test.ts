@@ -101,7 +101,7 @@ describe('HTTP errors, headers and CORS', () => {
 
   it('names no server folder when matchmaking refuses a room (a replay of a file that is not there)', async () => {
     const json = { 'content-type': 'application/json' };
-    const refused = await request(server.url, '/matchmake/create/replay', { method: 'POST', headers: json, body: '{"world":"missing"}' });
+    const refused = await request(server.url, '/matchmake/join/replay', { method: 'POST', headers: json, body: '{"world":"missing"}' });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(JSON.parse(refused.body).error).toBe('missing.sqlite: no such world file');
     expectNoInternals(refused);

@@ -283,7 +283,7 @@ describe('a message fuzzer over a real Colyseus server', () => {
     let sent = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(outgoing, { minLength: 1, maxLength: BATCH - 1 }), async (batch) => {
-        const room = await new Client(town.url).create<TownState>('replay', { live: 'smalltown' }, TownState);
+        const room = await new Client(town.url).join<TownState>('replay', { live: 'smalltown' }, TownState);
         const replies: Array<[string, unknown]> = [];
         let dropped = false;
         room.onLeave(() => (dropped = true));
@@ -318,7 +318,7 @@ describe('a message fuzzer over a real Colyseus server', () => {
             ['replay', replayOptions],
             ['town', { token }],
           ] as const) {
-            const room = await new Client(town.url)[name === 'replay' ? 'create' : 'join'](name, options).catch((error: Error) => error);
+            const room = await new Client(town.url).join(name, options).catch((error: Error) => error);
             if (room instanceof Error) continue;
             room.onMessage('*', () => undefined);
             await room.leave();

@@ -79,7 +79,7 @@ describe('replay', () => {
   it('shows the town as it was at a moment, the same every time it comes back to it, while the live room stays live', async () => {
     const t = start + 2 * GAME_MS_PER_HOUR + 17 * 60_000;
     const viewer = new Client(town.url);
-    const replay: Replay = await viewer.create<TownState>('replay', { t: formatIsoMinute(t) }, TownState);
+    const replay: Replay = await viewer.join<TownState>('replay', { t: formatIsoMinute(t) }, TownState);
     const history = await historyOf(replay);
     await until(replay, () => replay.state.mapWidth > 0);
     expect(replay.state.mode).toBe('replay');
@@ -97,7 +97,7 @@ describe('replay', () => {
       expect(first[a.spec.id], a.spec.id).toEqual({ x: p.x, y: p.y, action: a.current.description, speech: a.speech });
     }
     // A second viewer watches live meanwhile.
-    const live = await new Client(town.url).joinOrCreate<TownState>('town', {}, TownState);
+    const live = await new Client(town.url).join<TownState>('town', {}, TownState);
     live.onMessage('*', () => undefined);
     const liveBefore = live.state.gameMs || town.town.gameMs;
 
@@ -123,7 +123,7 @@ describe('replay', () => {
 
   it('inspects an agent as of the moment: its plan step then, and only memories it held then', async () => {
     const t = start + GAME_MS_PER_HOUR;
-    const replay: Replay = await new Client(town.url).create<TownState>('replay', { t }, TownState);
+    const replay: Replay = await new Client(town.url).join<TownState>('replay', { t }, TownState);
     await historyOf(replay);
     // The busiest agent: the one with the most memories by the end of the run.
     const [busiest] = town.town.db.db.prepare('SELECT agent_id FROM memories GROUP BY agent_id ORDER BY count(*) DESC LIMIT 1').pluck().all() as string[];
@@ -149,12 +149,12 @@ describe('replay', () => {
     expect(listing.worlds.find((w) => w.id === 'backups/smalltown-copy')?.agents).toBe(10);
     expect(listing.worlds.find((w) => w.id === 'broken')?.error).toMatch(/broken\.sqlite.*not a readable world file/);
 
-    const backup: Replay = await new Client(town.url).create<TownState>('replay', { world: 'backups/smalltown-copy', t: start + GAME_MS_PER_HOUR }, TownState);
+    const backup: Replay = await new Client(town.url).join<TownState>('replay', { world: 'backups/smalltown-copy', t: start + GAME_MS_PER_HOUR }, TownState);
     await historyOf(backup);
     expect(backup.state.agents.size).toBe(10);
     await backup.leave();
-    await expect(new Client(town.url).create('replay', { world: 'broken' })).rejects.toThrow(/broken\.sqlite/);
-    await expect(new Client(town.url).create('replay', { world: '../etc/passwd' })).rejects.toThrow(/not a world name/);
+    await expect(new Client(town.url).join('replay', { world: 'broken' })).rejects.toThrow(/broken\.sqlite/);
+    await expect(new Client(town.url).join('replay', { world: '../etc/passwd' })).rejects.toThrow(/not a world name/);
     const timeline = await fetch(`${town.url}/api/timeline?world=broken`);
     expect(timeline.status).toBe(404);
     expect(((await timeline.json()) as { error: string }).error).toMatch(/broken\.sqlite/);

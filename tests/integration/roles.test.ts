@@ -8,7 +8,7 @@ import { startTestTown, waitFor } from '../helpers';
 type ErrorReply = { type: string; message: string };
 
 async function join(url: string, options: Record<string, unknown> = {}) {
-  const room: Room<unknown, TownState> = await new Client(url).joinOrCreate<TownState>('town', options, TownState);
+  const room: Room<unknown, TownState> = await new Client(url).join<TownState>('town', options, TownState);
   const errors: ErrorReply[] = [];
   const inbox: Array<[string, unknown]> = [];
   room.onMessage('error', (e: ErrorReply) => errors.push(e));

@@ -17,7 +17,7 @@ describe('the town room over a real Colyseus server', () => {
     // Ten game minutes a real second, starting when people are up and about; the clock never waits for minds.
     town = await startTestTown({ rate: 600, startTime: '2026-02-13T08:55', clockPolicy: 'run' }, { wallClock: wall });
     const client = new Client(town.url);
-    room = await client.joinOrCreate<TownState>('town', {}, TownState);
+    room = await client.join<TownState>('town', {}, TownState);
     for (const type of ['welcome', 'feed', 'utterance']) room.onMessage(type, () => undefined);
     if (!room.state.mapWidth) await nextPatch(room);
   });

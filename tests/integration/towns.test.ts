@@ -100,14 +100,14 @@ describe('several towns on one server', () => {
   });
 
   it('replays any hosted world by its name', async () => {
-    const replay = await new Client(server.url).create<TownState>('replay', { live: 'north' }, TownState);
+    const replay = await new Client(server.url).join<TownState>('replay', { live: 'north' }, TownState);
     await waitFor('the replay to show the north town', () => replay.state.mode === 'replay' && replay.state.agents.size === 3);
     await replay.leave();
     // As the page asks for ?world=north&t=…: the world's file, which is a live town here.
-    const byFile = await new Client(server.url).create<TownState>('replay', { world: 'north', t: '2026-02-13T06:00' }, TownState);
+    const byFile = await new Client(server.url).join<TownState>('replay', { world: 'north', t: '2026-02-13T06:00' }, TownState);
     await waitFor('the replay of north\u2019s file', () => byFile.state.agents.size === 3 && byFile.state.replayWorld === 'north');
     await byFile.leave();
-    const fallback = await new Client(server.url).create<TownState>('replay', {}, TownState);
+    const fallback = await new Client(server.url).join<TownState>('replay', {}, TownState);
     await waitFor('a replay without `live` to show the default town', () => fallback.state.agents.size === 10);
     await fallback.leave();
   });

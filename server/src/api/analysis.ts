@@ -12,10 +12,23 @@ import { relationshipGraph } from '../analysis/exports';
 import { agentDay, findConversations, openWorldForAnalysis, type OpenedWorld } from '../analysis/browse';
 import { clientPage } from './clientPages';
 import { diffusionBand, worldsOfSeedsRun } from '../analysis/band';
+import { hidePaths } from './errors';
+import { WorldFileError } from '../store/WorldDb';
 
 const REPORT_CACHE_SIZE = 8;
 
 export class BadRequest extends Error {}
+
+/**
+ * A bad parameter is 400, a world file that is not there or cannot be read 404, each with its reason
+ * and no server folder in it; anything else goes to the app's error handler (logged, answered 500 bare).
+ */
+export function answerWorldError(error: unknown, res: Response, next: NextFunction): void {
+  const message = hidePaths(error instanceof Error ? error.message : String(error));
+  if (error instanceof BadRequest) res.status(400).json({ error: message });
+  else if (error instanceof WorldFileError || /no such world file|is not a world name/.test(message)) res.status(404).json({ error: message });
+  else next(error);
+}
 
 /** A game time from a query parameter: "2026-02-14T17:00" or game ms; undefined when absent. */
 export function timeParam(req: Request, name: string): number | undefined {
@@ -139,8 +152,7 @@ export function mountAnalysisApi(app: express.Router, town: Town, config: Config
 
   api.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const message = error instanceof Error ? error.message : String(error);
-    res.status(error instanceof BadRequest ? 400 : /no such world file|is not a world name/.test(message) ? 404 : 500).json({ error: message });
+    answerWorldError(error, res, next);
   });
   app.use('/api/analysis', api);
 }

@@ -2,7 +2,7 @@
 // or a server path. A client's mistake (a 4xx from body parsing, static serving or a route) says what
 // was wrong; anything else is logged here, with its stack, and answered with its status line only.
 import { STATUS_CODES } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { matchMaker } from '@colyseus/core';
 import type { Logger } from '../town/logger';
 
@@ -75,4 +75,33 @@ export function errorHandler(logger: Logger) {
     if (status >= 500) logger.error(`${req.method} ${req.originalUrl}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     answer(req, res, status, message);
   };
+}
+
+/** How deep a JSON body may nest: deeper bodies are refused (400) before any handler walks them. */
+export const MAX_JSON_DEPTH = 32;
+
+/** express.json with a size limit, and a depth limit on what it parsed (a 100k-deep body answered 500 before). */
+export function boundedJson(limit: string): RequestHandler[] {
+  const depthCheck: RequestHandler = (req, _res, next) => {
+    next(
+      depthOf(req.body as unknown, MAX_JSON_DEPTH) > MAX_JSON_DEPTH
+        ? new HttpError(400, `request body nested too deeply (at most ${MAX_JSON_DEPTH} levels)`)
+        : undefined,
+    );
+  };
+  return [express.json({ limit }), depthCheck];
+}
+
+/** The nesting depth of a parsed JSON value, counted without recursion and no further than `cap` + 1. */
+function depthOf(value: unknown, cap: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > cap) return deepest;
+    for (const child of Object.values(v as object)) stack.push([child, d + 1]);
+  }
+  return deepest;
 }

@@ -16,7 +16,7 @@ import {
   exportSeries,
   type ExportKind,
 } from '../analysis/exports';
-import { BadRequest, stringParam, timeParam, withWorld } from './analysis';
+import { answerWorldError, BadRequest, stringParam, timeParam, withWorld } from './analysis';
 
 export function mountExportApi(app: express.Router, config: Config): void {
   const api = express.Router();
@@ -57,9 +57,7 @@ export function mountExportApi(app: express.Router, config: Config): void {
   });
   api.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return void res.destroy(error instanceof Error ? error : undefined);
-    const message = error instanceof Error ? error.message : String(error);
-    res.status(error instanceof BadRequest ? 400 : /no such world file|is not a world name/.test(message) ? 404 : 500).json({ error: message });
-    void next;
+    answerWorldError(error, res, next);
   });
   app.use('/api/export', api);
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Town } from '../town/Town';
 import type { AgentId } from '../protocol/ids';
 import type { PersonaCheckReply, PersonaFileEntry, PersonaFileList, PersonaFileView, PersonaSaveRefusal, PersonaSaveReply } from '../protocol/personas';
+import { personaIdProblem } from '../protocol/ids';
 import { checkPersonaText, isPersonaId } from '../world/persona';
 import { readPersonaFields } from '../world/personaText';
 import { PersonaFolder, PersonaFolderError } from '../town/personaFiles';
@@ -38,7 +39,8 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 
 function idParam(req: Request): string {
   const id = String(req.params.id);
-  if (!isPersonaId(id)) throw new HttpError(400, `'${id}' is not a persona id: use lowercase letters, digits and '-', starting with a letter`);
+  const problem = personaIdProblem(id);
+  if (problem) throw new HttpError(400, `'${id.slice(0, 80)}${id.length > 80 ? '…' : ''}' is not a persona id: ${problem}`);
   return id;
 }
 

@@ -6,6 +6,7 @@ import { inspectAgent } from '../town/inspect';
 import { describeEvent } from '../protocol/feedText';
 import type { AddablePersonasReply, TownInfo } from '../protocol/api';
 import { mountPersonaApi } from './personas';
+import { boundedJson } from './errors';
 
 export interface ApiOptions {
   operatorToken: string;
@@ -17,7 +18,7 @@ export interface ApiOptions {
 /** One town's views; the app picks the town by `?world=` (default: the first world). Errors go to the app's handler. */
 export function apiRouter(town: Town, options: ApiOptions): express.Router {
   const api = express.Router();
-  api.use(express.json({ limit: '64kb' }));
+  api.use(boundedJson('64kb'));
 
   api.get('/town', (req, res) => {
     const info: TownInfo = {

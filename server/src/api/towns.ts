@@ -1,9 +1,9 @@
 // /api/towns: the towns running (on this process, and on the others sharing its Redis), for anyone;
 // starting and stopping one, for the operator (Authorization: Bearer <token>).
-import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StartTownRequest, type TownList } from '../protocol/towns';
-import { HttpError } from './errors';
+import { boundedJson, HttpError } from './errors';
+import { equalSecrets } from '../core/secrets';
 
 /** What the router needs from whoever hosts the towns. Errors it throws carry their status (HttpError). */
 export interface TownDirectory {
@@ -14,13 +14,11 @@ export interface TownDirectory {
 
 /** Refuses a request without the operator token, in constant time. */
 export function requireOperator(operatorToken: string) {
-  const expected = Buffer.from(operatorToken);
   return (req: Request, _res: Response, next: NextFunction): void => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer (.+)$/i.exec(header.trim());
     if (!match) return next(new HttpError(401, 'operator only: send Authorization: Bearer <operator token>'));
-    const given = Buffer.from(match[1]!);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return next(new HttpError(403, 'wrong operator token'));
+    if (!equalSecrets(match[1]!, operatorToken)) return next(new HttpError(403, 'wrong operator token'));
     next();
   };
 }
@@ -31,7 +29,7 @@ export function townsRouter(directory: TownDirectory, options: { operatorToken: 
   router.get('/towns', (_req, res, next) => {
     directory.list().then((list) => res.json(list), next);
   });
-  router.post('/towns', operator, express.json({ limit: '8kb' }), (req, res, next) => {
+  router.post('/towns', operator, ...boundedJson('8kb'), (req, res, next) => {
     const parsed = StartTownRequest.safeParse(req.body ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));

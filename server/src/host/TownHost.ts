@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type express from 'express';
 import { matchMaker } from '@colyseus/core';
+import { serverMade } from '../rooms/admission';
 import { worldConfig, type Config, type WorldSpec } from '../config';
 import { Town } from '../town/Town';
 import type { Logger } from '../town/logger';
@@ -68,9 +69,24 @@ export class TownHost implements TownDirectory {
 
   /** The operator's request: a new world, or one whose file exists, resumed. */
   async start(request: StartTownRequest): Promise<{ name: string; url: string }> {
-    const spec = { name: request.name, mapFile: request.map ?? this.config.mapFile, personasDir: request.personas ?? this.config.personasDir };
+    const mapFile = request.map === undefined ? this.config.mapFile : this.confinedMap(request.map);
+    const spec = { name: request.name, mapFile, personasDir: request.personas ?? this.config.personasDir };
     await this.startWorld(spec, { operatorRequest: true });
     return { name: spec.name, url: townUrl(spec.name) };
+  }
+
+  /**
+   * A map the operator names over HTTP: a .tmj or .json file inside a folder this server's worlds take
+   * their maps from (MAP_FILE's, WORLDS'), never elsewhere on the server; refused without opening it.
+   */
+  private confinedMap(requested: string): string {
+    const folders = [...new Set(this.config.worlds.map((w) => path.resolve(path.dirname(w.mapFile))))];
+    const resolved = path.resolve(requested);
+    const inside = folders.some((f) => resolved.startsWith(`${f}${path.sep}`));
+    const shown = folders.map((f) => `${path.relative(process.cwd(), f) || '.'}/`).map((f) => (path.isAbsolute(f) ? path.basename(f) : f));
+    if (!inside || !/\.(tmj|json)$/i.test(resolved))
+      throw new HttpError(400, `map: '${path.basename(requested)}' is not a map this server offers (a .tmj or .json file in ${shown.join(', ')})`);
+    return requested;
   }
 
   /** Opens the world's file (new or resumed), starts its jobs and publishes its room. */
@@ -108,7 +124,7 @@ export class TownHost implements TownDirectory {
     replayContexts.set(name, replayContextOf(config, town));
     let room;
     try {
-      room = await matchMaker.createRoom('town', { world: name });
+      room = await matchMaker.createRoom('town', serverMade({ world: name }));
     } catch (error) {
       towns.delete(name);
       replayContexts.delete(name);

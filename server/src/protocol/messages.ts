@@ -2,6 +2,7 @@
 // Client -> server messages carry no authority of their own: the room checks the sender's role.
 import { z } from 'zod';
 import { MAX_TEXT_CHARS } from './constants';
+import { PERSONA_ID_MAX_CHARS, personaIdProblem } from './ids';
 
 export { INVALID_TOKEN_MESSAGE, MAX_TEXT_CHARS } from './constants';
 const agentId = z.string().min(1).max(64);
@@ -35,7 +36,9 @@ export type InspectMessage = z.infer<typeof InspectMessage>;
 
 /** Operator only: bring a persona from the personas folder into town, or take an agent out. */
 export const AgentMessage = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add'), personaId: z.string().regex(/^[a-z][a-z0-9-]*$/).max(64) }).strict(),
+  z
+    .object({ op: z.literal('add'), personaId: z.string().max(PERSONA_ID_MAX_CHARS).refine((id) => personaIdProblem(id) === null, 'not a persona id') })
+    .strict(),
   z.object({ op: z.literal('remove'), agentId }).strict(),
 ]);
 export type AgentMessage = z.infer<typeof AgentMessage>;

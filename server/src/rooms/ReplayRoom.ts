@@ -13,6 +13,7 @@ import type { ReplaySession } from '../replay/ReplaySession';
 import { openReplay, type ReplayContext } from '../replay/open';
 import { syncAgentState } from './stateSync';
 import { MessageGuard, refuse } from './guard';
+import { clientOf, madeByServer, replayJoinSeconds, replayRegistry } from './admission';
 
 /** Set by the app: where world files are, and the live towns, by name (the first is the default). */
 export const replayContexts = new Map<string, ReplayContext>();
@@ -45,6 +46,8 @@ export class ReplayRoom extends Room<{ state: TownState }> {
   override maxClients = 1;
 
   override async onCreate(options: ReplayOptions): Promise<void> {
+    // Only the server makes replay rooms (rooms/admission.ts: one per viewer, on its join).
+    if (!madeByServer(options)) throw refused('replay rooms are made by the server: join("replay", options)');
     // A world file that is itself a live town here replays over that town's context (its map, its mind).
     const own = typeof options.world === 'string' && replayContexts.has(options.world) ? options.world : undefined;
     const live = options.live ?? own ?? replayContexts.keys().next().value;
@@ -60,6 +63,15 @@ export class ReplayRoom extends Room<{ state: TownState }> {
     }
     this.session = opened.session;
     this.close = opened.close;
+    this.seatReservationTimeout = replayJoinSeconds();
+    replayRegistry.made(this.roomId, clientOf(options));
+    // A viewer that never comes: the room goes once its seat reservation has expired.
+    this.clock.setTimeout(
+      () => {
+        if (this.clients.length === 0) void this.disconnect();
+      },
+      (this.seatReservationTimeout + 1) * 1000,
+    );
     this.guard = new MessageGuard(context.wallClock);
     const state = new TownState();
     state.mode = 'replay';
@@ -103,6 +115,7 @@ export class ReplayRoom extends Room<{ state: TownState }> {
   }
 
   override onJoin(client: Client): void {
+    replayRegistry.joined(this.roomId);
     client.send('welcome', { role: 'spectator', world: this.state.world });
   }
 
@@ -111,6 +124,7 @@ export class ReplayRoom extends Room<{ state: TownState }> {
   }
 
   override onDispose(): void {
+    replayRegistry.disposed(this.roomId);
     this.close();
   }
 

@@ -14,6 +14,8 @@ import type { Town } from '../town/Town';
 import { describeEvent } from '../protocol/feedText';
 import { inspectAgent } from '../town/inspect';
 import type { TownListingMetadata } from '../protocol/towns';
+import { madeByServer } from './admission';
+import { equalSecrets } from '../core/secrets';
 
 /** Towns by world name, registered by the app before the room is defined. */
 export const towns = new Map<string, Town>();
@@ -27,6 +29,8 @@ export class TownRoom extends Room<{ state: TownState }> {
   override maxMessagesPerSecond = 60;
 
   override onCreate(options: { world: string }): void {
+    // Each town's one room is made by the server when the town starts (rooms/admission.ts refuses clients' creates).
+    if (!madeByServer(options)) throw new Error('town rooms are made by the server; join the town instead');
     const town = towns.get(options.world);
     if (!town) throw new Error(`no town '${options.world}' is running`);
     this.town = town;
@@ -78,7 +82,7 @@ export class TownRoom extends Room<{ state: TownState }> {
   override onAuth(_client: Client, options: { token?: unknown } | undefined, _context: AuthContext): ClientAuth {
     const token = options?.token;
     if (token === undefined || token === null || token === '') return { role: 'spectator' };
-    if (typeof token === 'string' && token === this.town.operatorToken) return { role: 'operator' };
+    if (typeof token === 'string' && equalSecrets(token, this.town.operatorToken)) return { role: 'operator' };
     throw new Error(INVALID_TOKEN_MESSAGE);
   }
 
@@ -117,7 +121,9 @@ export class TownRoom extends Room<{ state: TownState }> {
   }
 
   private syncClock(): void {
-    syncClockState(this.state, { gameMs: this.town.clock.gameMs, rate: this.town.clock.rate, paused: this.town.clock.paused, holds: this.town.holds.list() });
+    const { clock, holds, loop } = this.town;
+    const storageProblem = loop.storageProblem?.error;
+    syncClockState(this.state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem });
   }
 
   private syncAgent(id: string): void {

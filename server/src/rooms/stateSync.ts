@@ -60,6 +60,8 @@ export interface ClockView {
   rate: number;
   paused: boolean;
   holds: Iterable<string>;
+  /** Why the world file refuses writes, or null. */
+  storageProblem?: string | null;
 }
 
 export function syncClockState(state: TownState, clock: ClockView): void {
@@ -67,4 +69,6 @@ export function syncClockState(state: TownState, clock: ClockView): void {
   state.rate = clock.rate;
   state.paused = clock.paused;
   state.holdReason = [...clock.holds].join(',');
+  const storage = clock.storageProblem ?? '';
+  if (state.storageProblem !== storage) state.storageProblem = storage;
 }

@@ -1,5 +1,6 @@
 // One world, one SQLite file: better-sqlite3 in WAL mode, numbered migrations, sqlite-vec loaded.
 // The file records the embedding model and dimension it was made with, and refuses any other.
+import fs from 'node:fs';
 import { deflateSync, inflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -359,6 +360,53 @@ export class WorldFileError extends Error {
   }
 }
 
+/** PRAGMA application_id of every world file: "SmTw". Set when a file is made, checked on every open. */
+export const WORLD_APPLICATION_ID = 0x536d5477;
+
+/**
+ * Whether an existing file may be opened as a world, decided on a read-only connection before anything
+ * writes to it: it must be one of ours (our application id; or, made before the id was set, our schema
+ * version with our `meta` table and nothing foreign) and, when `quickCheck`, pass PRAGMA quick_check.
+ * Throws a WorldFileError with the reason; the file is left as it was.
+ */
+export function checkWorldFile(file: string, options: { quickCheck: boolean }): void {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new WorldFileError(file, `cannot open: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    checkOwnership(db, file);
+    if (options.quickCheck) {
+      const problems = db.pragma('quick_check(5)', { simple: false }) as Array<{ quick_check: string }>;
+      const said = problems.map((p) => p.quick_check);
+      if (said.length !== 1 || said[0] !== 'ok')
+        throw new WorldFileError(file, `is damaged (PRAGMA quick_check: ${said.join('; ')}); restore a backup from DATA_DIR/backups, or move the file away`);
+    }
+  } catch (error) {
+    if (error instanceof WorldFileError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new WorldFileError(file, `is not a readable SQLite file (${message}); restore a backup from DATA_DIR/backups, or move the file away`);
+  } finally {
+    db.close();
+  }
+}
+
+/** Refuses a file that is not ours: another application's id, or tables of a schema we did not make. */
+function checkOwnership(db: Database.Database, file: string): void {
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  if (applicationId === WORLD_APPLICATION_ID) return;
+  if (applicationId !== 0) throw new WorldFileError(file, `belongs to another application (application_id ${applicationId}); left untouched`);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  if (tables.length === 0) return;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  // A world made before the application id was set: our schema version and our meta table.
+  if (version >= 1 && version <= MIGRATIONS.length && tables.includes('meta') && tables.includes('events')) return;
+  const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? `, … (${tables.length} tables)` : '');
+  throw new WorldFileError(file, `is not a Smalltown world file (it has the tables ${shown}); left untouched: choose another WORLD or DATA_DIR`);
+}
+
 /**
  * Opens (or creates) a world file. `file` may be ':memory:'. `embedding` null (read-only only) accepts
  * whatever embedder the file records, for listing and reading events.
@@ -366,6 +414,8 @@ export class WorldFileError extends Error {
 export function openWorldDb(file: string, embedding: { model: string; dimension: number } | null, options: OpenOptions = {}): WorldDb {
   if (embedding === null && !options.readonly) throw new Error('openWorldDb: a writable world needs its embedder');
   const clock = options.clock ?? systemClock;
+  // An existing file is checked before a writable connection touches it (WAL mode, migrations).
+  if (!options.readonly && file !== ':memory:' && fs.existsSync(file) && fs.statSync(file).size > 0) checkWorldFile(file, { quickCheck: true });
   let db: Database.Database;
   try {
     db = options.readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
@@ -382,8 +432,11 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
     sqliteVec.load(db);
     let version: number;
     try {
+      if (options.readonly) checkOwnership(db, file);
+      else if ((db.pragma('application_id', { simple: true }) as number) === 0) db.pragma(`application_id = ${WORLD_APPLICATION_ID}`);
       version = options.readonly ? (db.pragma('user_version', { simple: true }) as number) : migrate(db);
     } catch (error) {
+      if (error instanceof WorldFileError) throw error;
       throw new WorldFileError(file, `not a readable world file (${error instanceof Error ? error.message : String(error)})`);
     }
     if (version === 0) throw new WorldFileError(file, 'not a Smalltown world file (no schema)');

@@ -26,6 +26,7 @@ import { recordsFor } from './records';
 import { personaEvent, residentChanged, toResident } from './residents';
 import type { Logger } from './logger';
 import { ClockHolds } from './holds';
+import { isStorageFault, StorageState } from './storage';
 import { TownLog } from './log';
 import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
@@ -172,7 +173,14 @@ export class Town implements Composed {
         settings: { ablation: config.ablation, conversationMode: config.conversationMode, ...bundle.runtimeSettings, ...parts.runtimeSettings },
         onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
       });
-      const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds });
+      const storage = new StorageState(
+        () => wallClock.now(),
+        (problem, previous) =>
+          problem
+            ? parts.logger.error(`world '${config.world}': the world file refuses writes (${problem.error}); the town is paused until a write succeeds`)
+            : parts.logger.info(`world '${config.world}': writes succeed again after ${previous!.failedWrites} failed; the town resumes`),
+      );
+      const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds, storage });
       const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
       const town = new Town({
@@ -206,23 +214,25 @@ export class Town implements Composed {
   private async start(personaList: Persona[]): Promise<void> {
     const now = this.clock.gameMs;
     if (this.opening.kind === 'resumed') {
-      // Operations in flight when the process stopped are gone; personas added or removed since join or leave.
+      // Operations in flight when the process stopped are gone. The town is who was in it: a persona file
+      // never added, or removed from town by the operator, stays out (it can be added from the page); a
+      // resident whose file is gone leaves.
       const inputs: Input[] = [{ kind: 'restarted' }];
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
-      for (const p of personaList) if (!present.has(p.id)) inputs.push({ kind: 'addAgent', resident: toResident(p, this.map) });
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
+      const outside = personaList.filter((p) => !present.has(p.id)).length;
+      if (outside > 0)
+        this.logger.info(`world '${this.config.world}': ${outside} persona file(s) in ${this.config.personasDir} are not in town; add them from the page`);
       // A file edited while the town was stopped: its hours, bed and look take over from the next plan, as a live edit's do.
       for (const p of personaList) {
         const agent = this.sim.agent(p.id);
         const resident = agent ? toResident(p, this.map) : null;
         if (agent && resident && residentChanged(agent.nextSpec ?? agent.spec, resident)) inputs.push({ kind: 'updateResident', resident });
       }
-      const joining = personaList.filter((p) => !present.has(p.id));
-      for (const p of joining) await this.runtime.seed(p.id, now);
-      this.log.queue(joining.map((p) => personaEvent(p, now)));
       this.loop.enqueue(...inputs);
       const { folded } = this.opening;
-      this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents: personaList.length, folded } }]);
+      const agents = [...present].filter((id) => this.personas.has(id)).length;
+      this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents, folded } }]);
       const lastSeq = this.db.events.lastSeq();
       this.logger.info(
         `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
@@ -263,8 +273,16 @@ export class Town implements Composed {
     this.closed = true;
     await this.loop.settle();
     await this.runtime.flushObservations(this.clock.gameMs);
-    this.log.flush();
-    this.loop.saveSnapshot();
+    try {
+      this.log.flush();
+      this.loop.saveSnapshot();
+    } catch (error) {
+      // A full disk at shutdown: what is committed stays; the file is closed all the same.
+      if (!isStorageFault(error)) throw error;
+      this.logger.error(
+        `world '${this.config.world}': could not save at shutdown (${error instanceof Error ? error.message : String(error)}); the last committed state stays`,
+      );
+    }
     this.log.close();
     this.db.close();
   }

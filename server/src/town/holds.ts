@@ -1,6 +1,6 @@
 // Why the game clock is held, with one owner: every reason is set and cleared here, from what the
 // rest of the town reports (the operator paused, nobody is watching, minds lag, the budget is spent).
-export const HOLD_REASONS = ['paused', 'idle', 'waiting-for-minds', 'budget'] as const;
+export const HOLD_REASONS = ['paused', 'idle', 'waiting-for-minds', 'budget', 'storage'] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 export class ClockHolds {
@@ -62,6 +62,11 @@ export class ClockHolds {
 
   budgetSpent(spent: boolean): void {
     this.toggle('budget', spent);
+  }
+
+  /** The world file refuses writes (a full disk, an I/O error): the clock waits until one succeeds. */
+  storageFault(faulted: boolean): void {
+    this.toggle('storage', faulted);
   }
 
   private toggle(reason: HoldReason, on: boolean): void {

@@ -22,12 +22,25 @@ export class TownLog {
     else this.queued.push(...events);
   }
 
-  /** Writes what is queued; returns it as logged. */
+  /** Whether events wait to be written. */
+  get pending(): number {
+    return this.queued.length;
+  }
+
+  /**
+   * Writes what is queued; returns it as logged. A batch the file refuses (a full disk) is written in one
+   * transaction or not at all: it goes back to the front of the queue, for the next flush, and the error is thrown.
+   */
   flush(): LoggedEvent[] {
     if (this.queued.length === 0 || this.closed) return [];
     const batch = this.queued;
     this.queued = [];
-    return this.append(batch);
+    try {
+      return this.append(batch);
+    } catch (error) {
+      this.queued = [...batch, ...this.queued];
+      throw error;
+    }
   }
 
   /** Writes events now, after what is queued. */
@@ -44,6 +57,7 @@ export class TownLog {
     const last = this.db.events.append(events);
     const first = last - events.length + 1;
     const logged = events.map((e, i) => ({ ...e, seq: first + i }) as LoggedEvent);
+    // Listeners hear a batch once it is committed; a listener's own failure is not the log's.
     for (const l of this.listeners) l(logged);
     return logged;
   }

@@ -15,6 +15,7 @@ import type { WorldDb } from '../store/WorldDb';
 import type { SavedTown } from '../history/stateAt';
 import type { ClockHolds } from './holds';
 import type { TownLog } from './log';
+import { isStorageFault, type StorageProblem, type StorageState } from './storage';
 
 /** How far game time may run ahead of the oldest operation the sim waits on, with CLOCK_POLICY=wait. */
 export const MAX_MIND_LAG_GAME_MINUTES = 30;
@@ -36,6 +37,8 @@ export interface LoopParts {
   db: WorldDb;
   log: TownLog;
   holds: ClockHolds;
+  /** Whether the file takes writes: a refused write holds the clock ('storage') until one succeeds. */
+  storage: StorageState;
 }
 
 export class TownLoop {
@@ -64,6 +67,11 @@ export class TownLoop {
   /** Whether an input waits for the next step (queued by an operator, not yet applied). */
   hasPending(test: (input: Input) => boolean): boolean {
     return this.pending.some(test);
+  }
+
+  /** Why the world file refuses writes (the town waits), or null while it takes them. */
+  get storageProblem(): StorageProblem | null {
+    return this.p.storage.problem;
   }
 
   /** Whether a lockstep run is going (live ticks wait for it). */
@@ -141,10 +149,22 @@ export class TownLoop {
   }
 
   private afterStep(result: StepResult): TickResult {
-    const { log, clock, config } = this.p;
+    const { log, clock, config, storage, holds } = this.p;
     log.queue(result.events, true);
-    const logged = log.flush();
-    if (clock.gameMs - this.lastSnapshotGameMs >= config.snapshotEveryGameMinutes * GAME_MS_PER_MINUTE) this.saveSnapshot();
+    let logged: LoggedEvent[] = [];
+    const snapshotDue = clock.gameMs - this.lastSnapshotGameMs >= config.snapshotEveryGameMinutes * GAME_MS_PER_MINUTE;
+    const writing = log.pending > 0 || snapshotDue;
+    try {
+      logged = log.flush();
+      if (snapshotDue) this.saveSnapshot();
+      if (writing) storage.succeeded();
+    } catch (error) {
+      // A full disk or an I/O error: the town waits (the batch stays queued, the snapshot stays due) and
+      // tries again on the next step; anything else is a bug and is thrown.
+      if (!isStorageFault(error)) throw error;
+      storage.failed(error);
+    }
+    holds.storageFault(storage.problem !== null);
     return { ...result, logged };
   }
 

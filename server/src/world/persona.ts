@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import YAML from 'yaml';
 import type { AgentId, TownMap } from './types';
+import { personaIdProblem } from '../protocol/ids';
 import { CLOCK_PATTERN, minuteOfWakingDay, parseClock } from './clockText';
 import { closestFirst, editDistance, resolvePlaceRef } from './places';
 
@@ -53,7 +54,8 @@ export const PersonaFileSchema = z
       .record(z.string(), text)
       .nullable()
       .optional()
-      .transform((r) => r ?? {})
+      // Without a prototype: `relationships[otherId]` never reads an inherited property.
+      .transform((r) => Object.assign(Object.create(null) as Record<string, string>, r ?? {}))
       .describe('What they think of others, keyed by persona id (file name); empty or left out means none.'),
     seedMemories: z.array(text).min(1).describe('Sentences that start the memory stream.'),
     sprite: z.strictObject({ skin: colour, hair: colour, shirt: colour, pants: colour }).describe('The look: colours painted onto the base character.'),
@@ -107,11 +109,9 @@ export interface PersonaWarning {
   message: string;
 }
 
-const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
-
-/** Whether a name can be a persona id (a file name): lowercase letters, digits and '-', starting with a letter. */
+/** Whether a name can be a persona id (a file name): lowercase letters, digits and '-', starting with a letter, not reserved. */
 export function isPersonaId(id: string): boolean {
-  return ID_PATTERN.test(id);
+  return personaIdProblem(id) === null;
 }
 
 /** The persona id of a file: its name without `.yaml`. */
@@ -192,11 +192,44 @@ export interface ParsedPersonaFile {
   errors: PersonaError[];
 }
 
+/** The largest persona file read, in bytes; the deepest nesting of [ and { in it; the aliases it may expand. */
+export const MAX_PERSONA_FILE_BYTES = 256 * 1024;
+const MAX_FLOW_DEPTH = 32;
+const MAX_YAML_ALIASES = 100;
+
+/**
+ * What makes a persona file too costly to parse, checked on its text before the YAML parser sees it
+ * (a 100k-deep file held the event loop for seconds): its size, and how deep its brackets nest.
+ */
+function boundYamlText(text: string): string | null {
+  if (text.length > MAX_PERSONA_FILE_BYTES)
+    return `the file has ${Math.round(text.length / 1024)} KB; a persona file has at most ${MAX_PERSONA_FILE_BYTES / 1024} KB`;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\n') quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_FLOW_DEPTH) return `nested more than ${MAX_FLOW_DEPTH} levels deep ([ and {); a persona file needs at most a few`;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+  return null;
+}
+
 /** Reads one file's text: every format problem, and whatever parsed. Never throws. */
 export function readPersonaText(yamlText: string, file: string): ParsedPersonaFile {
   const id = personaIdOf(file);
   const errors: PersonaError[] = [];
-  if (!ID_PATTERN.test(id)) errors.push(new PersonaError(file, '', `the file name '${id}' is the persona's id: use lowercase letters, digits and '-'`));
+  const idProblem = personaIdProblem(id);
+  if (idProblem) errors.push(new PersonaError(file, '', `the file name '${id.slice(0, 80)}' is the persona's id: ${idProblem}`));
+  const tooBig = boundYamlText(yamlText);
+  if (tooBig) {
+    errors.push(new PersonaError(file, '', tooBig));
+    return { persona: null, draft: { file }, errors };
+  }
   const doc = YAML.parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     for (const e of doc.errors) {
@@ -205,7 +238,14 @@ export function readPersonaText(yamlText: string, file: string): ParsedPersonaFi
     }
     return { persona: null, draft: { file }, errors };
   }
-  const raw: unknown = doc.toJS();
+  let raw: unknown;
+  try {
+    // Aliases that expand too far (a "billion laughs" file) are refused by the yaml library here.
+    raw = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    errors.push(new PersonaError(file, '', `YAML refused: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`));
+    return { persona: null, draft: { file }, errors };
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     errors.push(
       new PersonaError(
@@ -418,7 +458,8 @@ export function loadPersonas(dir: string, map: TownMap, onWarning: (w: PersonaWa
  * PersonasError with every problem of the file.
  */
 export function loadPersonaFile(dir: string, id: string, map: TownMap, knownIds: Iterable<string>): { persona: Persona; warnings: PersonaWarning[] } {
-  if (!ID_PATTERN.test(id)) throw new PersonasError([new PersonaError(id, '', `'${id}' is not a persona id: use lowercase letters, digits and '-'`)]);
+  const idProblem = personaIdProblem(id);
+  if (idProblem) throw new PersonasError([new PersonaError(id.slice(0, 80), '', `'${id.slice(0, 80)}' is not a persona id: ${idProblem}`)]);
   const file = [path.join(dir, `${id}.yaml`), path.join(dir, `${id}.yml`)].find((f) => fs.existsSync(f));
   if (!file) throw new PersonasError([new PersonaError(path.join(dir, `${id}.yaml`), '', 'no such persona file')]);
   const r = checkPersonaText(fs.readFileSync(file, 'utf8'), file, map, new Set([...knownIds, id]));
