@@ -1,5 +1,6 @@
 // Several seeds of one scenario: each report's headline figures, as mean ± sample standard deviation.
 import type { Report } from './report';
+import { paperFigure } from './paperFigures';
 
 export interface SeedFigure {
   figure: string;
@@ -18,11 +19,16 @@ export function headlineFigures(r: Report): Record<string, number> {
   }
   out['density.start'] = r.density.start;
   out['density.end'] = r.density.end;
+  out['density.opened_end'] = r.density.opened_end;
   r.attendance.forEach((a, i) => {
     const key = `attendance[${i}] ${a.place}`;
     out[`${key}.present`] = a.present;
     out[`${key}.invited`] = a.invited;
     out[`${key}.invited_present`] = a.invited_present;
+    out[`${key}.present_guests`] = a.present_guests;
+    out[`${key}.invited_present_guests`] = a.invited_present_guests;
+    out[`${key}.attended_share_of_invited`] = a.attended_share_of_invited;
+    if (a.accepted !== null) out[`${key}.accepted`] = a.accepted;
   });
   out['conversations.total'] = r.conversations.total;
   out['reflections.total'] = r.reflections.total;
@@ -53,11 +59,12 @@ export function seedsMarkdown(scenario: string, seeds: number[], worlds: string[
   return [
     `# ${scenario}: ${seeds.length} seeds`,
     '',
-    `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation.`,
+    `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation. The paper's column: Park et al. 2023 (an LLM, ` +
+      `one run), for comparison only.`,
     '',
-    '| Figure | Mean ± sd | Values |',
-    '|---|---|---|',
-    ...rows.map((r) => `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${r.values.map(fmt).join(', ')} |`),
+    '| Figure | Mean ± sd | Paper | Values |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${paperFigure(r.figure)} | ${r.values.map(fmt).join(', ')} |`),
     '',
   ].join('\n');
 }
