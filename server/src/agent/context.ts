@@ -15,9 +15,7 @@ import type { SocialDecision } from './socialModel';
 
 /** What the runtime reads of the sim: an agent's current action, plan and conversation. */
 export interface SimView {
-  agent(
-    id: string,
-  ):
+  agent(id: string):
     | {
         spec: { wakeMinute: number; sleepMinute: number };
         current: { description: string; address: string };

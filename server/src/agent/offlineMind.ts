@@ -59,7 +59,10 @@ export class OfflineMind implements Mind {
 
   async planDay(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<DayPlanning> {
     const persona = ctx.agent.persona;
-    return { plan: planFromRoutine(persona, ctx.map, ctx.seed, day, memories, ctx.decide), currently: yesterday ? reviseStatusOffline(persona, yesterday) : null };
+    return {
+      plan: planFromRoutine(persona, ctx.map, ctx.seed, day, memories, ctx.decide),
+      currently: yesterday ? reviseStatusOffline(persona, yesterday) : null,
+    };
   }
 
   async react(ctx: MindContext, observations: Observation[]): Promise<Reaction | null> {

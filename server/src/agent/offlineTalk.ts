@@ -107,7 +107,8 @@ function answerTo(ctx: MindContext, input: TurnInput, acts: SpeechAct[], rng: Rn
   if (!told) return null;
   if (BAD_NEWS.test(told.fact)) return { text: rng.pick(["Oh no, that's worrying.", "That's a shame. I'm sorry to hear it."]), acts: [] };
   if (gatheringIn(told.fact, ctx.gameMs, ctx.map)) return { text: rng.pick(['That sounds fun!', 'Oh, how nice.', 'A party? Lovely.']), acts: [] };
-  if (rateImportanceHeuristically(told.fact) >= 7) return { text: rng.pick(['Really? That is big news.', "No! I hadn't heard.", 'Well, that is something.']), acts: [] };
+  if (rateImportanceHeuristically(told.fact) >= 7)
+    return { text: rng.pick(['Really? That is big news.', "No! I hadn't heard.", 'Well, that is something.']), acts: [] };
   return { text: rng.pick(['Oh, interesting.', 'Is that so?', "I hadn't heard that.", 'Good to know.']), acts: [] };
 }
 
@@ -283,7 +284,8 @@ function planningThought(ctx: MindContext, act: Extract<SpeechAct, { kind: 'acce
   const p = ctx.agent.persona;
   const host = ctx.names.get(act.hostId) ?? 'the host';
   const what = `the ${g.kind} at ${g.sector} on ${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}`;
-  if (act.kind === 'decline') return { thought: `${p.name} declined ${host}'s invitation to ${what}: ${act.reason}.`, appointment: null, commitment: 'decline' };
+  if (act.kind === 'decline')
+    return { thought: `${p.name} declined ${host}'s invitation to ${what}: ${act.reason}.`, appointment: null, commitment: 'decline' };
   const wake = parseClock(p.wakeAt);
   const today = planMomentAt(ctx.gameMs, wake, parseClock(p.sleepAt)).day;
   const appointment: PlannedAction | null = g.day === today ? gatheringAction(g, wake) : null;

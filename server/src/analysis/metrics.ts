@@ -223,9 +223,7 @@ export function measureDensity(facts: WorldFacts, w: Window, fallbackRelationshi
   const relationships = facts.relationships ?? fallbackRelationships ?? new Map<string, string[]>();
   const initial = new Set<string>();
   for (const [a, others] of relationships) for (const b of others) initial.add(pairKey(a, b));
-  const talks = facts.conversations
-    .map((c) => ({ key: pairKey(c.a, c.b), gameMs: c.startGameMs, lines: c.lines }))
-    .sort((x, y) => x.gameMs - y.gameMs);
+  const talks = facts.conversations.map((c) => ({ key: pairKey(c.a, c.b), gameMs: c.startGameMs, lines: c.lines })).sort((x, y) => x.gameMs - y.gameMs);
   const series = hourlyTimes(w).map((t) => {
     const present = agentsAt(facts, t).map((a) => a.id as string);
     const ids = new Set(present);
@@ -296,7 +294,8 @@ function arenaIndexes(map: TownMap, place: string): Set<number> {
  * Minutes each agent spent inside a place during a window: the town at the window's start is folded
  * from the log (history/stateAt), then each agent's walks (agent.move waypoints) are followed minute
  * by minute. Invited = received an invitation act to the attendance's topic before the window (offline
- * worlds log one per invitation heard); in worlds without such acts, knew the topic before the window.
+ * worlds log one per invitation heard); in worlds without such acts, knew the topic before the window
+ * (the host, who knew it from the start, is not its own invitee).
  */
 export function measureAttendance(db: WorldDb, map: TownMap, facts: WorldFacts, spec: AttendanceSpec, awareness: TopicAwareness[]): AttendanceMeasure {
   const arenas = arenaIndexes(map, spec.place);
@@ -335,17 +334,24 @@ export function measureAttendance(db: WorldDb, map: TownMap, facts: WorldFacts, 
     }
   }
   const topic = spec.topic ? awareness.find((a) => a.topic.name === spec.topic) : undefined;
+  // The host knew the topic from the run's start (a seed memory or a whisper); staff work at the place.
+  const hosts = new Set((topic?.agents ?? []).filter((a) => a.source === 'seed' || a.source === 'whisper').map((a) => a.agentId as string));
   const invitations = topic ? invitationsOf(db, topic.topic, spec.fromGameMs) : null;
   const invitedIds = invitations
     ? new Set(invitations.keys())
-    : new Set((topic?.agents ?? []).filter((a) => a.gameMs < spec.fromGameMs).map((a) => a.agentId as string));
-  // The host knew the topic from the run's start (a seed memory or a whisper); staff work at the place.
-  const hosts = new Set((topic?.agents ?? []).filter((a) => a.source === 'seed' || a.source === 'whisper').map((a) => a.agentId as string));
+    : new Set((topic?.agents ?? []).filter((a) => a.gameMs < spec.fromGameMs && !hosts.has(a.agentId)).map((a) => a.agentId as string));
   const staff = new Set([...(facts.workplaces ?? new Map()).entries()].filter(([, w]) => w !== null && placeCovers(map, spec.place, w)).map(([id]) => id));
   const names = new Map(facts.agents.map((a) => [a.id as string, a.name]));
   const agents = [...minutes.entries()]
     .filter(([, m]) => m >= spec.minMinutes)
-    .map(([id, m]) => ({ agentId: id as AgentId, name: names.get(id) ?? id, minutes: m, invited: invitedIds.has(id), host: hosts.has(id), staff: staff.has(id) }))
+    .map(([id, m]) => ({
+      agentId: id as AgentId,
+      name: names.get(id) ?? id,
+      minutes: m,
+      invited: invitedIds.has(id),
+      host: hosts.has(id),
+      staff: staff.has(id),
+    }))
     .sort((a, b) => b.minutes - a.minutes || a.name.localeCompare(b.name));
   return {
     spec,

@@ -35,7 +35,15 @@ export type InspectMessage = z.infer<typeof InspectMessage>;
 
 /** Operator only: bring a persona from the personas folder into town, or take an agent out. */
 export const AgentMessage = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add'), personaId: z.string().regex(/^[a-z][a-z0-9-]*$/).max(64) }).strict(),
+  z
+    .object({
+      op: z.literal('add'),
+      personaId: z
+        .string()
+        .regex(/^[a-z][a-z0-9-]*$/)
+        .max(64),
+    })
+    .strict(),
   z.object({ op: z.literal('remove'), agentId }).strict(),
 ]);
 export type AgentMessage = z.infer<typeof AgentMessage>;
