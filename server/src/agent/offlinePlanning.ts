@@ -286,16 +286,35 @@ function addBlockActions(
     const left = end - t;
     let duration = rng.pick([5, 10, 10, 15, 15]);
     if (left - duration < 5) duration = left; // never leave a sliver shorter than 5 minutes
-    const obj = objects[k % objects.length];
+    let obj = objects[k % objects.length];
     let description: string;
     if (k === 0) description = block.activity;
-    else if (tasks) description = tasks[(k - 1) % tasks.length];
-    else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
+    else if (tasks) {
+      description = tasks[(k - 1) % tasks.length];
+      // A task done at an object it names ("planting tulips by the fountain"), or in the arena when it names one the arena lacks.
+      const found = object ? undefined : objectForTask(description, arena.objects);
+      if (found !== undefined) obj = found;
+    } else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
     else description = block.activity;
     out.push({ startMinute: t, durationMinutes: duration, description, emoji: block.emoji, address: obj ? obj.address : arena.address });
     t += duration;
     k++;
   }
+}
+
+/** Object kinds a task may name, and the objects (base names) it is done at: "watering the flower beds" in the garden. */
+const TASK_OBJECTS: Array<[RegExp, string[]]> = [[/\bflower beds?\b/, ['flower bed', 'garden']]];
+
+/**
+ * The arena object a task is done at: one it names (or a TASK_OBJECTS synonym); null (the arena itself)
+ * when it names a kind of object the arena lacks; undefined when it names none (any object will do).
+ */
+function objectForTask(task: string, objects: GameObjectNode[]): GameObjectNode | null | undefined {
+  const lower = task.toLowerCase();
+  const named = objects.find((o) => new RegExp(`\\b${baseName(o.name)}s?\\b`).test(lower));
+  if (named) return named;
+  for (const [re, names] of TASK_OBJECTS) if (re.test(lower)) return objects.find((o) => names.includes(baseName(o.name))) ?? null;
+  return Object.keys(OBJECT_VERBS).some((kind) => new RegExp(`\\b${kind}s?\\b`).test(lower)) ? null : undefined;
 }
 
 /** Joins neighbouring actions that do the same thing at the same place, so nobody walks for nothing. */
