@@ -20,6 +20,7 @@ import { dayIndex, GAME_MS_PER_HOUR } from '../../server/src/protocol/time';
 import type { AgentInspection } from '../../server/src/protocol/inspection';
 import { asAgentId } from '../../server/src/world/types';
 import { tempDir } from '../helpers';
+import { scanWorldDefects } from '../../server/src/analysis/defects';
 
 describe('an offline game day of the shipped town', () => {
   let town: Town;
@@ -94,6 +95,10 @@ describe('an offline game day of the shipped town', () => {
     expect(lines.filter((l) => /\bI (wants|needs|has|is|does|runs|owns)\b|\bI [A-Z][a-z]+,/.test(l))).toEqual([]);
     // Before this work an offline day said 84 distinct lines of 115 (0.73).
     expect(measure.distinctLines / measure.lines).toBeGreaterThan(0.85);
+  });
+
+  it('writes nothing a reader would stop at: the defect scan over every utterance, memory, reflection, status, plan and answer finds none', () => {
+    expect(scanWorldDefects(town.db)).toEqual([]);
   });
 
   it('passes the interview benchmark in every category on the offline mind', () => {
