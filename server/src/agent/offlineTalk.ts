@@ -165,7 +165,10 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     const told = addressing(firstPerson(sentence, me.name, others), input.partner.name);
     const own = isAbout(sentence, me.name);
     const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
-    if (own && gatheringIn(sentence, memory.createdGameMs, ctx.map) && /\binvit|everyone|all welcome|wants? .* to come\b/i.test(sentence)) {
+    const ownGathering = own ? gatheringIn(sentence, memory.createdGameMs, ctx.map) : null;
+    if (ownGathering && /\binvit|everyone|all welcome|wants? .* to come\b/i.test(sentence)) {
+      // A host does not invite to what has begun (nor tell of it as news).
+      if (ownGathering.day * GAME_MS_PER_DAY + ownGathering.minuteOfDay * 60_000 <= ctx.gameMs) continue;
       const inputs = { closeness };
       const d = decide(ctx.seed, 'invite', key, sentence, input.partner.id, inviteProbability(inputs), inputs);
       ctx.decide?.(d);
