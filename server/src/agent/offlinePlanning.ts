@@ -292,7 +292,7 @@ function addBlockActions(
     else if (tasks) {
       description = tasks[(k - 1) % tasks.length];
       // A task done at an object it names ("planting tulips by the fountain"), or in the arena when it names one the arena lacks.
-      const found = object ? undefined : objectForTask(description, arena.objects);
+      const found = objectForTask(description, arena.objects);
       if (found !== undefined) obj = found;
     } else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
     else description = block.activity;

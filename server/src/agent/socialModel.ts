@@ -9,7 +9,7 @@ import type { Persona } from '../world/persona';
 import { Rng } from '../sim/rng';
 
 export const SOCIAL_PARAMETERS = {
-  /** Chance (0..1) of passing one piece of news on in a talk, before the factors below. Reason: people pass on news they find interesting about half the time. */
+  /** Chance (0..1) of passing one piece of news on in a talk, before the factors below. Reason: people pass on news they find interesting half the time. */
   tellBase: 0.5,
   /** Factor (×) on telling a complete stranger; a friend gets ×1 (closeness 1). Reason: people tell strangers much less. */
   tellStrangerFactor: 0.4,
@@ -29,7 +29,7 @@ export const SOCIAL_PARAMETERS = {
   tellHalfLifeHours: 24,
   /** Factor (×) on second-hand news (heard from someone). Reason: each retelling loses some salience. */
   tellSecondHandFactor: 0.8,
-  /** Chance (0..1) that a host mentions its own gathering to someone it talks to, before closeness. Reason: a host who "wants to invite everyone" mostly does. */
+  /** Chance (0..1) that a host mentions its own gathering to someone it talks to, before closeness. Reason: one who "wants to invite everyone" mostly does. */
   inviteBase: 0.9,
   /** Least factor (×) of closeness on inviting: a stranger gets this, a friend ×1. Reason: hosts invite friends first, strangers less often. */
   inviteStrangerFactor: 0.6,

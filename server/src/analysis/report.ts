@@ -144,6 +144,12 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
 
 export type Report = AnalysisReport;
 
+/** How the invitees of an attendance window were counted, as the Markdown says it. */
+function invitedHow(a: Report['attendance'][number]): string {
+  if (a.invited_by === 'invitation') return `(received an invitation${a.accepted !== null ? `; ${a.accepted} accepted` : ''})`;
+  return a.topic ? `(had heard of '${a.topic}' before)` : '';
+}
+
 /** The report as Markdown, for people. */
 export function reportMarkdown(r: Report): string {
   const n = r.agents.length;
@@ -186,7 +192,7 @@ export function reportMarkdown(r: Report): string {
     lines.push(
       `**${a.place}**, ${a.from} to ${a.to} (at least ${a.min_minutes} game minutes inside): ${a.present} ` +
         `present (${a.present_guests} without the host and staff); ${a.invited_present} of ${a.invited} invited ` +
-        `${a.invited_by === 'invitation' ? `(received an invitation${a.accepted !== null ? `; ${a.accepted} accepted` : ''})` : a.topic ? `(had heard of '${a.topic}' before)` : ''} ` +
+        `${invitedHow(a)} ` +
         `came (${a.invited_present_guests} not counting staff).`,
     );
     const role = (x: { invited: boolean; host: boolean; staff: boolean }) =>
