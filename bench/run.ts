@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     ['cognition', './cognition', 'benchCognition'],
     ['replay', './replay', 'benchReplay'],
     ['analysis', './analysis', 'benchAnalysis'],
+    ['social', './social', 'benchSocial'],
     ['server', './server', 'benchServer'],
     ['client', './client', 'benchClient'],
     ['load', './load', 'benchLoad'],

@@ -12,8 +12,8 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-/** The paper's ablations: one part of cognition turned off ('none' runs the full architecture). */
-export const ABLATIONS = ['none', 'no-observation', 'no-planning', 'no-reflection'] as const;
+/** The paper's ablations, and relationships off: one part of cognition turned off ('none' runs the full architecture). */
+export const ABLATIONS = ['none', 'no-observation', 'no-planning', 'no-reflection', 'no-relationships'] as const;
 export type Ablation = (typeof ABLATIONS)[number];
 /** 'turns': one call per line, as in the paper; 'whole': a whole conversation in one call. */
 export const CONVERSATION_MODES = ['turns', 'whole'] as const;

@@ -1,5 +1,6 @@
 // `npm run generate:town`: a town of any size that loads as the server loads it, lives a day on the
 // offline mind, and comes out the same for the same seed.
+import { scanWorldDefects } from '../../server/src/analysis/defects';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -117,6 +118,8 @@ describe('a generated town', () => {
         events.some((e) => e.kind === 'agent.action' && e.agentId === p.id && (e.data as { address: string }).address.startsWith(p.workplace!)),
       );
       expect(atWork.length).toBe(workers.length);
+      // Nothing a reader would stop at (analysis/defects.ts).
+      expect(scanWorldDefects(town.db)).toEqual([]);
     } finally {
       await town.close();
     }

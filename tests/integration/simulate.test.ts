@@ -1,4 +1,4 @@
-// Headless scenario runs: the Valentine scenario on the offline mind (news spreads, density rises, the
+// Headless scenario runs: the Valentine scenario on the offline mind (news spreads, a secret less, density rises, the
 // report is written), a run stopped part-way that the same call resumes with each intervention
 // applied once, a run on the LLM mind over real HTTP to the stub with the end-of-run interview, and
 // the command line (plain progress lines off a terminal; a malformed scenario refused by name).
@@ -65,7 +65,8 @@ describe('the Valentine scenario, headless, on the offline mind', () => {
     const [party, candidacy] = r.topics;
     expect([party.name, party.aware_start, candidacy.name, candidacy.aware_start]).toEqual(['party', 1, 'candidacy', 1]);
     expect(party.aware_end).toBeGreaterThan(party.aware_start);
-    expect(candidacy.aware_end).toBeGreaterThan(candidacy.aware_start);
+    // The candidacy is said to be secret ("has told no one yet"): it spreads less than the party.
+    expect(candidacy.aware_end).toBeLessThan(party.aware_end);
     // Everyone after the first heard it in a conversation from someone who knew it before.
     for (const t of [party, candidacy]) {
       const [first, ...rest] = t.agents;

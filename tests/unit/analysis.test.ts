@@ -88,7 +88,7 @@ describe('metrics of a hand-built world', () => {
     expect([r.density.known_pairs_start, r.density.known_pairs_end, r.density.pairs]).toEqual([1, 3, 3]);
   });
 
-  it('counts attendance from folded walks: 40 minutes inside counts, 8 minutes of a walk in does not; invited = heard before', () => {
+  it('counts attendance from folded walks: 40 minutes inside counts, 8 minutes of a walk in does not; the host is no invitee', () => {
     expect(r.attendance).toEqual([
       {
         place: 'Cafe',
@@ -97,9 +97,14 @@ describe('metrics of a hand-built world', () => {
         topic: 'party',
         min_minutes: 15,
         present: 1,
-        invited: 1,
-        invited_present: 1,
-        agents: [{ id: 'ada', name: 'Ada Lane', minutes: 40, invited: true }],
+        present_guests: 0,
+        invited_by: 'aware',
+        invited: 0,
+        accepted: null,
+        invited_present: 0,
+        invited_present_guests: 0,
+        attended_share_of_invited: 0,
+        agents: [{ id: 'ada', name: 'Ada Lane', minutes: 40, invited: false, host: true, staff: false }],
       },
     ]);
   });
@@ -147,7 +152,7 @@ describe('metrics of a hand-built world', () => {
     const md = reportMarkdown(r);
     expect(md).toContain('Aware at the start: **1 of 3**; at the end: **3 of 3**; by end-of-run interview: **2 of 3**');
     expect(md).toContain('| Bo Park | 2026-02-13T09:00 | conversation (conversation 2) | Cy Reed |');
-    expect(md).toContain('1 present; 1 of 1 invited');
+    expect(md).toContain("1 present (0 without the host and staff); 0 of 0 invited (had heard of 'party' before) came");
   });
 
   it('browses conversations by agent, pair, place, time and words, with what each side learned', () => {

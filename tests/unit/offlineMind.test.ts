@@ -7,6 +7,7 @@ import { asAgentId } from '../../server/src/world/types';
 import { parseClock } from '../../server/src/world/clockText';
 import { firstPerson, ownVoice, thirdPerson } from '../../server/src/agent/voice';
 import { withPlace } from '../../server/src/agent/offlineTalk';
+import type { ConversationLine } from '../../server/src/agent/mind';
 
 const map = loadTownMap('maps/town.tmj');
 const personas = new Map(loadPersonas('personas', map).map((p) => [p.id as string, p]));
@@ -51,11 +52,15 @@ describe('the offline mind', () => {
     expect(new Set(days).size).toBeGreaterThan(1);
   });
 
-  it('goes to a gathering it remembers on its day', () => {
-    const party = memory(1, 'Isabella Rivera is planning a Valentine\u2019s Day party at Hobbs Cafe on February 14 at 5pm.', 8, {
+  it('goes to a gathering it accepted on its day (tests/unit/socialModel.test.ts: not to one it merely heard of)', () => {
+    const party = memory(1, 'Claire Moreau plans to go to the party at Hobbs Cafe on February 14 at 5pm, as Isabella Rivera invited Claire Moreau.', 8, {
       createdGameMs: FEB13 * 86_400_000,
+      kind: 'thought',
+      evidenceIds: [9],
+      triple: { subject: 'Claire Moreau', predicate: 'plans', object: '' },
     });
-    const onTheDay = planFromRoutine(claire, map, 1, FEB13 + 1, [party]);
+    // Seed 3: a seed on which Claire keeps it (she works until 17:30, so it slips on some; socialModel.test.ts counts them).
+    const onTheDay = planFromRoutine(claire, map, 3, FEB13 + 1, [party]);
     expect(onTheDay.actions).toContainEqual(
       expect.objectContaining({ startMinute: 17 * 60, description: 'attending the party at Hobbs Cafe', address: 'Hobbs Cafe: cafe' }),
     );
@@ -71,23 +76,27 @@ describe('the offline mind', () => {
 
   it('talks with content: a greeting, then news that the partner did not tell it, then plans and goodbye', async () => {
     const mind = new OfflineMind();
-    const news = [memory(7, 'Omar Haddad wants to start home deliveries.', 7)];
-    const lines: Array<{ speaker: string; speakerName: string; text: string }> = [];
+    const news = [memory(7, 'Omar Haddad wants to start home deliveries.', 7, { createdGameMs: FEB13 * 86_400_000 })];
+    const lines: ConversationLine[] = [];
+    // Seed 2: a seed on which Isabella decides to tell it (socialModel.test.ts counts the seeds).
     for (let turn = 0; turn < 8; turn++) {
       const [me, other] = turn % 2 === 0 ? [isabella, claire] : [claire, isabella];
-      const out = await mind.converseTurn(ctx(me), {
-        partner: other,
-        relationship: me.relationships[other.id] ?? null,
-        memories: [],
-        news: me === isabella ? news : [],
-        history: lines,
-        turn,
-        maxTurns: 8,
-      });
-      lines.push({ speaker: me.id, speakerName: me.name, text: out.text });
+      const out = await mind.converseTurn(
+        { ...ctx(me), seed: 2 },
+        {
+          partner: other,
+          relationship: me.relationships[other.id] ?? null,
+          memories: [],
+          news: me === isabella ? news : [],
+          history: lines,
+          turn,
+          maxTurns: 8,
+        },
+      );
+      lines.push({ speaker: me.id, speakerName: me.name, text: out.text, acts: out.acts });
       if (out.end) break;
     }
-    expect(lines[0].text).toMatch(/^(Good morning, Claire|Claire!)/);
+    expect(lines[0].text).toMatch(/^(Good morning, Claire|Claire!|Hello again, Claire)/);
     expect(lines.some((l) => l.text.endsWith('Omar Haddad wants to start home deliveries.'))).toBe(true);
     expect(lines.filter((l) => l.text.includes('home deliveries'))).toHaveLength(1);
     const summary = await mind.summariseConversation({
@@ -96,6 +105,13 @@ describe('the offline mind', () => {
       relationships: [isabella.relationships.claire, claire.relationships.isabella],
     });
     expect(summary.learned.claire).toContain('Omar Haddad wants to start home deliveries.');
+    // The summary reads the acts, not the phrases: the same words without their act teach nothing.
+    const bare = await mind.summariseConversation({
+      contexts: [ctx(), ctx(claire)],
+      lines: lines.map(({ acts: _acts, ...l }) => l),
+      relationships: [isabella.relationships.claire, claire.relationships.isabella],
+    });
+    expect(bare.learned.claire).toEqual([]);
   });
 
   it('reflects on recurring memories and cites them', async () => {
@@ -160,9 +176,23 @@ describe('the offline mind speaks in the right voice', () => {
 
   it('accepts an invitation for later today, with a planning thought and the action for it', async () => {
     const mind = new OfflineMind();
-    const lines = [
-      { speaker: 'isabella', speakerName: isabella.name, text: 'Guess what: I am planning a party at Hobbs Cafe today at 5pm.' },
-      { speaker: 'claire', speakerName: claire.name, text: "I'd love to come! Later I'll be shelving books at Oak Hill College." },
+    const fact = 'Isabella Rivera is planning a party at Hobbs Cafe today at 5pm.';
+    const lines: ConversationLine[] = [
+      {
+        speaker: 'isabella',
+        speakerName: isabella.name,
+        text: 'Guess what: I am planning a party at Hobbs Cafe today at 5pm. Would you like to come?',
+        acts: [{ kind: 'invite', fact, hostId: 'isabella' }],
+      },
+      {
+        speaker: 'claire',
+        speakerName: claire.name,
+        text: "I'd love to come! Later I'll be shelving books at Oak Hill College.",
+        acts: [
+          { kind: 'accept', fact, hostId: 'isabella' },
+          { kind: 'plan', fact: 'Claire Moreau will be shelving books at Oak Hill College.' },
+        ],
+      },
     ];
     const summary = await mind.summariseConversation({
       contexts: [ctx(), ctx(claire)],
@@ -170,9 +200,11 @@ describe('the offline mind speaks in the right voice', () => {
       relationships: [isabella.relationships.claire, claire.relationships.isabella],
     });
     expect(summary.learned.claire).toContain('Isabella Rivera is planning a party at Hobbs Cafe today at 5pm.');
+    expect(summary.learned.isabella).toEqual(['Claire Moreau will be shelving books at Oak Hill College.']);
     expect(summary.plans.claire).toEqual({
-      thought: 'Claire Moreau plans to go to the party at Hobbs Cafe on February 13 at 5pm.',
+      thought: 'Claire Moreau plans to go to the party at Hobbs Cafe on February 13 at 5pm, as Isabella Rivera invited Claire Moreau.',
       appointment: { startMinute: 1020, durationMinutes: 90, description: 'attending the party at Hobbs Cafe', emoji: '🎉', address: 'Hobbs Cafe: cafe' },
+      commitment: 'accept',
     });
     expect(summary.plans.isabella).toBeNull();
     expect(summary.relationships.claire).toMatch(/^Isabella .* Last talked on February 13; Isabella said that Isabella Rivera is planning a party/);

@@ -50,7 +50,11 @@ export class AgentRuntime {
   submit(request: OperationRequest): void {
     // The sim needs a plan only when its agent wakes (the loop holds the clock for that), so planning ahead does not block.
     const entry: Running = { gameMs: request.gameMs, blocking: request.kind !== 'plan' };
-    const p = this.run(request, (input) => this.inbox.push(input), () => (entry.blocking = false)).then(
+    const p = this.run(
+      request,
+      (input) => this.inbox.push(input),
+      () => (entry.blocking = false),
+    ).then(
       (inputs) => void this.inbox.push(...inputs),
       () => undefined,
     );

@@ -11,12 +11,11 @@ import { GAME_MS_PER_HOUR } from '../protocol/time';
 import { planMomentAt } from '../world/clockText';
 import type { OperationRequest } from '../sim/types';
 import type { Mind, MindAgent, MindContext } from './mind';
+import type { SocialDecision } from './socialModel';
 
 /** What the runtime reads of the sim: an agent's current action, plan and conversation. */
 export interface SimView {
-  agent(
-    id: string,
-  ):
+  agent(id: string):
     | {
         spec: { wakeMinute: number; sleepMinute: number };
         current: { description: string; address: string };
@@ -98,6 +97,8 @@ export interface AgentRuntimeDeps {
 export class CognitionContext {
   readonly settings: RuntimeSettings;
   private readonly statuses = new Map<string, string>();
+  /** Decisions logged lately (see logDecision). */
+  private readonly decided = new Set<string>();
 
   constructor(readonly deps: AgentRuntimeDeps) {
     this.settings = { ...DEFAULT_RUNTIME_SETTINGS, ...deps.settings };
@@ -132,6 +133,8 @@ export class CognitionContext {
 
   /** What the agent thinks of everyone it knows: revised relationships over the persona file's lines. */
   relationshipsOf(agentId: AgentId): Map<string, string> {
+    // Ablated: everyone is a stranger (no persona lines, nothing kept from past talks).
+    if (this.settings.ablation === 'no-relationships') return new Map();
     const out = new Map(Object.entries(this.persona(agentId).relationships));
     for (const r of this.deps.records.relationshipsOf(agentId)) out.set(r.otherId, r.summary);
     return out;
@@ -151,6 +154,16 @@ export class CognitionContext {
       plan: view?.plan ?? null,
     };
     const names = new Map([...this.deps.personas.values()].map((p) => [p.id as string, p.name]));
-    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, relationships: this.relationshipsOf(agentId as AgentId) };
+    const decide = (d: SocialDecision) => this.logDecision(agentId as AgentId, gameMs, d);
+    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, relationships: this.relationshipsOf(agentId as AgentId), decide };
+  }
+
+  /** Logs a decision as `agent.decided`, once per agent, moment and key (a talk asks again each turn; the seeded draw is the same). */
+  private logDecision(agentId: AgentId, gameMs: number, d: SocialDecision): void {
+    const key = `${agentId}|${gameMs}|${d.decision}|${d.otherId}|${d.about}`;
+    if (this.decided.has(key)) return;
+    if (this.decided.size >= 20_000) this.decided.clear();
+    this.decided.add(key);
+    this.deps.emit([{ gameMs, kind: 'agent.decided', agentId, data: { ...d, otherId: d.otherId as AgentId | null } }]);
   }
 }

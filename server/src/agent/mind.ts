@@ -7,6 +7,7 @@ import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
+import type { SocialDecision } from './socialModel';
 
 export interface MindAgent {
   /** The persona, its `currently` being the agent's status as last revised (each morning). */
@@ -28,6 +29,8 @@ export interface MindContext {
   names: ReadonlyMap<string, string>;
   /** Persona id -> what the agent thinks of them now: the relationship as revised by their talks, else the persona file's line. */
   relationships: ReadonlyMap<string, string>;
+  /** Logs a social decision of the offline mind (as `agent.decided`); the same decision twice in one moment is logged once. */
+  decide?(decision: SocialDecision): void;
 }
 
 /** Someone in view the agent could start a conversation with, and what it knows of them. */
@@ -67,11 +70,24 @@ export interface Speaker {
   news: Memory[];
 }
 
+/**
+ * What a line means, as data (the offline mind says it; the summary and the metrics read it, never the
+ * phrases). Facts are standalone third-person sentences.
+ */
+export type SpeechAct =
+  | { kind: 'tell'; fact: string }
+  | { kind: 'invite'; fact: string; hostId: string }
+  | { kind: 'accept'; fact: string; hostId: string }
+  | { kind: 'decline'; fact: string; hostId: string; reason: string }
+  | { kind: 'plan'; fact: string };
+
 export interface ConversationLine {
   speaker: string;
   /** Display name of the speaker. */
   speakerName: string;
   text: string;
+  /** What the line means, when the mind says so (the offline mind always does). */
+  acts?: SpeechAct[];
 }
 
 export interface TurnInput {
@@ -89,6 +105,8 @@ export interface TurnInput {
 
 export interface TurnOutput {
   text: string;
+  /** What the line means, as data (the offline mind's lines). */
+  acts?: SpeechAct[];
   /** The speaker ends the conversation with this line. */
   end: boolean;
 }
@@ -106,6 +124,8 @@ export interface PlanningThought {
   thought: string;
   /** An action to fit into today's plan (an accepted invitation), or null. */
   appointment: PlannedAction | null;
+  /** 'decline': a declined invitation, remembered as such (predicate 'declined'); absent: a plan. */
+  commitment?: 'accept' | 'decline';
 }
 
 export interface ConversationSummary {

@@ -9,13 +9,23 @@ const IMPORTANT_WORDS: Array<[RegExp, number]> = [
 ];
 const MUNDANE = /\b(sleeping|resting|is in use|idle|walking|getting ready|brushing|showering|taking a shower|washing)\b/i;
 
-/** 1..10: mundane activity 1, default 2, then the table; +1 when it names the agent (its first name). */
-export function rateImportanceHeuristically(description: string, persona?: { name: string }): number {
+/** What a retelling loses: second-hand news ("… (heard from X)") rates this much below the news itself. */
+const SECOND_HAND_DISCOUNT = 1;
+const HEARD_FROM = /\s*\(heard from [^)]*\)\s*$/;
+
+/**
+ * 1..10: mundane activity 1, default 2, then the table; +1 when it names the agent (its first name).
+ * Second-hand news is rated as the news itself (not as "heard"), less SECOND_HAND_DISCOUNT.
+ */
+export function rateImportanceHeuristically(text: string, persona?: { name: string }): number {
+  const secondHand = HEARD_FROM.test(text);
+  const description = text.replace(HEARD_FROM, '');
   let score = MUNDANE.test(description) ? 1 : 2;
   for (const [pattern, value] of IMPORTANT_WORDS) if (pattern.test(description)) score = Math.max(score, value);
   if (persona) {
     const first = persona.name.split(' ')[0];
     if (description.includes(first)) score += 1;
   }
+  if (secondHand) score -= SECOND_HAND_DISCOUNT;
   return Math.max(1, Math.min(10, score));
 }

@@ -23,6 +23,7 @@ import type {
 } from './mind';
 import { Rng } from '../sim/rng';
 import { rateImportanceHeuristically } from './offlineImportance';
+import { isDerivedThought } from './memory';
 import { newsSentence, planFromRoutine, reviseStatusOffline } from './offlinePlanning';
 import { offlineSummary, offlineTurn, planMinuteOf } from './offlineTalk';
 import { offlineInterview } from './offlineInterview';
@@ -59,7 +60,10 @@ export class OfflineMind implements Mind {
 
   async planDay(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<DayPlanning> {
     const persona = ctx.agent.persona;
-    return { plan: planFromRoutine(persona, ctx.map, ctx.seed, day, memories), currently: yesterday ? reviseStatusOffline(persona, yesterday) : null };
+    return {
+      plan: planFromRoutine(persona, ctx.map, ctx.seed, day, memories, ctx.decide),
+      currently: yesterday ? reviseStatusOffline(persona, yesterday) : null,
+    };
   }
 
   async react(ctx: MindContext, observations: Observation[]): Promise<Reaction | null> {
@@ -116,7 +120,7 @@ export class OfflineMind implements Mind {
     for (let turn = 0; turn < maxTurns; turn++) {
       const s = speakers[turn % 2];
       const out = offlineTurn(s.ctx, { partner: s.partner, relationship: s.relationship, memories: s.memories, news: s.news, history: lines, turn, maxTurns });
-      lines.push({ speaker: s.ctx.agent.persona.id, speakerName: s.ctx.agent.persona.name, text: out.text });
+      lines.push({ speaker: s.ctx.agent.persona.id, speakerName: s.ctx.agent.persona.name, text: out.text, acts: out.acts });
       if (out.end) break;
     }
     return lines;
@@ -153,14 +157,15 @@ export class OfflineMind implements Mind {
       const top = [...doing.entries()].sort((p, q) => q[1].length - p[1].length || p[0].localeCompare(q[0]))[0];
       if (top && top[1].length >= 2) insights.push({ text: `${subject} is often ${top[0]}.`, evidence: top[1].map((m) => m.id) });
       // What the agent heard or saw of them, not the summaries of their talks (those only point at it).
-      const weighty = about.filter((m) => m.importance >= 6 && m.triple?.predicate !== 'talked with').slice(0, 3);
+      // Not its own earlier insights either: an insight on an insight doubles the prefix.
+      const weighty = about.filter((m) => m.importance >= 6 && m.triple?.predicate !== 'talked with' && !isDerivedThought(m)).slice(0, 3);
       if (weighty.length)
         insights.push({ text: `Something important about ${subject}: ${shorten(newsSentence(weighty[0]), 140)}`, evidence: weighty.map((m) => m.id) });
       if (insights.length === 0 && about.length)
         insights.push({ text: `${ctx.agent.persona.name} has been seeing ${subject} around town.`, evidence: about.slice(0, 5).map((m) => m.id) });
     } else {
       const weighty = memories
-        .filter((m) => m.triple?.predicate !== 'talked with')
+        .filter((m) => m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
         .sort((p, q) => q.importance - p.importance || q.id - p.id)
         .slice(0, 3);
       if (weighty.length)

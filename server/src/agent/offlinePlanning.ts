@@ -1,6 +1,7 @@
 // The offline mind's planning: the persona's routine made concrete for a day (a place per block, 5-15
-// minute actions), the gatherings the agent remembers or hears of ("… party at Hobbs Cafe on February 14
-// at 5pm", "… quiz night at the pub on Saturday at 8pm") fitted in as 90-minute actions, and the
+// minute actions), the gatherings the agent is committed to (it hosts them or accepted an invitation:
+// "… party at Hobbs Cafe on February 14 at 5pm") fitted in as 90-minute actions when a seeded decision
+// keeps the commitment (socialModel.ts), and the
 // morning's status revision from yesterday's memories. Deterministic from the seed and the persona.
 import type { Memory } from '../store/types';
 import type { GameObjectNode, TownMap } from '../world/types';
@@ -10,6 +11,8 @@ import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
 import { Rng } from '../sim/rng';
 import { dayIndex, formatClock, GAME_MS_PER_DAY } from '../protocol/time';
 import { fitAction, splicePlan, type DayPlan, type HourBlock, type PlannedAction } from '../protocol/plan';
+import { isAbout } from './voice';
+import { decide, keepProbability, traitsOf, type KeepInputs, type SocialDecision } from './socialModel';
 
 /** [what the person who works there does, what a visitor does] with each kind of object. */
 const OBJECT_VERBS: Record<string, [string, string]> = {
@@ -118,7 +121,14 @@ export function gatheringAction(g: Gathering, wakeMinute: number): PlannedAction
 }
 
 /** The routine of the persona, made concrete for one day, with the gatherings it remembers for that day fitted in. */
-export function planFromRoutine(persona: Persona, map: TownMap, seed: number, day: number, memories: Memory[] = []): DayPlan {
+export function planFromRoutine(
+  persona: Persona,
+  map: TownMap,
+  seed: number,
+  day: number,
+  memories: Memory[] = [],
+  log?: (d: SocialDecision) => void,
+): DayPlan {
   const rng = Rng.fromKey(seed, persona.id, 'plan', day);
   // Minutes of the waking day: a bedtime (or a block) after midnight is 1440 + its time.
   const { wakeMinute: wake, sleepMinute: sleep } = wakingDay(persona.wakeAt, persona.sleepAt);
@@ -132,10 +142,12 @@ export function planFromRoutine(persona: Persona, map: TownMap, seed: number, da
   let actions: PlannedAction[] = [];
   for (const block of blocks) addBlockActions(actions, block, persona, map, rng);
   const strokes = blocks.map((b) => ({ at: b.startMinute, text: b.activity }));
-  for (const appointment of findAppointments(memories, map, day, wake, sleep)) {
+  const { chosen, skipped } = findAppointments(memories, map, day, wake, sleep, { persona, seed, log });
+  for (const appointment of chosen) {
     actions = splicePlan(actions, appointment.startMinute, fitAction(actions, appointment));
     strokes.push({ at: appointment.startMinute, text: appointment.description });
   }
+  for (const s of skipped) strokes.push(s);
   return {
     day,
     broadStrokes: strokes.sort((a, b) => a.at - b.at).map((s, i) => `${i + 1}) ${s.text} at ${formatClock(s.at)}`),
@@ -144,22 +156,93 @@ export function planFromRoutine(persona: Persona, map: TownMap, seed: number, da
   };
 }
 
+/** Who decides whether to keep a commitment: the agent, the run's seed, and where decisions are logged. */
+export interface KeepContext {
+  persona: Persona;
+  seed: number;
+  log?: (d: SocialDecision) => void;
+}
+
 /**
- * The gatherings the agent remembers for `day` (most important first, none overlapping another, all
- * inside its waking day), as actions at minutes of its waking day, in time order.
+ * The gatherings the agent is committed to on `day` (it hosts them, or accepted an invitation and has
+ * not declined it), each kept or let slip by a seeded decision (socialModel.keepProbability): the kept
+ * ones as actions at minutes of its waking day (none overlapping another, all inside its waking day), in
+ * time order; the slipped ones as broad strokes saying why. Gatherings it merely heard of are not planned.
  */
-export function findAppointments(memories: Memory[], map: TownMap, day: number, wakeMinute: number, sleepMinute: number): PlannedAction[] {
+export function findAppointments(
+  memories: Memory[],
+  map: TownMap,
+  day: number,
+  wakeMinute: number,
+  sleepMinute: number,
+  keep: KeepContext,
+): { chosen: PlannedAction[]; skipped: Array<{ at: number; text: string }> } {
   const chosen: PlannedAction[] = [];
-  const ranked = [...memories].filter((m) => m.importance >= 5).sort((p, q) => q.importance - p.importance || q.id - p.id);
+  const skipped: Array<{ at: number; text: string }> = [];
+  const { persona } = keep;
+  const declined = memories.filter((m) => m.triple?.predicate === 'declined').map((m) => gatheringIn(m.description, m.createdGameMs, map));
+  const insights = memories.filter((m) => isInsight(m));
+  const seen = new Set<string>();
+  const ranked = [...memories].sort((p, q) => q.importance - p.importance || q.id - p.id);
   for (const m of ranked) {
-    const g = gatheringIn(newsSentence(m), m.createdGameMs, map);
+    const sentence = newsSentence(m);
+    const accepted = m.triple?.predicate === 'plans' && / plans to go to /.test(sentence);
+    const g = gatheringIn(sentence, m.createdGameMs, map);
     if (!g || g.day !== day) continue;
+    const host = !accepted && m.triple?.predicate !== 'said' && m.kind !== 'chat' && isAbout(sentence, persona.name);
+    const key = `${g.sector}|${g.minuteOfDay}`;
+    if ((!accepted && !host) || seen.has(key) || declined.some((d) => d && d.sector === g.sector && d.day === g.day)) continue;
+    seen.add(key);
     const action = gatheringAction(g, wakeMinute);
+    const obligation = obligationAt(persona, g.minuteOfDay, g.sector);
+    const traits = traitsOf(persona);
+    const inputs: KeepInputs = {
+      host,
+      hoursSinceAccepted: Math.round((day * GAME_MS_PER_DAY + wakeMinute * 60_000 - m.createdGameMs) / 360_000) / 10,
+      rehearsed: insights.some((i) => i.description.toLowerCase().includes(g.kind) && i.description.includes(g.sector)),
+      conflict: obligation !== null,
+      forgetful: traits.forgetful,
+    };
+    const about = `${g.kind} at ${g.sector} on ${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}`;
+    const d = decide(keep.seed, 'attend', [persona.id, day, key], about, null, keepProbability(inputs), inputs);
+    keep.log?.(d);
+    if (!d.chose) {
+      const why = obligation ? `${obligation} instead` : 'it slipped their mind';
+      skipped.push({ at: action.startMinute, text: `not going to the ${g.kind} at ${g.sector} (${why})` });
+      continue;
+    }
     const end = action.startMinute + action.durationMinutes;
     if (end > sleepMinute || chosen.some((c) => action.startMinute < c.startMinute + c.durationMinutes && c.startMinute < end)) continue;
-    chosen.push(action);
+    chosen.push(host ? { ...action, description: `hosting the ${g.kind} at ${g.sector}` } : action);
   }
-  return chosen.sort((a, b) => a.startMinute - b.startMinute);
+  return { chosen: chosen.sort((a, b) => a.startMinute - b.startMinute), skipped };
+}
+
+/** A reflection's insight (a thought citing evidence), not a planning thought. */
+function isInsight(m: Memory): boolean {
+  return m.kind === 'thought' && m.evidenceIds.length > 0 && m.triple?.predicate !== 'plans' && m.triple?.predicate !== 'declined';
+}
+
+/** The sector of an address ("Hobbs Cafe: cafe" -> "Hobbs Cafe"). */
+export function sectorOf(address: string): string {
+  return address.split(': ')[0];
+}
+
+/**
+ * What the persona's routine has it do at a minute of the day when that is an obligation away from
+ * `sector` (its work, somewhere else), e.g. "serving customers"; null when it is free to go.
+ */
+export function obligationAt(persona: Persona, minuteOfDay: number, sector: string): string | null {
+  const { wakeMinute: wake } = wakingDay(persona.wakeAt, persona.sleepAt);
+  const minute = minuteOfWakingDay(minuteOfDay, wake);
+  let block: Persona['routine'][number] | null = null;
+  for (const entry of persona.routine) if (minuteOfWakingDay(parseClock(entry.at), wake) <= minute) block = entry;
+  if (!block) return null;
+  const refs = Array.isArray(block.place) ? block.place : [block.place];
+  const work = persona.workplace ? sectorOf(persona.workplace) : null;
+  const atWork = refs.some((r) => /^work\b/.test(r) || (work !== null && r.startsWith(`${work}:`)));
+  if (!atWork || work === sector) return null;
+  return block.activity;
 }
 
 /**
@@ -203,16 +286,35 @@ function addBlockActions(
     const left = end - t;
     let duration = rng.pick([5, 10, 10, 15, 15]);
     if (left - duration < 5) duration = left; // never leave a sliver shorter than 5 minutes
-    const obj = objects[k % objects.length];
+    let obj = objects[k % objects.length];
     let description: string;
     if (k === 0) description = block.activity;
-    else if (tasks) description = tasks[(k - 1) % tasks.length];
-    else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
+    else if (tasks) {
+      description = tasks[(k - 1) % tasks.length];
+      // A task done at an object it names ("planting tulips by the fountain"), or in the arena when it names one the arena lacks.
+      const found = objectForTask(description, arena.objects);
+      if (found !== undefined) obj = found;
+    } else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
     else description = block.activity;
     out.push({ startMinute: t, durationMinutes: duration, description, emoji: block.emoji, address: obj ? obj.address : arena.address });
     t += duration;
     k++;
   }
+}
+
+/** Object kinds a task may name, and the objects (base names) it is done at: "watering the flower beds" in the garden. */
+const TASK_OBJECTS: Array<[RegExp, string[]]> = [[/\bflower beds?\b/, ['flower bed', 'garden']]];
+
+/**
+ * The arena object a task is done at: one it names (or a TASK_OBJECTS synonym); null (the arena itself)
+ * when it names a kind of object the arena lacks; undefined when it names none (any object will do).
+ */
+function objectForTask(task: string, objects: GameObjectNode[]): GameObjectNode | null | undefined {
+  const lower = task.toLowerCase();
+  const named = objects.find((o) => new RegExp(`\\b${baseName(o.name)}s?\\b`).test(lower));
+  if (named) return named;
+  for (const [re, names] of TASK_OBJECTS) if (re.test(lower)) return objects.find((o) => names.includes(baseName(o.name))) ?? null;
+  return Object.keys(OBJECT_VERBS).some((kind) => new RegExp(`\\b${kind}s?\\b`).test(lower)) ? null : undefined;
 }
 
 /** Joins neighbouring actions that do the same thing at the same place, so nobody walks for nothing. */

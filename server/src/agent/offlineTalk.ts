@@ -1,15 +1,30 @@
 // The offline mind's talk: conversation lines and their summary, from templates (interview answers: offlineInterview.ts)
 // that carry real content (the relationship, the speaker's news, its plans) in the right voice (voice.ts).
-// Lines vary with a seeded pick per speaker, partner, time and turn; the summary reads the lines back
-// through the same phrase tables, so what was said is what is learned.
+// Lines vary with a seeded pick per speaker, partner, time and turn. What to tell, whether to invite and
+// whether to accept are seeded decisions (socialModel.ts), each logged with its inputs. Every line carries
+// what it means as data (SpeechAct: facts told, an invitation, an acceptance or a decline, a plan); the
+// summary reads those acts, never the phrases, so what was meant is what is learned.
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import { Rng } from '../sim/rng';
 import { minuteOfWakingDay, parseClock, planMomentAt } from '../world/clockText';
 import type { PlannedAction } from '../protocol/plan';
-import type { ConversationLine, ConversationSummary, MindContext, PlanningThought, SummaryInput, TurnInput, TurnOutput } from './mind';
-import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson, unaddressing } from './voice';
-import { dateLabel, gatheringAction, gatheringIn, newsSentence, spokenTime } from './offlinePlanning';
+import type { ConversationLine, ConversationSummary, MindContext, PlanningThought, SpeechAct, SummaryInput, TurnInput, TurnOutput } from './mind';
+import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
+import { dateLabel, gatheringAction, gatheringIn, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
+import { GAME_MS_PER_DAY } from '../protocol/time';
+import {
+  acceptProbability,
+  closenessOf,
+  decide,
+  inviteProbability,
+  isPublic,
+  isSecret,
+  tellProbability,
+  traitsOf,
+  type AcceptInputs,
+  type TellInputs,
+} from './socialModel';
 import { rateImportanceHeuristically } from './offlineImportance';
 
 /** News someone else is the subject of: the sentence follows as is. */
@@ -17,7 +32,9 @@ const HEARD_INTROS = ['Did you hear? ', 'Have you heard? ', 'I heard that ', 'Wo
 /** News about the speaker: an "I" sentence follows. */
 const OWN_INTROS = ['Guess what: ', 'Some news from me: ', 'You know what? '];
 const ACCEPTANCES = ["I'd love to come!", "Count me in, I'll be there.", 'That sounds lovely. I will come.'];
-const DECLINES = ["Oh, I'm afraid I can't make it then.", "What a pity, I won't be able to come."];
+const DECLINES = ["Thank you, but I don't think I'll come.", "That's kind of you, but I'll give it a miss."];
+/** News that calls for sympathy. */
+const BAD_NEWS = /\b(worried|closed|fire|flood\w*|accident|died|death|hospital|cancel\w*|fight|sick|ill|hurt|broke\w*)\b/i;
 const PLAN_LEADS = ['Later', 'After this', 'Next'];
 /** How a revised relationship records the last talk; the persona's own line comes before it. */
 const LAST_TALKED = ' Last talked on ';
@@ -43,19 +60,12 @@ export function offlineTurn(ctx: MindContext, input: TurnInput): TurnOutput {
     if (!input.relationship) return say(`Nice to meet you, ${partner}. I'm ${me.name}, and I'm ${doing} at the moment.`);
     return say(rng.pick([`Hi ${partner}! I'm ${doing} at the moment.`, `Oh, hello ${partner}. Just ${doing}.`, `${partner}! I'm in the middle of ${doing}.`]));
   }
-  const said = input.history.map((l) => l.text);
+  const mine = input.history.filter((l) => l.speaker === me.id);
   const last = input.history[input.history.length - 1];
-  const reaction = last && last.speaker !== me.id ? reactionTo(ctx, last.text, input.partner.name, rng) : null;
-  const accepted =
-    input.history.some((l) => l.speaker === me.id && ACCEPTANCES.some((a) => l.text.includes(a))) || (reaction !== null && ACCEPTANCES.includes(reaction));
-  const news = nextNews(ctx, input, said, others, rng);
-  const plans = news
-    ? null
-    : plansLine(
-        ctx,
-        input.history.filter((l) => l.speaker === me.id).map((l) => l.text),
-        rng,
-      );
+  const answer = last && last.speaker !== me.id ? answerTo(ctx, input, last.acts ?? [], rng) : null;
+  const accepted = mine.some((l) => l.acts?.some((a) => a.kind === 'accept')) || answer?.acts.some((a) => a.kind === 'accept') === true;
+  const news = nextNews(ctx, input, others, rng);
+  const plans = news ? null : plansLine(ctx, mine, rng);
   const lastTurn = input.turn >= input.maxTurns - 1;
   const content = news ?? (plans && !lastTurn ? plans : null);
   const goodbye = accepted
@@ -66,47 +76,146 @@ export function offlineTurn(ctx: MindContext, input: TurnInput): TurnOutput {
         `Well, I'd better be going. Bye, ${partner}!`,
         `Good talking to you, ${partner}. See you around.`,
       ]);
-  if (content) return say([reaction, content].filter(Boolean).join(' '));
-  return { text: [reaction, goodbye].filter(Boolean).join(' '), end: true };
+  const acts = [...(answer?.acts ?? []), ...(content?.acts ?? [])];
+  if (content) return { text: [answer?.text, content.text].filter(Boolean).join(' '), end: false, acts };
+  return { text: [answer?.text, goodbye].filter(Boolean).join(' '), end: true, acts };
 }
 
-/** The partner's news back: accepting or declining an invitation, or a word that fits how much it matters. */
-function reactionTo(ctx: MindContext, line: string, partnerName: string, rng: Rng): string | null {
-  const heard = newsIn(line, partnerName);
-  if (!heard) return null;
-  const gathering = gatheringIn(heard, ctx.gameMs, ctx.map);
-  if (gathering && /invit|everyone|all welcome|wants .* to come|party|quiz|concert|festival|celebration/i.test(heard)) {
-    const p = ctx.agent.persona;
-    const today = planMomentAt(ctx.gameMs, parseClock(p.wakeAt), parseClock(p.sleepAt)).day;
-    return gathering.day >= today && isAwakeAt(p, gathering.minuteOfDay) ? rng.pick(ACCEPTANCES) : rng.pick(DECLINES);
-  }
-  if (/\b(worried|closed|fire|accident|died|hospital|cancel\w*|fight)\b/i.test(heard))
-    return rng.pick(["Oh no, that's worrying.", "That's a shame. I'm sorry to hear it."]);
-  if (rateImportanceHeuristically(heard) >= 7) return rng.pick(['Really? That is big news.', "No! I hadn't heard.", 'Well, that is something.']);
-  return rng.pick(['Oh, interesting.', 'Is that so?', "I hadn't heard that.", 'Good to know.']);
+/** A line and what it means. */
+interface Said {
+  text: string;
+  acts: SpeechAct[];
 }
 
-/** The most important news the speaker has not told in this talk, not heard from the partner and not about them, said in the right voice. */
-function nextNews(ctx: MindContext, input: TurnInput, said: string[], others: string[], rng: Rng): string | null {
+/**
+ * The answer to what the partner just said: to an invitation, an acceptance or a decline (a seeded
+ * decision, socialModel.ts); to news, a word that fits it (sympathy only for bad news).
+ */
+function answerTo(ctx: MindContext, input: TurnInput, acts: SpeechAct[], rng: Rng): Said | null {
+  const invite = acts.find((a) => a.kind === 'invite');
+  if (invite) return answerInvitation(ctx, input, invite.fact, invite.hostId, rng);
+  const told = acts.find((a) => a.kind === 'tell');
+  if (!told) return null;
+  if (BAD_NEWS.test(told.fact)) return { text: rng.pick(["Oh no, that's worrying.", "That's a shame. I'm sorry to hear it."]), acts: [] };
+  if (gatheringIn(told.fact, ctx.gameMs, ctx.map)) return { text: rng.pick(['That sounds fun!', 'Oh, how nice.', 'A party? Lovely.']), acts: [] };
+  if (rateImportanceHeuristically(told.fact) >= 7)
+    return { text: rng.pick(['Really? That is big news.', "No! I hadn't heard.", 'Well, that is something.']), acts: [] };
+  return { text: rng.pick(['Oh, interesting.', 'Is that so?', "I hadn't heard that.", 'Good to know.']), acts: [] };
+}
+
+/** Accepting or declining an invitation: a draw with the probability of socialModel.acceptProbability, logged with its inputs. */
+function answerInvitation(ctx: MindContext, input: TurnInput, fact: string, hostId: string, rng: Rng): Said {
+  const p = ctx.agent.persona;
+  const g = gatheringIn(fact, ctx.gameMs, ctx.map);
+  const startMs = g ? g.day * GAME_MS_PER_DAY + g.minuteOfDay * 60_000 : -Infinity;
+  const traits = traitsOf(p);
+  const obligation = g ? obligationAt(p, g.minuteOfDay, g.sector) : null;
+  const inputs: AcceptInputs = {
+    ahead: startMs > ctx.gameMs,
+    awake: g ? isAwakeAt(p, g.minuteOfDay) : false,
+    conflict: obligation !== null,
+    closenessToHost: closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false),
+    outgoing: traits.talkative,
+    shy: traits.discreet,
+    elsewhere: g ? g.sector !== p.home && g.sector !== (p.workplace ? sectorOf(p.workplace) : null) : true,
+  };
+  const d = decide(ctx.seed, 'accept', [p.id, hostId, ctx.gameMs, fact], fact, hostId, acceptProbability(inputs), inputs);
+  ctx.decide?.(d);
+  if (d.chose) return { text: rng.pick(ACCEPTANCES), acts: [{ kind: 'accept', fact, hostId }] };
+  const reason = !inputs.ahead
+    ? 'it was already over'
+    : !inputs.awake
+      ? `${firstName(p.name)} is asleep by then`
+      : obligation
+        ? `${firstName(p.name)} will be ${obligation} then`
+        : `${firstName(p.name)} did not feel like going`;
+  const text = !inputs.ahead
+    ? "Oh, I'm afraid that's already over."
+    : !inputs.awake
+      ? "That's past my bedtime, I'm afraid. I'll have to miss it."
+      : obligation
+        ? `I'm afraid I'll be ${ownVoice(obligation)} then, so I can't come.`
+        : rng.pick(DECLINES);
+  return { text, acts: [{ kind: 'decline', fact, hostId, reason }] };
+}
+
+/**
+ * The next news the speaker tells: of its important recent memories (not heard from the partner, not
+ * about them, not yet told in this talk), the first it decides to tell (socialModel.tellProbability; a
+ * host's own gathering is an invitation, socialModel.inviteProbability). Each decision is logged.
+ */
+function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng): Said | null {
   const me = ctx.agent.persona;
-  const spoken = said.map((l) => newsIn(l, me.name) ?? l);
+  const toldFacts = input.history.flatMap((l) => (l.acts ?? []).map((a) => a.fact));
+  const closeness = closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false);
+  const traits = traitsOf(me);
   for (const memory of input.news) {
     const sentence = newsSentence(memory);
     if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
+    if (isAbout(sentence, input.partner.name) || toldFacts.some((f) => f === sentence || similar(f, sentence))) continue;
     const told = addressing(firstPerson(sentence, me.name, others), input.partner.name);
-    if (isAbout(sentence, input.partner.name) || spoken.some((l) => similar(l, sentence) || similar(l, told))) continue;
-    if (isAbout(sentence, me.name)) return `${rng.pick(OWN_INTROS)}${told}`;
+    const own = isAbout(sentence, me.name);
+    const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
+    const ownGathering = own ? gatheringIn(sentence, memory.createdGameMs, ctx.map) : null;
+    if (ownGathering && /\binvit|everyone|all welcome|wants? .* to come\b/i.test(sentence)) {
+      // A host does not invite to what has begun (nor tell of it as news).
+      if (ownGathering.day * GAME_MS_PER_DAY + ownGathering.minuteOfDay * 60_000 <= ctx.gameMs) continue;
+      const inputs = { closeness };
+      const d = decide(ctx.seed, 'invite', key, sentence, input.partner.id, inviteProbability(inputs), inputs);
+      ctx.decide?.(d);
+      if (!d.chose) continue;
+      return { text: `${rng.pick(OWN_INTROS)}${told} Would you like to come?`, acts: [{ kind: 'invite', fact: sentence, hostId: me.id }] };
+    }
+    const inputs: TellInputs = {
+      closeness,
+      concernsListener: concerns(ctx, input.partner, sentence),
+      secret: isSecret(sentence),
+      public: isPublic(sentence),
+      talkative: traits.talkative,
+      discreet: traits.discreet,
+      hoursSinceHeard: Math.round((ctx.gameMs - memory.createdGameMs) / 360_000) / 10,
+      secondHand: memory.triple?.predicate === 'said',
+    };
+    const d = decide(ctx.seed, 'tell', key, sentence, input.partner.id, tellProbability(inputs), inputs);
+    ctx.decide?.(d);
+    if (!d.chose) continue;
+    if (own) return { text: `${rng.pick(OWN_INTROS)}${told}`, acts: [{ kind: 'tell', fact: sentence }] };
     const intro = rng.pick(HEARD_INTROS);
-    return `${intro}${intro.endsWith('that ') ? told.replace(/^You\b/, 'you').replace(/^Your\b/, 'your') : told}`;
+    const text = `${intro}${intro.endsWith('that ') ? told.replace(/^You\b/, 'you').replace(/^Your\b/, 'your') : told}`;
+    return { text, acts: [{ kind: 'tell', fact: sentence }] };
   }
   return null;
 }
 
+/** Whether news concerns the listener: it names them or someone they know, or shares a word with their background (an interest). */
+function concerns(ctx: MindContext, listener: Persona, sentence: string): boolean {
+  if (mentions(sentence, listener.name)) return true;
+  for (const [id, name] of ctx.names) if (id !== listener.id && listener.relationships[id] && mentions(sentence, name)) return true;
+  const background = new Set(contentWords(listener.learned));
+  return contentWords(sentence).some((w) => background.has(w));
+}
+
+/** Longer words of a text, lower-cased: what an interest would share with news. */
+function contentWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length >= 6);
+}
+
 /** What the speaker does next, once per talk (`mine`: its lines so far): "Later I'll be working at Town Hall." (the place said once). */
-function plansLine(ctx: MindContext, mine: string[], rng: Rng): string | null {
+function plansLine(ctx: MindContext, mine: ConversationLine[], rng: Rng): Said | null {
   const next = nextActionOf(ctx);
-  if (!next || mine.some((l) => l.includes(" I'll be "))) return null;
-  return `${rng.pick(PLAN_LEADS)} I'll be ${withPlace(ownVoice(next.description, othersOf(ctx)), next.address, ctx.agent.persona.home)}.`;
+  if (!next || mine.some((l) => l.acts?.some((a) => a.kind === 'plan'))) return null;
+  const me = ctx.agent.persona;
+  const doing = withPlace(ownVoice(next.description, othersOf(ctx)), next.address, me.home);
+  const fact = `${me.name} will be ${thirdPersonDoing(doing, me)}.`;
+  return { text: `${rng.pick(PLAN_LEADS)} I'll be ${doing}.`, acts: [{ kind: 'plan', fact }] };
+}
+
+/** "working at home" said by Maria is "working at her home" in a retelling; the rest of the phrase stays. */
+function thirdPersonDoing(doing: string, me: Persona): string {
+  return thirdPerson(`I will be ${doing}`, me.name).replace(/^.*? will be /, '');
 }
 
 /** "working" + "Town Hall: office" -> "working at Town Hall"; a description that names the place already keeps it once. */
@@ -119,23 +228,23 @@ export function withPlace(description: string, address: string, home: string): s
 
 // ---- summary -------------------------------------------------------------------------------------
 
-/** Reads the talk back: what each learned, how each now sees the other, and the invitations each accepted. */
+/** Reads the talk's acts (never its phrases): what each learned, how each now sees the other, and the invitations each accepted or declined. */
 export function offlineSummary(input: SummaryInput): ConversationSummary {
   const [ca, cb] = input.contexts;
   const people = [ca.agent.persona, cb.agent.persona] as const;
   const learned: Record<string, string[]> = { [people[0].id]: [], [people[1].id]: [] };
-  const accepted: Record<string, string> = {};
+  const answered: Record<string, Extract<SpeechAct, { kind: 'accept' | 'decline' }>> = {};
   const topics: string[] = [];
-  let lastNews: { fact: string; to: string } | null = null;
   for (const line of input.lines) {
     const speaker = line.speaker === people[0].id ? people[0] : people[1];
     const listener = speaker === people[0] ? people[1] : people[0];
-    if (lastNews && lastNews.to === speaker.id && ACCEPTANCES.some((a) => line.text.includes(a))) accepted[speaker.id] = lastNews.fact;
-    lastNews = null;
-    for (const fact of factsIn(line.text, speaker, listener)) {
-      if (!learned[listener.id].includes(fact)) learned[listener.id].push(fact);
-      topics.push(shorten(fact, 60));
-      lastNews = { fact, to: listener.id };
+    for (const act of line.acts ?? []) {
+      if (act.kind === 'accept' || act.kind === 'decline') {
+        answered[speaker.id] = act;
+        continue;
+      }
+      if (!learned[listener.id].includes(act.fact)) learned[listener.id].push(act.fact);
+      topics.push(shorten(act.fact, 60));
     }
   }
   const about = topics.length ? ` They talked about: ${topics.join('; ')}` : ' They exchanged greetings.';
@@ -145,48 +254,10 @@ export function offlineSummary(input: SummaryInput): ConversationSummary {
     const self = people[i];
     const other = people[1 - i];
     relationships[self.id] = revisedRelationship(input.relationships[i], self, other, ctx.gameMs, learned[self.id][0]);
-    plans[self.id] = accepted[self.id] ? planningThought(ctx, accepted[self.id]) : null;
+    const act = answered[self.id];
+    plans[self.id] = act ? planningThought(ctx, act) : null;
   });
   return { summary: `${people[0].name} and ${people[1].name} had a conversation.${about}`, learned, relationships, plans };
-}
-
-/** What a line tells: news (heard or the speaker's own) and plans, as standalone third-person sentences. */
-function factsIn(text: string, speaker: Persona, listener: Persona): string[] {
-  const out: string[] = [];
-  const heard = heardIn(text);
-  if (heard)
-    out.push(
-      unaddressing(heard.replace(/^you\b/, 'You').replace(/^your\b/, 'Your'), listener.name)
-        .replace(/\bme\b/g, speaker.name)
-        .replace(/\bmy\b/g, `${speaker.name}'s`),
-    );
-  for (const intro of OWN_INTROS) {
-    const at = text.indexOf(intro);
-    if (at >= 0) out.push(thirdPerson(text.slice(at + intro.length), speaker.name));
-  }
-  const plan = new RegExp(`(?:^|\\s)(?:${PLAN_LEADS.join('|')}) I'll be (.+?)\\.(?:\\s|$)`).exec(text);
-  if (plan) out.push(`${speaker.name} will be ${plan[1]}.`);
-  return out;
-}
-
-/** The news sentence after a heard-news intro in a line, or null. */
-function heardIn(line: string): string | null {
-  for (const intro of HEARD_INTROS) {
-    const at = line.indexOf(intro);
-    if (at >= 0) return line.slice(at + intro.length);
-  }
-  return null;
-}
-
-/** The news a line tells, heard or the speaker's own, as a third-person sentence; null when it tells none. */
-function newsIn(line: string, speakerName: string): string | null {
-  const heard = heardIn(line);
-  if (heard) return heard;
-  for (const intro of OWN_INTROS) {
-    const at = line.indexOf(intro);
-    if (at >= 0) return thirdPerson(line.slice(at + intro.length), speakerName);
-  }
-  return null;
 }
 
 /** The persona's own line about the other (or that they met today), and the last talk with what was heard in it. */
@@ -197,15 +268,22 @@ function revisedRelationship(before: string | null, self: Persona, other: Person
   return `${base}${LAST_TALKED}${dateLabel(day)}${news}.`;
 }
 
-/** Accepting an invitation: "Claire Moreau plans to go to the party at Hobbs Cafe on February 14 at 5pm.", and today's action for it. */
-function planningThought(ctx: MindContext, fact: string): PlanningThought | null {
-  const g = gatheringIn(fact, ctx.gameMs, ctx.map);
+/**
+ * Accepting an invitation: "Claire Moreau plans to go to the party at Hobbs Cafe on February 14 at 5pm, as
+ * Isabella Rivera invited her.", and today's action for it; declining: "Claire Moreau declined …: <reason>."
+ */
+function planningThought(ctx: MindContext, act: Extract<SpeechAct, { kind: 'accept' | 'decline' }>): PlanningThought | null {
+  const g = gatheringIn(act.fact, ctx.gameMs, ctx.map);
   if (!g) return null;
   const p = ctx.agent.persona;
+  const host = ctx.names.get(act.hostId) ?? 'the host';
+  const what = `the ${g.kind} at ${g.sector} on ${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}`;
+  if (act.kind === 'decline')
+    return { thought: `${p.name} declined ${host}'s invitation to ${what}: ${act.reason}.`, appointment: null, commitment: 'decline' };
   const wake = parseClock(p.wakeAt);
   const today = planMomentAt(ctx.gameMs, wake, parseClock(p.sleepAt)).day;
   const appointment: PlannedAction | null = g.day === today ? gatheringAction(g, wake) : null;
-  return { thought: `${p.name} plans to go to the ${g.kind} at ${g.sector} on ${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}.`, appointment };
+  return { thought: `${p.name} plans to go to ${what}, as ${host} invited ${p.name}.`, appointment, commitment: 'accept' };
 }
 
 // ---- shared --------------------------------------------------------------------------------------

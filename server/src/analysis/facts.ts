@@ -41,6 +41,8 @@ export interface WorldFacts {
   byName: Map<string, AgentId>;
   /** Persona relationships per agent, from `persona.set` events; null when the world records none (older worlds). */
   relationships: Map<string, string[]> | null;
+  /** Each agent's workplace (an arena address, or null), from `persona.set` events; null in older worlds. */
+  workplaces: Map<string, string | null> | null;
   conversations: ConversationFact[];
   reflections: Array<{ gameMs: number; agentId: string }>;
   fallbacks: Array<{ gameMs: number; agentId: string | null; purpose: string; reason: string }>;
@@ -72,6 +74,7 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
     agents: [],
     byName: new Map(),
     relationships: null,
+    workplaces: null,
     conversations: [],
     reflections: [],
     fallbacks: [],
@@ -103,6 +106,7 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
         break;
       }
       case 'persona.set':
+        if (e.agentId) (facts.workplaces ??= new Map()).set(e.agentId, e.data.workplace ?? null);
         if (!e.agentId || !e.data.relationships) break;
         facts.relationships ??= new Map();
         facts.relationships.set(e.agentId, Object.keys(e.data.relationships));

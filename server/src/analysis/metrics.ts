@@ -206,38 +206,81 @@ export async function measureAwareness(db: WorldDb, facts: WorldFacts, topics: T
 }
 
 export interface DensityMeasure {
-  series: Array<{ gameMs: number; density: number; knownPairs: number; pairs: number }>;
+  /** density: pairs who know each other (persona files, or at least one line exchanged) over all pairs; openedDensity counts any conversation begun. */
+  series: Array<{ gameMs: number; density: number; knownPairs: number; pairs: number; openedDensity: number; openedPairs: number }>;
   start: number;
   end: number;
+  /** The same with every conversation that was begun counted, lines or not (the earlier definition). */
+  openedEnd: number;
 }
 
 /**
  * Pairs who know each other over all pairs of agents present: a pair knows each other when either's
- * persona names the other, or they have had a conversation by then.
+ * persona names the other, or they have exchanged at least one line by then. Beside it, the pairs that
+ * merely began a conversation (a talk cut off before its first line counts there, not in the density).
  */
 export function measureDensity(facts: WorldFacts, w: Window, fallbackRelationships?: Map<string, string[]>): DensityMeasure {
   const relationships = facts.relationships ?? fallbackRelationships ?? new Map<string, string[]>();
   const initial = new Set<string>();
   for (const [a, others] of relationships) for (const b of others) initial.add(pairKey(a, b));
-  const talks = facts.conversations.map((c) => ({ key: pairKey(c.a, c.b), gameMs: c.startGameMs })).sort((x, y) => x.gameMs - y.gameMs);
+  const talks = facts.conversations.map((c) => ({ key: pairKey(c.a, c.b), gameMs: c.startGameMs, lines: c.lines })).sort((x, y) => x.gameMs - y.gameMs);
   const series = hourlyTimes(w).map((t) => {
     const present = agentsAt(facts, t).map((a) => a.id as string);
     const ids = new Set(present);
     const known = new Set([...initial].filter((k) => k.split('|').every((id) => ids.has(id))));
-    for (const talk of talks) if (talk.gameMs <= t && talk.key.split('|').every((id) => ids.has(id))) known.add(talk.key);
+    const opened = new Set(known);
+    for (const talk of talks)
+      if (talk.gameMs <= t && talk.key.split('|').every((id) => ids.has(id))) {
+        opened.add(talk.key);
+        if (talk.lines > 0) known.add(talk.key);
+      }
     const pairs = (present.length * (present.length - 1)) / 2;
-    return { gameMs: t, density: pairs ? known.size / pairs : 0, knownPairs: known.size, pairs };
+    return {
+      gameMs: t,
+      density: pairs ? known.size / pairs : 0,
+      knownPairs: known.size,
+      pairs,
+      openedDensity: pairs ? opened.size / pairs : 0,
+      openedPairs: opened.size,
+    };
   });
-  return { series, start: series[0]?.density ?? 0, end: series.at(-1)?.density ?? 0 };
+  return { series, start: series[0]?.density ?? 0, end: series.at(-1)?.density ?? 0, openedEnd: series.at(-1)?.openedDensity ?? 0 };
 }
 
 export interface AttendanceMeasure {
   spec: AttendanceSpec;
-  /** Agents inside the place at least minMinutes of the window, with their minutes and whether invited. */
-  agents: Array<{ agentId: AgentId; name: string; minutes: number; invited: boolean }>;
+  /** Agents inside the place at least minMinutes of the window, with their minutes, whether invited, and whether host or staff. */
+  agents: Array<{ agentId: AgentId; name: string; minutes: number; invited: boolean; host: boolean; staff: boolean }>;
   present: number;
+  /** Present, not counting the host (who knew the topic from the start) and the staff (who work at the place). */
+  presentGuests: number;
+  /** 'invitation': received an invitation act (agent.decided 'accept' events); 'aware': knew the topic before (worlds without decisions). */
+  invitedBy: 'invitation' | 'aware';
   invited: number;
+  /** Invitees who accepted (invitation worlds), else null. */
+  accepted: number | null;
   invitedPresent: number;
+  /** Invitees present who are not staff of the place. */
+  invitedPresentGuests: number;
+}
+
+/** Agents who received an invitation to the topic before `beforeGameMs` (each invitation heard is an accept decision), with whether they accepted. */
+export function invitationsOf(db: WorldDb, topic: TopicSpec, beforeGameMs: number): Map<string, boolean> | null {
+  const rule = topicWordRule(topic);
+  const out = new Map<string, boolean>();
+  let any = false;
+  for (const e of historyEvents(db, { kinds: ['agent.decided'] }, abandonedRanges(db))) {
+    if (e.kind !== 'agent.decided' || !e.agentId) continue;
+    any = true;
+    if (e.data.decision !== 'accept' || e.gameMs >= beforeGameMs || !rule(e.data.about)) continue;
+    out.set(e.agentId, (out.get(e.agentId) ?? false) || e.data.chose);
+  }
+  return any ? out : null;
+}
+
+/** Whether an arena address lies in a place (an arena address, or a sector). */
+function placeCovers(map: TownMap, place: string, address: string): boolean {
+  return address === place || address.split(': ')[0] === place || map.arenas.some((a) => a.address === address && a.sector === place);
 }
 
 /** Which arenas (by index) a place name covers: an arena address, or every arena of a sector. */
@@ -250,7 +293,9 @@ function arenaIndexes(map: TownMap, place: string): Set<number> {
 /**
  * Minutes each agent spent inside a place during a window: the town at the window's start is folded
  * from the log (history/stateAt), then each agent's walks (agent.move waypoints) are followed minute
- * by minute. Invited = holds the attendance's topic at the window's start.
+ * by minute. Invited = received an invitation act to the attendance's topic before the window (offline
+ * worlds log one per invitation heard); in worlds without such acts, knew the topic before the window
+ * (the host, who knew it from the start, is not its own invitee).
  */
 export function measureAttendance(db: WorldDb, map: TownMap, facts: WorldFacts, spec: AttendanceSpec, awareness: TopicAwareness[]): AttendanceMeasure {
   const arenas = arenaIndexes(map, spec.place);
@@ -289,13 +334,36 @@ export function measureAttendance(db: WorldDb, map: TownMap, facts: WorldFacts, 
     }
   }
   const topic = spec.topic ? awareness.find((a) => a.topic.name === spec.topic) : undefined;
-  const invitedIds = new Set((topic?.agents ?? []).filter((a) => a.gameMs < spec.fromGameMs).map((a) => a.agentId as string));
+  // The host knew the topic from the run's start (a seed memory or a whisper); staff work at the place.
+  const hosts = new Set((topic?.agents ?? []).filter((a) => a.source === 'seed' || a.source === 'whisper').map((a) => a.agentId as string));
+  const invitations = topic ? invitationsOf(db, topic.topic, spec.fromGameMs) : null;
+  const invitedIds = invitations
+    ? new Set(invitations.keys())
+    : new Set((topic?.agents ?? []).filter((a) => a.gameMs < spec.fromGameMs && !hosts.has(a.agentId)).map((a) => a.agentId as string));
+  const staff = new Set([...(facts.workplaces ?? new Map()).entries()].filter(([, w]) => w !== null && placeCovers(map, spec.place, w)).map(([id]) => id));
   const names = new Map(facts.agents.map((a) => [a.id as string, a.name]));
   const agents = [...minutes.entries()]
     .filter(([, m]) => m >= spec.minMinutes)
-    .map(([id, m]) => ({ agentId: id as AgentId, name: names.get(id) ?? id, minutes: m, invited: invitedIds.has(id) }))
+    .map(([id, m]) => ({
+      agentId: id as AgentId,
+      name: names.get(id) ?? id,
+      minutes: m,
+      invited: invitedIds.has(id),
+      host: hosts.has(id),
+      staff: staff.has(id),
+    }))
     .sort((a, b) => b.minutes - a.minutes || a.name.localeCompare(b.name));
-  return { spec, agents, present: agents.length, invited: invitedIds.size, invitedPresent: agents.filter((a) => a.invited).length };
+  return {
+    spec,
+    agents,
+    present: agents.length,
+    presentGuests: agents.filter((a) => !a.host && !a.staff).length,
+    invitedBy: invitations ? 'invitation' : 'aware',
+    invited: invitedIds.size,
+    accepted: invitations ? [...invitations.values()].filter(Boolean).length : null,
+    invitedPresent: agents.filter((a) => a.invited).length,
+    invitedPresentGuests: agents.filter((a) => a.invited && !a.staff && !a.host).length,
+  };
 }
 
 export interface ConversationCounts {

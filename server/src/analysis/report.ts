@@ -112,6 +112,7 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
       known_pairs_start: density.series[0]?.knownPairs ?? 0,
       known_pairs_end: density.series.at(-1)?.knownPairs ?? 0,
       pairs: density.series.at(-1)?.pairs ?? 0,
+      opened_end: round(density.openedEnd),
       series: density.series.map((p) => ({ t: iso(p.gameMs), ms: p.gameMs, density: round(p.density, 4) })),
     },
     attendance: attendance.map((a) => ({
@@ -121,9 +122,14 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
       topic: a.spec.topic ?? null,
       min_minutes: a.spec.minMinutes,
       present: a.present,
+      present_guests: a.presentGuests,
+      invited_by: a.invitedBy,
       invited: a.invited,
+      accepted: a.accepted,
       invited_present: a.invitedPresent,
-      agents: a.agents.map((x) => ({ id: x.agentId, name: x.name, minutes: x.minutes, invited: x.invited })),
+      invited_present_guests: a.invitedPresentGuests,
+      attended_share_of_invited: a.invited ? round(a.invitedPresent / a.invited) : 0,
+      agents: a.agents.map((x) => ({ id: x.agentId, name: x.name, minutes: x.minutes, invited: x.invited, host: x.host, staff: x.staff })),
     })),
     conversations: {
       total: conversations.total,
@@ -137,6 +143,12 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
 }
 
 export type Report = AnalysisReport;
+
+/** How the invitees of an attendance window were counted, as the Markdown says it. */
+function invitedHow(a: Report['attendance'][number]): string {
+  if (a.invited_by === 'invitation') return `(received an invitation${a.accepted !== null ? `; ${a.accepted} accepted` : ''})`;
+  return a.topic ? `(had heard of '${a.topic}' before)` : '';
+}
 
 /** The report as Markdown, for people. */
 export function reportMarkdown(r: Report): string {
@@ -170,7 +182,8 @@ export function reportMarkdown(r: Report): string {
   }
   lines.push('## Network density', '');
   lines.push(
-    `From **${r.density.start}** (${r.density.known_pairs_start} of ${r.density.pairs} pairs) to **${r.density.end}** (${r.density.known_pairs_end} pairs).`,
+    `From **${r.density.start}** (${r.density.known_pairs_start} of ${r.density.pairs} pairs) to **${r.density.end}** (${r.density.known_pairs_end} pairs ` +
+      `that know each other from their persona files or exchanged at least one line); counting every conversation begun: ${r.density.opened_end}.`,
     '',
   );
   lines.push('## Attendance', '');
@@ -178,10 +191,13 @@ export function reportMarkdown(r: Report): string {
   for (const a of r.attendance) {
     lines.push(
       `**${a.place}**, ${a.from} to ${a.to} (at least ${a.min_minutes} game minutes inside): ${a.present} ` +
-        `present; ${a.invited_present} of ${a.invited} invited${a.topic ? ` (had heard of '${a.topic}' before)` : ''} ` +
-        `came.`,
+        `present (${a.present_guests} without the host and staff); ${a.invited_present} of ${a.invited} invited ` +
+        `${invitedHow(a)} ` +
+        `came (${a.invited_present_guests} not counting staff).`,
     );
-    if (a.agents.length) lines.push('', a.agents.map((x) => `${x.name} (${x.minutes} min${x.invited ? ', invited' : ''})`).join(', '));
+    const role = (x: { invited: boolean; host: boolean; staff: boolean }) =>
+      [x.invited && 'invited', x.host && 'host', x.staff && 'staff'].filter(Boolean).join(', ');
+    if (a.agents.length) lines.push('', a.agents.map((x) => `${x.name} (${x.minutes} min${role(x) ? `, ${role(x)}` : ''})`).join(', '));
     lines.push('');
   }
   lines.push('## Conversations and reflections', '');

@@ -1,6 +1,7 @@
 // Several seeds of one scenario: each report's headline figures, as mean ± sample standard deviation and
 // a 95% confidence interval of the mean (Student's t with n − 1 degrees of freedom).
 import type { Report } from './report';
+import { paperFigure } from './paperFigures';
 
 export interface SeedFigure {
   figure: string;
@@ -21,11 +22,16 @@ export function headlineFigures(r: Report): Record<string, number> {
   }
   out['density.start'] = r.density.start;
   out['density.end'] = r.density.end;
+  out['density.opened_end'] = r.density.opened_end;
   r.attendance.forEach((a, i) => {
     const key = `attendance[${i}] ${a.place}`;
     out[`${key}.present`] = a.present;
     out[`${key}.invited`] = a.invited;
     out[`${key}.invited_present`] = a.invited_present;
+    out[`${key}.present_guests`] = a.present_guests;
+    out[`${key}.invited_present_guests`] = a.invited_present_guests;
+    out[`${key}.attended_share_of_invited`] = a.attended_share_of_invited;
+    if (a.accepted !== null) out[`${key}.accepted`] = a.accepted;
   });
   out['conversations.total'] = r.conversations.total;
   out['reflections.total'] = r.reflections.total;
@@ -81,11 +87,15 @@ export function seedsMarkdown(scenario: string, seeds: number[], worlds: string[
   return [
     `# ${scenario}: ${seeds.length} seeds`,
     '',
-    `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation; 95% interval of the mean (Student's t, n − 1 df).`,
+    `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation; 95% interval of the mean (Student's t, n − 1 df). ` +
+      `The paper's column: Park et al. 2023 (an LLM, one run), for comparison only.`,
     '',
-    '| Figure | Mean ± sd | 95% interval | Values |',
-    '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])} | ${r.values.map(fmt).join(', ')} |`),
+    '| Figure | Mean ± sd | 95% interval | Paper | Values |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])} | ${paperFigure(r.figure)} | ${r.values.map(fmt).join(', ')} |`,
+    ),
     '',
   ].join('\n');
 }

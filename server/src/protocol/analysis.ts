@@ -44,6 +44,8 @@ export interface AnalysisReport {
     known_pairs_start: number;
     known_pairs_end: number;
     pairs: number;
+    /** Density counting every conversation begun, lines or not (beside `end`, which needs a line exchanged). */
+    opened_end: number;
     series: Array<{ t: string; ms: number; density: number }>;
   };
   attendance: Array<{
@@ -53,9 +55,18 @@ export interface AnalysisReport {
     topic: string | null;
     min_minutes: number;
     present: number;
+    /** Present, less the host and the place's staff. */
+    present_guests: number;
+    /** 'invitation': received an invitation act; 'aware': knew the topic before (worlds without invitation acts). */
+    invited_by: 'invitation' | 'aware';
     invited: number;
+    accepted: number | null;
     invited_present: number;
-    agents: Array<{ id: string; name: string; minutes: number; invited: boolean }>;
+    /** Invitees present, less staff. */
+    invited_present_guests: number;
+    /** invited_present / invited (0 with no invitees). */
+    attended_share_of_invited: number;
+    agents: Array<{ id: string; name: string; minutes: number; invited: boolean; host: boolean; staff: boolean }>;
   }>;
   conversations: {
     total: number;

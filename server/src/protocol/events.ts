@@ -89,6 +89,19 @@ export interface EventData {
   'relationship.revised': { otherId: AgentId; summary: string; interactions: number };
   /** The agent's status (its `currently`), revised in the morning from yesterday's plans and thoughts. */
   'status.revised': { day: number; currently: string };
+  /**
+   * A social decision of the offline mind (agent/socialModel.ts): tell news, invite, accept an invitation,
+   * keep a commitment. `inputs` are what the probability `p` was computed from; yes when `draw` < `p`.
+   */
+  'agent.decided': {
+    decision: 'tell' | 'invite' | 'accept' | 'attend';
+    about: string;
+    otherId: AgentId | null;
+    inputs: Record<string, number | boolean | string>;
+    p: number;
+    draw: number;
+    chose: boolean;
+  };
   'operator.action': {
     by: string;
     action: OperatorActionName;
@@ -132,6 +145,7 @@ export const EVENT_KINDS = [
   'reflection.made',
   'relationship.revised',
   'status.revised',
+  'agent.decided',
   'operator.action',
   'run.started',
   'run.resumed',

@@ -30,13 +30,7 @@ export function directionBetween(fromX: number, fromY: number, toX: number, toY:
  * turns and ends; consecutive waypoints share a row or a column. The walker covers one tile per
  * 1 / tilesPerGameMinute game minutes.
  */
-export function positionOnPath(
-  path: ArrayLike<number>,
-  widthTiles: number,
-  startGameMs: number,
-  tilesPerGameMinute: number,
-  nowGameMs: number,
-): PathPosition {
+export function positionOnPath(path: ArrayLike<number>, widthTiles: number, startGameMs: number, tilesPerGameMinute: number, nowGameMs: number): PathPosition {
   const last = path.length - 1;
   if (last < 0) return { x: 0, y: 0, tileX: 0, tileY: 0, direction: 'down', moving: false, stepIndex: 0 };
   let travelled = tilesPerGameMinute > 0 ? Math.max(0, ((nowGameMs - startGameMs) / 60_000) * tilesPerGameMinute) : Infinity;

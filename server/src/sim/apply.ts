@@ -143,6 +143,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'reflection.made':
     case 'relationship.revised':
     case 'status.revised':
+    case 'agent.decided':
     case 'operator.action':
     case 'run.started':
     case 'run.resumed':

@@ -72,7 +72,7 @@ export async function converse(
           importance: ratings[texts.length - 1],
           gameMs,
           evidenceIds: ids,
-          triple: { subject: self.name, predicate: 'plans', object: planning.thought },
+          triple: { subject: self.name, predicate: planning.commitment === 'decline' ? 'declined' : 'plans', object: planning.thought },
         };
         await memory.remember(self.id, [thought], false);
         const replan = replanFor(c, self.id, planning, gameMs);
@@ -119,7 +119,7 @@ async function turnByTurn(
     });
     const text = reply.text.trim();
     if (text) {
-      lines.push({ speaker: speaker.id, speakerName: speaker.name, text });
+      lines.push({ speaker: speaker.id, speakerName: speaker.name, text, acts: reply.acts });
       send({ kind: 'utterance', conversationId, speaker: speaker.id, text });
     }
     if (reply.end) break;

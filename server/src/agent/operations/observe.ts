@@ -88,7 +88,7 @@ export class Observer {
     const row = this.c.deps.records.relationshipsOf(agentId).find((r) => r.otherId === otherId);
     return {
       persona,
-      relationship: row?.summary ?? this.c.persona(agentId).relationships[otherId] ?? null,
+      relationship: this.c.relationshipsOf(agentId).get(otherId) ?? null,
       conversations: row?.interactions ?? 0,
       lastTalkedGameMs: row?.lastGameMs ?? null,
       news: this.memory.news(agentId, gameMs, persona),

@@ -20,7 +20,12 @@ export async function maybeReflect(c: CognitionContext, memory: AgentMemory, age
       const insights = await c.mind.reflectInsights(ctx, question, evidencePool);
       const known = new Set(evidencePool.map((m) => m.id));
       const valid = insights.filter((i) => i.text.trim() && i.evidence.length > 0 && i.evidence.every((id) => known.has(id)));
-      const ratings = valid.length ? await c.mind.rateImportance(ctx, valid.map((i) => i.text)) : [];
+      const ratings = valid.length
+        ? await c.mind.rateImportance(
+            ctx,
+            valid.map((i) => i.text),
+          )
+        : [];
       return { question, valid, ratings };
     }),
   );

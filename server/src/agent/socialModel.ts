@@ -1,0 +1,199 @@
+// The offline mind's social decisions as one model: whether to pass news on (and to whom), whether to
+// accept an invitation, and whether a commitment is kept on the day. Each is a probability computed from
+// what the agent knows, then a draw from the run's seeded stream (Rng.fromKey(seed, decision, who, what,
+// when): independent of the order in which concurrent operations finish, so a seed reproduces a run).
+// Every parameter is here, with its meaning, unit and the reason for its value. None was fitted to the
+// paper's figures: the values are round numbers chosen from everyday reasoning before any run was
+// measured (BENCHMARKS.md, "Social decisions"), and the report prints the paper's figures beside ours.
+import type { Persona } from '../world/persona';
+import { Rng } from '../sim/rng';
+
+export const SOCIAL_PARAMETERS = {
+  /** Chance (0..1) of passing one piece of news on in a talk, before the factors below. Reason: people pass on news they find interesting half the time. */
+  tellBase: 0.5,
+  /** Factor (×) on telling a complete stranger; a friend gets ×1 (closeness 1). Reason: people tell strangers much less. */
+  tellStrangerFactor: 0.4,
+  /** Factor (×) when the news concerns the listener (names them, someone they know, or one of their interests). Reason: we tell people what matters to them. */
+  tellConcernsFactor: 1.5,
+  /** Factor (×) on news with a secrecy cue ("told no one", "secret", "between us"). Reason: most people keep a secret most of the time. */
+  tellSecretFactor: 0.2,
+  /** Factor (×) on news meant to be spread ("everyone", "all welcome", "open to all"). Reason: the mirror of a secret: it asks to be passed on. */
+  tellPublicFactor: 1.5,
+  /** Extra factor (×) on a secret for a discreet teller (quiet, reserved, shy, discreet, loyal, principled). Reason: discretion is exactly this. */
+  tellSecretDiscreetFactor: 0.25,
+  /** Factor (×) for a talkative teller (talkative, chatty, sociable, outgoing, nosy, loud, friendly). Reason: they talk more, secrets included. */
+  tellTalkativeFactor: 1.3,
+  /** Factor (×) for a discreet teller, on any news. Reason: quiet people pass on less. */
+  tellDiscreetFactor: 0.7,
+  /** Game hours in which news loses half its pull to be told. Reason: yesterday's news is still told, last week's rarely. */
+  tellHalfLifeHours: 24,
+  /** Factor (×) on second-hand news (heard from someone). Reason: each retelling loses some salience. */
+  tellSecondHandFactor: 0.8,
+  /** Chance (0..1) that a host mentions its own gathering to someone it talks to, before closeness. Reason: one who "wants to invite everyone" mostly does. */
+  inviteBase: 0.9,
+  /** Least factor (×) of closeness on inviting: a stranger gets this, a friend ×1. Reason: hosts invite friends first, strangers less often. */
+  inviteStrangerFactor: 0.6,
+  /** Chance (0..1) of accepting an invitation with nothing in the way. Reason: most invited people who are free say yes. */
+  acceptBase: 0.8,
+  /** Factor (×) when the agent's plan has an obligation (its work, elsewhere) at that time. Reason: a clash usually wins. */
+  acceptConflictFactor: 0.35,
+  /** Least factor (×) of closeness to the host: a stranger's invitation gets this, a friend's ×1. Reason: we go for people we know. */
+  acceptStrangerFactor: 0.6,
+  /** Factor (×) for an outgoing guest (the talkative words). Reason: sociable people like parties. */
+  acceptOutgoingFactor: 1.15,
+  /** Factor (×) for a discreet or shy guest (the discreet words). Reason: quiet people decline more. */
+  acceptShyFactor: 0.8,
+  /** Factor (×) when the gathering is at neither the guest's home nor its workplace. Reason: going out of the way costs something. */
+  acceptElsewhereFactor: 0.9,
+  /** Chance (0..1) that an accepted invitation is kept on the day with nothing in the way. Reason: a few plans slip anyway. */
+  keepBase: 0.92,
+  /** Game hours since accepting in which the chance of remembering falls by half (unless rehearsed in a reflection). Reason: a promise from days ago slips. */
+  keepForgetHalfLifeHours: 96,
+  /** Factor (×) when an obligation in the routine clashes with the gathering on the day. Reason: as for accepting. */
+  keepConflictFactor: 0.6,
+  /** Factor (×) for a forgetful agent ("forgetful", "disorganised", "dreamy" in its traits). Reason: that is what the trait says. */
+  keepForgetfulFactor: 0.8,
+} as const;
+
+export type SocialParameters = typeof SOCIAL_PARAMETERS;
+
+/** A decision the offline mind made: what about, with whom, its inputs, the probability, the draw and the choice. */
+export interface SocialDecision {
+  decision: 'tell' | 'invite' | 'accept' | 'attend';
+  /** What it was about: the news, or the gathering. */
+  about: string;
+  /** The other person (listener, host), by persona id, if any. */
+  otherId: string | null;
+  inputs: Record<string, number | boolean | string>;
+  /** Probability of choosing yes, 0..1. */
+  p: number;
+  /** The seeded uniform draw in [0,1); yes when draw < p. */
+  draw: number;
+  chose: boolean;
+}
+
+const SECRET = /\b(told no one|tell no one|told nobody|secret|don'?t tell|do not tell|between us|keep (it|this) quiet|confidential)\b/i;
+const TALKATIVE = /\b(talkative|chatty|sociable|outgoing|nosy|loud|friendly|gossip\w*)\b/i;
+const DISCREET = /\b(discreet|reserved|quiet|shy|loyal|principled|private)\b/i;
+const FORGETFUL = /\b(forgetful|disorganised|disorganized|dreamy|scatter\w*)\b/i;
+
+const PUBLIC = /\b(everyone|everybody|all welcome|open to all|whole town)\b/i;
+
+/** Whether a text asks to be passed on. */
+export function isPublic(text: string): boolean {
+  return PUBLIC.test(text);
+}
+
+/** Whether a text carries a secrecy cue. */
+export function isSecret(text: string): boolean {
+  return SECRET.test(text);
+}
+
+export function traitsOf(p: Pick<Persona, 'innate'>): { talkative: boolean; discreet: boolean; forgetful: boolean } {
+  const t = p.innate.join(', ');
+  return { talkative: TALKATIVE.test(t), discreet: DISCREET.test(t), forgetful: FORGETFUL.test(t) };
+}
+
+/** Closeness 0..1 from what the agent thinks of the other: a stranger 0, a persona's relation 0.5, someone talked with 0.75 (+ the persona line 1). */
+export function closenessOf(relationship: string | null, talkedBefore: boolean): number {
+  if (!relationship) return 0;
+  return talkedBefore ? (relationship.includes(' met on ') ? 0.6 : 1) : 0.5;
+}
+
+const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
+const scale = (low: number, closeness: number) => low + (1 - low) * closeness;
+
+export interface TellInputs {
+  closeness: number;
+  concernsListener: boolean;
+  secret: boolean;
+  public: boolean;
+  talkative: boolean;
+  discreet: boolean;
+  hoursSinceHeard: number;
+  secondHand: boolean;
+}
+
+/** The chance of telling one piece of news to one listener in one talk. */
+export function tellProbability(i: TellInputs, k: SocialParameters = SOCIAL_PARAMETERS): number {
+  let p = k.tellBase * scale(k.tellStrangerFactor, i.closeness);
+  if (i.concernsListener) p *= k.tellConcernsFactor;
+  if (i.talkative) p *= k.tellTalkativeFactor;
+  if (i.discreet) p *= k.tellDiscreetFactor;
+  if (i.public && !i.secret) p *= k.tellPublicFactor;
+  if (i.secret) p *= k.tellSecretFactor * (i.discreet ? k.tellSecretDiscreetFactor : 1);
+  if (i.secondHand) p *= k.tellSecondHandFactor;
+  p *= 0.5 ** (Math.max(0, i.hoursSinceHeard) / k.tellHalfLifeHours);
+  return clamp01(p);
+}
+
+export interface InviteInputs {
+  closeness: number;
+}
+
+/** The chance that a host mentions (and so invites the listener to) its own gathering in a talk. */
+export function inviteProbability(i: InviteInputs, k: SocialParameters = SOCIAL_PARAMETERS): number {
+  return clamp01(k.inviteBase * scale(k.inviteStrangerFactor, i.closeness));
+}
+
+export interface AcceptInputs {
+  /** The gathering is still ahead (not begun) when the invitation is heard. */
+  ahead: boolean;
+  /** The guest is awake then. */
+  awake: boolean;
+  /** An obligation elsewhere (its work) in its plan or routine at that time. */
+  conflict: boolean;
+  closenessToHost: number;
+  outgoing: boolean;
+  shy: boolean;
+  /** At neither its home nor its workplace. */
+  elsewhere: boolean;
+}
+
+/** The chance of accepting an invitation: zero when the gathering is past or the guest asleep then. */
+export function acceptProbability(i: AcceptInputs, k: SocialParameters = SOCIAL_PARAMETERS): number {
+  if (!i.ahead || !i.awake) return 0;
+  let p = k.acceptBase * scale(k.acceptStrangerFactor, i.closenessToHost);
+  if (i.conflict) p *= k.acceptConflictFactor;
+  if (i.outgoing) p *= k.acceptOutgoingFactor;
+  if (i.shy) p *= k.acceptShyFactor;
+  if (i.elsewhere) p *= k.acceptElsewhereFactor;
+  return clamp01(p);
+}
+
+export interface KeepInputs {
+  host: boolean;
+  hoursSinceAccepted: number;
+  /** A reflection of the agent mentions the gathering: it has been on its mind. */
+  rehearsed: boolean;
+  conflict: boolean;
+  forgetful: boolean;
+}
+
+/** The chance of going to a gathering one committed to (a host always goes). */
+export function keepProbability(i: KeepInputs, k: SocialParameters = SOCIAL_PARAMETERS): number {
+  if (i.host) return 1;
+  let p = k.keepBase;
+  if (!i.rehearsed) p *= 0.5 ** (Math.max(0, i.hoursSinceAccepted) / k.keepForgetHalfLifeHours);
+  if (i.conflict) p *= k.keepConflictFactor;
+  if (i.forgetful) p *= k.keepForgetfulFactor;
+  return clamp01(p);
+}
+
+/** A decision drawn from the seeded stream: the same seed and key give the same draw. */
+export function decide(
+  seed: number,
+  decision: SocialDecision['decision'],
+  key: Array<string | number>,
+  about: string,
+  otherId: string | null,
+  p: number,
+  inputs: object,
+): SocialDecision {
+  const draw = Rng.fromKey(seed, 'social', decision, ...key).next();
+  return { decision, about, otherId, inputs: { ...(inputs as Record<string, number | boolean | string>) }, p: round(p), draw: round(draw), chose: draw < p };
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

@@ -1,0 +1,189 @@
+// The offline mind's social decisions (server/src/agent/socialModel.ts), each input moved on its own over
+// many seeds through the mind's real code paths (a talk turn, a morning plan): the draws are seeded, so the
+// counts are exact, and each comparison has the control it must beat.
+import { describe, expect, it } from 'vitest';
+import { loadTownMap } from '../../server/src/world/map';
+import { loadPersonas, type Persona } from '../../server/src/world/persona';
+import { OfflineMind, planFromRoutine } from '../../server/src/agent/offlineMind';
+import type { ConversationLine, MindContext } from '../../server/src/agent/mind';
+import type { Memory } from '../../server/src/store/types';
+import { asAgentId } from '../../server/src/world/types';
+import { acceptProbability, keepProbability, SOCIAL_PARAMETERS, tellProbability, type SocialDecision } from '../../server/src/agent/socialModel';
+
+const map = loadTownMap('maps/town.tmj');
+const personas = new Map(loadPersonas('personas', map).map((p) => [p.id as string, p]));
+const isabella = personas.get('isabella')!;
+const claire = personas.get('claire')!;
+const FEB13 = Math.floor(Date.UTC(2026, 1, 13) / 86_400_000);
+const SEEDS = Array.from({ length: 200 }, (_, i) => i + 1);
+const mind = new OfflineMind();
+
+function ctx(persona: Persona, seed: number, gameMs: number, decisions: SocialDecision[]): MindContext {
+  return {
+    agent: { persona, currentAction: 'reading', currentPlace: 'Hobbs Cafe: cafe', plan: null },
+    map,
+    gameMs,
+    seed,
+    names: new Map([...personas].map(([id, p]) => [id, p.name])),
+    relationships: new Map(Object.entries(persona.relationships)),
+    decide: (d) => decisions.push(d),
+  };
+}
+
+const memory = (id: number, description: string, extra: Partial<Memory> = {}): Memory => ({
+  id,
+  agentId: asAgentId('claire'),
+  kind: 'observation',
+  description,
+  createdGameMs: Date.UTC(2026, 1, 13, 9, 0),
+  lastAccessedGameMs: 0,
+  importance: 8,
+  triple: null,
+  evidenceIds: [],
+  ...extra,
+});
+
+const greetings: ConversationLine[] = [
+  { speaker: 'claire', speakerName: claire.name, text: 'Good morning, Isabella!', acts: [] },
+  { speaker: 'isabella', speakerName: isabella.name, text: 'Hi Claire!', acts: [] },
+];
+
+/** How many of the seeds' talks `teller` tells `news` to Isabella in its first turn with content, and the decisions logged. */
+async function tells(teller: Persona, news: Memory): Promise<{ told: number; decisions: SocialDecision[] }> {
+  let told = 0;
+  const decisions: SocialDecision[] = [];
+  for (const seed of SEEDS) {
+    const out = await mind.converseTurn(ctx(teller, seed, Date.UTC(2026, 1, 13, 10, 0), decisions), {
+      partner: isabella,
+      relationship: teller.relationships.isabella ?? null,
+      memories: [],
+      news: [news],
+      history: greetings,
+      turn: 2,
+      maxTurns: 8,
+    });
+    if (out.acts?.some((a) => a.kind === 'tell' && a.fact === news.description)) told++;
+  }
+  return { told, decisions };
+}
+
+/** Claire's answers to Isabella's invitation over the seeds, heard at `heardAt`. */
+async function answers(fact: string, heardAt: number, guest = claire): Promise<{ accepted: number; declined: number; decisions: SocialDecision[] }> {
+  let accepted = 0;
+  let declined = 0;
+  const decisions: SocialDecision[] = [];
+  const invite: ConversationLine = {
+    speaker: 'isabella',
+    speakerName: isabella.name,
+    text: `Guess what: ${fact} Would you like to come?`,
+    acts: [{ kind: 'invite', fact, hostId: 'isabella' }],
+  };
+  for (const seed of SEEDS) {
+    const out = await mind.converseTurn(ctx(guest, seed, heardAt, decisions), {
+      partner: isabella,
+      relationship: guest.relationships.isabella ?? null,
+      memories: [],
+      news: [],
+      history: [...greetings, invite],
+      turn: 3,
+      maxTurns: 8,
+    });
+    if (out.acts?.some((a) => a.kind === 'accept')) accepted++;
+    if (out.acts?.some((a) => a.kind === 'decline')) declined++;
+  }
+  return { accepted, declined, decisions };
+}
+
+describe('the social decision model', () => {
+  const SECRET = 'Tomas Varga is running for mayor in the town election on March 1, and has told no one yet.';
+  const OPEN = 'Tomas Varga is running for mayor in the town election on March 1.';
+  const discreet = { ...claire, innate: ['quiet', 'reserved', 'kind'] };
+  const talkative = { ...claire, innate: ['talkative', 'warm', 'curious'] };
+
+  it('a discreet agent keeps a secret more often than a talkative one; news with no secrecy cue (the control) is told more', async () => {
+    const quietSecret = await tells(discreet, memory(1, SECRET));
+    const chattySecret = await tells(talkative, memory(1, SECRET));
+    const chattyOpen = await tells(talkative, memory(1, OPEN));
+    expect([quietSecret.told, chattySecret.told, chattyOpen.told]).toEqual([0, 18, 79]);
+    expect(quietSecret.told).toBeLessThan(chattySecret.told);
+    expect(chattySecret.told).toBeLessThan(chattyOpen.told);
+    // Each talk logged its decision with the inputs it rested on.
+    expect(quietSecret.decisions).toHaveLength(SEEDS.length);
+    expect(quietSecret.decisions[0]).toMatchObject({ decision: 'tell', otherId: 'isabella', inputs: { secret: true, discreet: true, talkative: false } });
+    expect(quietSecret.decisions.every((d) => d.chose === d.draw < d.p)).toBe(true);
+  });
+
+  it('an agent with a conflicting plan (work at the time) declines more often than when it is free', async () => {
+    const heard = Date.UTC(2026, 1, 13, 10, 0);
+    const atWork = await answers('Isabella Rivera is throwing a party at Hobbs Cafe on February 14 at 3pm, and wants to invite everyone she meets.', heard);
+    const free = await answers('Isabella Rivera is throwing a party at Hobbs Cafe on February 14 at 8pm, and wants to invite everyone she meets.', heard);
+    expect([atWork.accepted, free.accepted]).toEqual([48, 110]);
+    expect(atWork.accepted + atWork.declined).toBe(SEEDS.length);
+    expect(atWork.decisions[0].inputs).toMatchObject({ conflict: true, ahead: true, awake: true });
+    expect(free.decisions[0].inputs).toMatchObject({ conflict: false, ahead: true, awake: true });
+  });
+
+  it('nobody accepts after the event has begun, nor an event when asleep; the decline is said', async () => {
+    const fact = 'Isabella Rivera is throwing a party at Hobbs Cafe on February 13 at 9pm, and wants to invite everyone she meets.';
+    const late = await answers(fact, Date.UTC(2026, 1, 13, 21, 54));
+    expect(late.accepted).toBe(0);
+    expect(late.declined).toBe(SEEDS.length);
+    expect(late.decisions.every((d) => d.p === 0 && d.inputs.ahead === false)).toBe(true);
+    // The control: the same invitation heard before it begins is accepted on most seeds.
+    expect((await answers(fact, Date.UTC(2026, 1, 13, 10, 0))).accepted).toBeGreaterThan(SEEDS.length / 2);
+    const night = await answers('Isabella Rivera is throwing a party at Hobbs Cafe on February 14 at 11:30pm, for everyone.', Date.UTC(2026, 1, 13, 10, 0));
+    expect(night.accepted).toBe(0);
+  });
+
+  it('plans a gathering only when committed to it, and a commitment slips now and then, saying why', () => {
+    const heardOnly = memory(1, 'Isabella Rivera is throwing a party at Hobbs Cafe on February 14 at 8pm, and wants to invite everyone she meets.');
+    const accepted = memory(2, 'Claire Moreau plans to go to the party at Hobbs Cafe on February 14 at 8pm, as Isabella Rivera invited Claire Moreau.', {
+      kind: 'thought',
+      evidenceIds: [1],
+      triple: { subject: 'Claire Moreau', predicate: 'plans', object: '' },
+    });
+    const declined = memory(3, "Claire Moreau declined Isabella Rivera's invitation to the party at Hobbs Cafe on February 14 at 8pm: no.", {
+      kind: 'thought',
+      evidenceIds: [1],
+      triple: { subject: 'Claire Moreau', predicate: 'declined', object: '' },
+    });
+    const goes = (memories: Memory[]) => SEEDS.filter((s) => planFromRoutine(claire, map, s, FEB13 + 1, memories).actions.some((a) => a.emoji === '🎉')).length;
+    expect(goes([heardOnly])).toBe(0);
+    expect(goes([heardOnly, accepted, declined])).toBe(0);
+    const kept = goes([heardOnly, accepted]);
+    expect(kept).toBe(167);
+    const slipped = SEEDS.map((s) => planFromRoutine(claire, map, s, FEB13 + 1, [accepted])).find((p) => !p.actions.some((a) => a.emoji === '🎉'))!;
+    expect(slipped.broadStrokes.join(' ')).toMatch(/not going to the party at Hobbs Cafe \(it slipped their mind\)/);
+    // The host goes whatever the seed.
+    const own = memory(4, 'Isabella Rivera is throwing a party at Hobbs Cafe on February 14 at 5pm, and wants to invite everyone she meets.', {
+      kind: 'thought',
+    });
+    expect(
+      SEEDS.every((s) => planFromRoutine(isabella, map, s, FEB13 + 1, [own]).actions.some((a) => a.description === 'hosting the party at Hobbs Cafe')),
+    ).toBe(true);
+  });
+
+  it('each probability moves with its input the way the parameter says (and every parameter is documented in one module)', () => {
+    const tell = {
+      closeness: 0.5,
+      concernsListener: false,
+      secret: false,
+      public: false,
+      talkative: false,
+      discreet: false,
+      hoursSinceHeard: 0,
+      secondHand: false,
+    };
+    expect(tellProbability({ ...tell, closeness: 1 })).toBeGreaterThan(tellProbability({ ...tell, closeness: 0 }));
+    expect(tellProbability({ ...tell, concernsListener: true })).toBeGreaterThan(tellProbability(tell));
+    expect(tellProbability({ ...tell, hoursSinceHeard: 48 })).toBeCloseTo(tellProbability(tell) / 4, 6);
+    expect(tellProbability({ ...tell, secondHand: true })).toBeLessThan(tellProbability(tell));
+    const accept = { ahead: true, awake: true, conflict: false, closenessToHost: 0.5, outgoing: false, shy: false, elsewhere: false };
+    expect(acceptProbability({ ...accept, closenessToHost: 1 })).toBeGreaterThan(acceptProbability(accept));
+    expect(acceptProbability({ ...accept, ahead: false })).toBe(0);
+    const keep = { host: false, hoursSinceAccepted: 24, rehearsed: false, conflict: false, forgetful: false };
+    expect(keepProbability({ ...keep, rehearsed: true })).toBeGreaterThan(keepProbability(keep));
+    expect(keepProbability({ ...keep, forgetful: true })).toBeLessThan(keepProbability(keep));
+    for (const value of Object.values(SOCIAL_PARAMETERS)) expect(value).toBeGreaterThan(0);
+  });
+});
