@@ -89,6 +89,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       paused: town.clock.paused,
       holds: town.holds.list(),
       mind: town.mind.label,
+      llmResponseFormat: town.stack?.responseFormat?.() ?? null,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
     });

@@ -35,6 +35,11 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Sampling temperature; 0 for reproducible runs. */
   temperature?: number;
+  /**
+   * Whether a parsed reply is usable (the caller's schema check, with its tolerance). The cache keeps and
+   * serves only replies it accepts; not part of the cache key.
+   */
+  accept?: (json: unknown) => boolean;
 }
 
 export interface TokenUsage {
@@ -52,6 +57,12 @@ export interface ChatResponse {
   latencyMs: number;
   /** True when the answer came from the cache and cost nothing. */
   cached: boolean;
+  /** Why the model stopped: 'stop', or 'length' when the token budget cut the reply off. */
+  finishReason?: string;
+  /** Characters the reply spent thinking (a <think> block) before its answer. */
+  thinkingChars?: number;
+  /** What the extraction mended in the reply's syntax (prose around the JSON, a thinking block, trailing commas…). */
+  notes?: string[];
 }
 
 export interface ChatModel {
@@ -93,4 +104,7 @@ export interface CallLog {
 export interface ResponseCacheStore {
   get(key: string): string | undefined;
   put(key: string, value: string): void;
+  delete(key: string): void;
+  /** Every entry, for purging those no longer valid when a world opens. */
+  entries(): Iterable<[string, string]>;
 }

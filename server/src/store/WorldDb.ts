@@ -77,9 +77,13 @@ export class WorldDb {
     };
     const getCache = db.prepare('SELECT value FROM llm_cache WHERE key = ?').pluck();
     const putCache = db.prepare('INSERT OR REPLACE INTO llm_cache (key, value, wall_ms) VALUES (?, ?, ?)');
+    const deleteCache = db.prepare('DELETE FROM llm_cache WHERE key = ?');
+    const allCache = db.prepare('SELECT key, value FROM llm_cache').raw();
     this.responseCache = {
       get: (key) => getCache.get(key) as string | undefined,
       put: (key, value) => void putCache.run(key, value, this.clock.now()),
+      delete: (key) => void deleteCache.run(key),
+      entries: () => allCache.all() as Array<[string, string]>,
     };
   }
 
