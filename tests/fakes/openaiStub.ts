@@ -243,7 +243,9 @@ export class OpenAIStub {
     const answer = responder ? responder(request) : schema ? sampleFromSchema(schema) : { ok: true };
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : null;
     const { content, finishReason } =
-      fault === 'malformed' ? { content: 'Sure! Here is your answer: {not json', finishReason: 'stop' } : makeMistake(fault as Mistake | null, answer, maxTokens);
+      fault === 'malformed'
+        ? { content: 'Sure! Here is your answer: (the JSON did not come out)', finishReason: 'stop' }
+        : makeMistake(fault as Mistake | null, answer, maxTokens);
     if (!res.destroyed) this.stats.ok += fault === 'malformed' ? 0 : 1;
     const promptTokens = Math.ceil(messages.reduce((s, m) => s + m.content.length, 0) / 4);
     this.json(res, 200, {

@@ -494,7 +494,11 @@ export class LlmMind implements Mind {
  */
 export function withLinesHeard(summary: ConversationSummary, input: SummaryInput): ConversationSummary {
   const [a, b] = input.contexts.map((c) => c.agent.persona.id);
-  const heardBy = (listener: string) => input.lines.filter((l) => l.speaker !== listener).map((l) => l.text.trim()).filter(Boolean);
+  const heardBy = (listener: string) =>
+    input.lines
+      .filter((l) => l.speaker !== listener)
+      .map((l) => l.text.trim())
+      .filter(Boolean);
   const learned = (id: string) => [...new Set([...(summary.learned[id] ?? []), ...heardBy(id)])];
   return { ...summary, learned: { ...summary.learned, [a]: learned(a), [b]: learned(b) } };
 }

@@ -5,7 +5,10 @@
  * retried as is (the same request would get the same answer at temperature 0); the mind asks for a repair.
  */
 export class LlmReplyError extends Error {
-  constructor(message: string, readonly text: string) {
+  constructor(
+    message: string,
+    readonly text: string,
+  ) {
     super(message);
     this.name = 'LlmReplyError';
   }

@@ -23,7 +23,10 @@ export function describeShape(schema: JsonSchema): string {
     }
     case 'integer':
     case 'number': {
-      const range = schema.minimum !== undefined && schema.maximum !== undefined && Number(schema.maximum) < 1e9 ? ` ${String(schema.minimum)}..${String(schema.maximum)}` : '';
+      const range =
+        schema.minimum !== undefined && schema.maximum !== undefined && Number(schema.maximum) < 1e9
+          ? ` ${String(schema.minimum)}..${String(schema.maximum)}`
+          : '';
       return `${schema.type as string}${range || (schema.minimum !== undefined ? ` >= ${String(schema.minimum)}` : '')}`;
     }
     case 'string':

@@ -2,16 +2,7 @@
 // Adapters (OpenAI-compatible, offline) implement them; wrappers (scheduler, budget, cache,
 // recorder) implement them too and stack on top of one another.
 
-export const PURPOSES = [
-  'importance',
-  'plan',
-  'decompose',
-  'react',
-  'converse',
-  'summarise',
-  'reflect',
-  'interview',
-] as const;
+export const PURPOSES = ['importance', 'plan', 'decompose', 'react', 'converse', 'summarise', 'reflect', 'interview'] as const;
 export type Purpose = (typeof PURPOSES)[number];
 
 export interface ChatMessage {
