@@ -228,7 +228,8 @@ export class OpenAIStub {
     }
     // Without structured outputs, the purpose tag the prompts carry ("[plan v1]") names the schema.
     const tag = /\[(\w+) v\d+\]/.exec(messages.map((m) => m.content).join('\n'))?.[1];
-    const schemaName = format?.json_schema?.name ?? (tag ? `${tag}_reply` : null);
+    const named = /JSON Schema "(\w+)":\n/.exec(messages.map((m) => m.content).join('\n'))?.[1];
+    const schemaName = format?.json_schema?.name ?? named ?? (tag ? `${tag}_reply` : null);
     const schema = format?.json_schema?.schema ?? extractSchema(messages);
     if (schemaName) this.stats.bySchema[schemaName] = (this.stats.bySchema[schemaName] ?? 0) + 1;
     const repairTurn = messages.some((m) => m.role === 'assistant');
@@ -350,13 +351,13 @@ function mutate(mistake: Mistake, answer: Json): Json {
   }
 }
 
-/** In json_object / none modes the schema travels in the system prompt, after "JSON Schema:". */
+/** In json_object / none modes the schema travels in the system prompt, after 'JSON Schema "name":'. */
 function extractSchema(messages: Array<{ content: string }>): Schema | null {
   for (const m of messages) {
-    const i = m.content.indexOf('JSON Schema:\n');
-    if (i >= 0) {
+    const found = /JSON Schema(?: "\w+")?:\n/.exec(m.content);
+    if (found) {
       try {
-        return JSON.parse(m.content.slice(i + 'JSON Schema:\n'.length).split('\n')[0]) as Schema;
+        return JSON.parse(m.content.slice(found.index + found[0].length).split('\n')[0]) as Schema;
       } catch {
         return null;
       }

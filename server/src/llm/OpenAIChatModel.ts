@@ -164,7 +164,7 @@ export class OpenAIChatModel implements ChatModel {
  */
 export function withSchemaInstructions(request: ChatRequest, mode: ResponseFormatMode): ChatMessage[] {
   const shape = `Reply with one JSON object only, no prose: ${describeShape(request.schema)}`;
-  const instruction = mode === 'json_schema' ? shape : `${shape}\nIt must match this JSON Schema:\n${JSON.stringify(request.schema)}`;
+  const instruction = mode === 'json_schema' ? shape : `${shape}\nIt must match the JSON Schema "${request.schemaName}":\n${JSON.stringify(request.schema)}`;
   const [first, ...rest] = request.messages;
   return first?.role === 'system'
     ? [{ role: 'system', content: `${first.content}\n${instruction}` }, ...rest]
