@@ -42,6 +42,7 @@ export async function runFaultyDay(mistakeRate: number, seed = 1, agents = 25): 
       startTime: '2026-02-13T00:00',
       logLevel: 'silent',
       seed,
+      conversationMode: 'whole',
       llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', concurrency: 32, timeoutMs: 1000, maxRetries: 4 },
     },
   );

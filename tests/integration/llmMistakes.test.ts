@@ -137,8 +137,24 @@ describe('reading and mending a reply', () => {
       required: ['items'],
       additionalProperties: false,
     };
-    const mended = mendToSchema({ items: [{ n: '90', at: '9:30 pm' }, { n: 'x', at: '10:00' }, { n: 3, at: '11:00' }, { n: 7, at: '12:00' }], extra: 1 }, schema);
-    expect(mended!.value).toEqual({ items: [{ n: 60, at: '21:30' }, { n: 5, at: '11:00' }] });
+    const mended = mendToSchema(
+      {
+        items: [
+          { n: '90', at: '9:30 pm' },
+          { n: 'x', at: '10:00' },
+          { n: 3, at: '11:00' },
+          { n: 7, at: '12:00' },
+        ],
+        extra: 1,
+      },
+      schema,
+    );
+    expect(mended!.value).toEqual({
+      items: [
+        { n: 60, at: '21:30' },
+        { n: 5, at: '11:00' },
+      ],
+    });
     expect(mended!.notes.join('\n')).toMatch(/clamped to 60[\s\S]*\[1\]: unusable, dropped[\s\S]*trimmed to 2[\s\S]*extra key extra dropped/);
     expect(mendToSchema({ items: [{ n: 'x', at: '1' }] }, schema)).toBeNull();
     expect(readClock('9am')).toBe('09:00');
