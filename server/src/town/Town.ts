@@ -154,7 +154,8 @@ export class Town implements Composed {
             },
             onMend: (r) => {
               parts.logger.debug(`LLM ${r.how} for ${r.agentId ?? 'town'} (${r.purpose}): ${r.note}`);
-              log.queue([{ gameMs: clock.gameMs, kind: 'llm.mend', agentId: r.agentId as AgentId | null, data: { purpose: r.purpose, how: r.how, note: r.note } }]);
+              const data = { purpose: r.purpose, how: r.how, note: r.note };
+              log.queue([{ gameMs: clock.gameMs, kind: 'llm.mend', agentId: r.agentId as AgentId | null, data }]);
             },
             onBudgetPause: (message) => {
               parts.logger.warn(message);
