@@ -1,8 +1,8 @@
 // Element-level tolerance: bends a parsed reply toward its JSON Schema where the meaning is clear, and
 // says what it did. A number out of range is clamped, "7" becomes 7, "9:30 am" becomes "09:30", an
-// emoji of more than 8 characters is cut, a key the schema lacks is dropped, a missing nullable key is
-// null, an array element that cannot be used is dropped while the rest stay, a list too long is
-// trimmed. Only what has nothing usable left is rejected; the caller's zod schema is the final judge.
+// emoji of more than 8 characters is cut, a key the schema lacks is dropped, an array element that
+// cannot be used is dropped while the rest stay, a list too long is trimmed. A missing key is not
+// guessed. Only what has nothing usable left is rejected; the caller's zod schema is the final judge.
 import type { JsonSchema } from './types';
 
 export interface Mended {
@@ -84,13 +84,10 @@ function mendObject(value: unknown, schema: JsonSchema, path: string, notes: str
     if (from !== undefined && from !== key) notes.push(`${path}: key "${from}" read as "${key}"`);
     if (from !== undefined) used.add(from);
     const raw = from === undefined ? undefined : given[from];
+    // A missing key is not guessed (a missing talkTo is not "nobody"): the reply goes to a repair turn.
     if (raw === undefined) {
       if (!required.has(key)) continue;
-      const empty = emptyValue(sub);
-      if (empty === UNUSABLE) return UNUSABLE;
-      notes.push(`${path}.${key}: missing, set to ${JSON.stringify(empty)}`);
-      out[key] = empty;
-      continue;
+      return UNUSABLE;
     }
     const mended = mend(raw, sub, `${path}.${key}`, notes);
     if (mended === UNUSABLE) return UNUSABLE;
@@ -100,14 +97,6 @@ function mendObject(value: unknown, schema: JsonSchema, path: string, notes: str
   if (extra.length && schema.additionalProperties === false) notes.push(`${path}: extra key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} dropped`);
   else for (const k of extra) out[k] = given[k];
   return out;
-}
-
-/** What a missing key can stand as: null when nullable, an empty list when one may be empty; otherwise nothing. */
-function emptyValue(schema: JsonSchema): Out {
-  const anyOf = schema.anyOf as JsonSchema[] | undefined;
-  if (anyOf?.some((s) => s.type === 'null') || schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return null;
-  if (schema.type === 'array' && Number(schema.minItems ?? 0) === 0) return [];
-  return UNUSABLE;
 }
 
 function mendArray(value: unknown, schema: JsonSchema, path: string, notes: string[]): Out {
