@@ -10,6 +10,13 @@ describe('a 25-agent game day with 20% of first replies faulty', () => {
   let faulty: FaultyDay;
   beforeAll(async () => {
     [clean, faulty] = await Promise.all([runFaultyDay(0), runFaultyDay(0.2)]);
+    for (const [name, d] of [
+      ['clean', clean],
+      ['faulty_20', faulty],
+    ] as const) {
+      const { faults: _faults, ...figures } = d;
+      console.log(`faulty day ${name}: ${JSON.stringify(figures)}`);
+    }
   }, 600_000);
 
   it('meets every real-model mistake and transport fault', () => {

@@ -102,6 +102,27 @@ describe('each mistake of a real model, alone', () => {
   });
 });
 
+describe('a summary that still fails', () => {
+  it("leaves each speaker the other's lines as said, so an invitation a model wrote is still heard", async () => {
+    const { mind, fallbacks } = await mindOver(['refusal', 'refusal']);
+    const claire = personas.find((p) => p.id === 'claire')!;
+    const cctx: MindContext = { ...ctx, agent: { ...ctx.agent, persona: claire } };
+    const invitation = "Come to my Valentine's Day party at Hobbs Cafe tomorrow at 5pm!";
+    const summary = await mind.summariseConversation({
+      contexts: [ctx, cctx],
+      lines: [
+        { speaker: isabella.id, speakerName: isabella.name, text: invitation },
+        { speaker: claire.id, speakerName: claire.name, text: 'I would love to come.' },
+      ],
+      relationships: [null, null],
+    });
+    expect(fallbacks).toHaveLength(1);
+    expect(summary.learned[claire.id]).toContain(invitation);
+    expect(summary.learned[isabella.id]).toContain('I would love to come.');
+    expect(summary.learned[isabella.id]).not.toContain(invitation);
+  });
+});
+
 describe('the cache', () => {
   it('drops, when a world opens, entries its schema no longer accepts or that name no schema', () => {
     const cache = new MapResponseCache();
