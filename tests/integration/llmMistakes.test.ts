@@ -206,3 +206,20 @@ describe('npm run llm:check against the double', () => {
     expect(report.rows.find((r) => r.purpose === 'interview')).toMatchObject({ asks: 1, fellBack: 1, requests: 2 });
   });
 });
+
+describe('token budgets', () => {
+  it('start at the floor or the schema shape, grow with replies seen and thinking, and double after a cut', async () => {
+    const { TokenBudgets, longerBudget } = await import('../../server/src/agent/LlmMind');
+    const b = new TokenBudgets();
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    expect(b.budgetFor('x', 300, schema)).toBe(300);
+    expect(b.budgetFor('x', 1, schema)).toBeGreaterThan(1);
+    b.observe('x', 400, 0);
+    expect(b.budgetFor('x', 300)).toBe(600);
+    b.observe('x', 10, 4000);
+    expect(b.budgetFor('x', 300)).toBe(600 + 1250);
+    expect(b.budgetFor('y', 300)).toBe(300);
+    expect(longerBudget(100, 0)).toBe(612);
+    expect(longerBudget(1000, 400)).toBe(2100);
+  });
+});

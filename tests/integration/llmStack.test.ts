@@ -92,11 +92,11 @@ describe('RetryingChatModel', () => {
   });
 
   it('does not retry a 400', async () => {
-    stub = await new OpenAIStub().start();
+    // A server that knows no response format refuses json_schema with a 400.
+    stub = await new OpenAIStub({ formats: [] }).start();
     const model = new RetryingChatModel(await adapter(), { maxRetries: 3, sleep: noSleep });
-    await expect(model.complete(request({ messages: [] }))).rejects.toMatchObject({ status: 400 });
+    await expect(model.complete(request())).rejects.toMatchObject({ status: 400 });
     expect(stub.stats.requests).toBe(1);
-    expect(stub.stats.violations).toEqual(['no messages']);
   });
 
   it('gives up after its retries with the last error, not an answer', async () => {

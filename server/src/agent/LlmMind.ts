@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, Purpose } from '../llm/types';
 import { LlmReplyError } from '../llm/errors';
 import { mendToSchema } from '../llm/tolerance';
+import { describeShape } from '../llm/schemaShape';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
@@ -128,8 +129,10 @@ export function acceptorFor(schemaName: string): ((json: unknown) => boolean) | 
 }
 
 /**
- * Completion-token budgets per schema: the caller's floor, raised to half again the longest reply seen
- * for that schema, plus the longest thinking seen when the model thinks aloud (4 characters a token).
+ * Completion-token budgets per schema: the caller's floor (at least the schema's shape written out, at
+ * 2 characters a token: a pretty-printed reply with one entry per list), raised to half again the
+ * longest reply seen for that schema, plus the longest thinking seen when the model thinks aloud (4
+ * characters a token).
  */
 export class TokenBudgets {
   private readonly seen = new Map<string, { completion: number; thinking: number }>();
@@ -141,7 +144,8 @@ export class TokenBudgets {
     this.seen.set(schemaName, s);
   }
 
-  budgetFor(schemaName: string, floor: number): number {
+  budgetFor(schemaName: string, callerFloor: number, schema?: JsonSchema): number {
+    const floor = Math.max(callerFloor, schema ? Math.ceil(describeShape(schema).length / 2) : 0);
     const s = this.seen.get(schemaName);
     if (!s) return floor;
     return Math.max(floor, Math.ceil(s.completion * 1.5)) + Math.ceil(s.thinking * 1.25);
@@ -211,7 +215,7 @@ export class LlmMind implements Mind {
       messages,
       schemaName,
       schema: jsonSchemaOf(schema),
-      maxTokens: this.budgets.budgetFor(schemaName, floorTokens),
+      maxTokens: this.budgets.budgetFor(schemaName, floorTokens, jsonSchemaOf(schema)),
       temperature: 0,
       accept,
     };
