@@ -19,6 +19,7 @@ import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR, dayIndex } from '../server/src/proto
 import { measureCognition } from '../server/src/analysis/cognition';
 import { interviewTown } from '../server/src/analysis/believability';
 import { clonePersonas } from './fixtures';
+import type { LlmMind } from '../server/src/agent/LlmMind';
 
 const AGENTS = 25;
 const LATENCY_MS = 1000;
@@ -34,9 +35,9 @@ async function openTown(overrides: Partial<ConfigInput>, personasDir = clonePers
 }
 
 /** The LLM mind, live: the clock runs as fast as cognition lets it (CLOCK_POLICY=wait). */
-export async function benchLlmDay(mode: ConversationMode, prefix: string): Promise<Record<string, number>> {
+export async function benchLlmDay(mode: ConversationMode, prefix: string, mistakeRate = 0): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  const stub = installTownResponders(await new OpenAIStub({ latencyMs: LATENCY_MS }).start());
+  const stub = installTownResponders(await new OpenAIStub({ latencyMs: LATENCY_MS, mistakeRate, seed: 1, hangMs: 2000 }).start());
   const town = await openTown({
     rate: 6000,
     clockPolicy: 'wait',
@@ -73,6 +74,17 @@ export async function benchLlmDay(mode: ConversationMode, prefix: string): Promi
   out[`${prefix}.conversations`] = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 10_000_000).filter((e) => e.kind === 'conversation.start').length;
   for (const [purpose, p] of Object.entries(calls.byPurpose)) out[`${prefix}.calls_per_agent_day.${purpose}`] = p.calls / AGENTS;
   for (const [purpose, p] of Object.entries(calls.byPurpose)) out[`${prefix}.tokens_per_agent_day.${purpose}`] = p.tokens / AGENTS;
+  if (mistakeRate > 0) {
+    // What the faulty double cost: asks that fell back, requests per ask (repairs, longer budgets, transport retries), repairs.
+    const mind = town.mind as LlmMind;
+    const tallies = [...mind.tally.values()];
+    const asks = tallies.reduce((s, t) => s + t.asks, 0);
+    const fallbacks = [...mind.fallbacks.values()].reduce((s, n) => s + n, 0);
+    const tag = `faulty_${Math.round(mistakeRate * 100)}`;
+    out[`llm.fallback_share.${tag}`] = fallbacks / Math.max(1, asks);
+    out[`llm.requests_per_ask.${tag}`] = (stub.stats.requests - (stub.stats.bySchema.probe_reply ?? 0)) / Math.max(1, asks);
+    out[`llm.repairs_per_agent_day.${tag}`] = tallies.reduce((s, t) => s + t.repaired, 0) / AGENTS;
+  }
   await town.close();
   await stub.close();
   return out;
@@ -103,6 +115,11 @@ async function benchOfflineDay(): Promise<Record<string, number>> {
   for (const [control, c] of Object.entries(report.controls)) out[`interview.control_pass_rate.${control}`] = c.overall;
   await town.close();
   return out;
+}
+
+/** The LLM path against real-model mistakes: the clean stub day, then the same day with 20% of first replies faulty. */
+export async function benchLlm(): Promise<Record<string, number>> {
+  return { ...(await benchLlmDay('turns', 'cognition')), ...(await benchLlmDay('turns', 'llm.faulty_20', 0.2)) };
 }
 
 export async function benchCognition(): Promise<Record<string, number>> {

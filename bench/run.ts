@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   for (const [name, file, fn] of [
     ['memory', './memory', 'benchMemory'],
     ['cognition', './cognition', 'benchCognition'],
+    ['llm', './cognition', 'benchLlm'],
     ['replay', './replay', 'benchReplay'],
     ['analysis', './analysis', 'benchAnalysis'],
     ['social', './social', 'benchSocial'],

@@ -93,6 +93,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       holds: town.holds.list(),
       mind: town.mind.label,
       node: process.version,
+      llmResponseFormat: town.stack?.responseFormat?.() ?? null,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
       // A full disk or an I/O error: the town waits (holds has 'storage') and says why here.

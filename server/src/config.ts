@@ -90,7 +90,7 @@ export const ConfigSchema = z.object({
     apiKey: optionalText,
     model: z.string().default('gpt-4o-mini'),
     models: z.partialRecord(z.enum(PURPOSES), z.string()).default({}),
-    responseFormat: z.enum(['json_schema', 'json_object', 'none']).default('json_schema'),
+    responseFormat: z.enum(['auto', 'json_schema', 'json_object', 'none']).default('auto'),
     concurrency: int(1, 1024).default(8),
     rpm: int(0, 1_000_000).default(0),
     tpm: int(0, 100_000_000).default(0),

@@ -3,10 +3,29 @@
 // content valid against the request's schema (or from a responder registered for a schema name), and
 // can inject latency and faults: 500, 429 with Retry-After, timeouts and malformed JSON, at a rate that
 // can change while it runs; and it can disappear (its port refuses connections) and come back.
+// As the faulty model double it also makes, at a set rate, each mistake seen in real models (MISTAKES:
+// prose around the JSON, a thinking block, trailing commas, a pretty-printed reply cut at max_tokens,
+// missing and extra keys, wrong types, numbers out of range, the wrong count of items, empty content, a
+// refusal), on first replies only or on repair turns too; and it can refuse response formats it lacks.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = '500' | '429' | 'timeout' | 'malformed';
+export const TRANSPORT_FAULTS = ['500', '429', 'timeout'] as const;
+export const MISTAKES = [
+  'prose',
+  'think',
+  'trailing_comma',
+  'cut_off',
+  'missing_key',
+  'extra_key',
+  'wrong_type',
+  'out_of_range',
+  'wrong_count',
+  'empty',
+  'refusal',
+] as const;
+export type Mistake = (typeof MISTAKES)[number];
+export type Fault = (typeof TRANSPORT_FAULTS)[number] | 'malformed' | Mistake;
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = { [k: string]: unknown };
 
@@ -27,6 +46,16 @@ export interface StubOptions {
   /** How long a 'timeout' fault hangs before answering anyway. */
   hangMs?: number;
   embeddingDimension?: number;
+  /**
+   * The faulty model double: chance per request of one of `mistakes` (default: every mistake and the
+   * transport faults 500, 429 and a stalled response), drawn from the seeded stream.
+   */
+  mistakeRate?: number;
+  mistakes?: readonly Fault[];
+  /** Whether repair turns (a request that carries an assistant reply) may be faulty too (default false). */
+  faultyRepairs?: boolean;
+  /** Response formats the server knows; a request asking for another is refused with 400 (default: both). */
+  formats?: ReadonlyArray<'json_schema' | 'json_object'>;
 }
 
 export interface StubStats {
@@ -78,7 +107,7 @@ export function sampleFromSchema(schema: Schema, path = '$', rng: () => number =
 }
 
 export class OpenAIStub {
-  readonly stats: StubStats = { requests: 0, ok: 0, faults: { '500': 0, '429': 0, timeout: 0, malformed: 0 }, violations: [], bySchema: {}, embeddings: 0 };
+  readonly stats: StubStats = { requests: 0, ok: 0, faults: {} as Record<Fault, number>, violations: [], bySchema: {}, embeddings: 0 };
   readonly responders = new Map<string, (req: StubRequest) => Json>();
   url = '';
   private server: http.Server | null = null;
@@ -151,10 +180,19 @@ export class OpenAIStub {
     return this.rngState / 4294967296;
   }
 
-  private nextFault(): Fault | null {
+  /** Chance per request of a model mistake from now on (0 stops them). */
+  setMistakeRate(rate: number): void {
+    this.options.mistakeRate = rate;
+  }
+
+  private nextFault(repairTurn: boolean): Fault | null {
     if (this.faults.length) return this.faults.shift()!;
     if (this.options.faultRate && this.random() < this.options.faultRate)
       return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(this.random() * 4)];
+    if (this.options.mistakeRate && (!repairTurn || this.options.faultyRepairs) && this.random() < this.options.mistakeRate) {
+      const pool = this.options.mistakes ?? [...MISTAKES, ...TRANSPORT_FAULTS];
+      return pool[Math.floor(this.random() * pool.length)];
+    }
     return null;
   }
 
@@ -185,23 +223,30 @@ export class OpenAIStub {
       this.stats.violations.push(violation);
       return this.error(res, 400, violation);
     }
+    if (format?.type && format.type !== 'text' && !(this.options.formats ?? ['json_schema', 'json_object']).includes(format.type as 'json_schema')) {
+      return this.error(res, 400, `response_format ${format.type} is not supported`);
+    }
     // Without structured outputs, the purpose tag the prompts carry ("[plan v1]") names the schema.
     const tag = /\[(\w+) v\d+\]/.exec(messages.map((m) => m.content).join('\n'))?.[1];
-    const schemaName = format?.json_schema?.name ?? (tag ? `${tag}_reply` : null);
+    const named = /JSON Schema "(\w+)":\n/.exec(messages.map((m) => m.content).join('\n'))?.[1];
+    const schemaName = format?.json_schema?.name ?? named ?? (tag ? `${tag}_reply` : null);
     const schema = format?.json_schema?.schema ?? extractSchema(messages);
     if (schemaName) this.stats.bySchema[schemaName] = (this.stats.bySchema[schemaName] ?? 0) + 1;
-    const fault = this.nextFault();
-    if (fault) this.stats.faults[fault]++;
+    const repairTurn = messages.some((m) => m.role === 'assistant');
+    const fault = tag === 'probe' ? null : this.nextFault(repairTurn);
+    if (fault) this.stats.faults[fault] = (this.stats.faults[fault] ?? 0) + 1;
     if (fault === '500') return this.error(res, 500, 'injected server error');
     if (fault === '429') return this.error(res, 429, 'injected rate limit', { 'retry-after': '1', 'retry-after-ms': '50' });
     if (fault === 'timeout') await new Promise((r) => setTimeout(r, this.options.hangMs ?? 2000));
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     const request: StubRequest = { model, schemaName, schema, messages };
     const responder = schemaName ? this.responders.get(schemaName) : undefined;
-    const content =
+    const answer = responder ? responder(request) : schema ? sampleFromSchema(schema) : { ok: true };
+    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : null;
+    const { content, finishReason } =
       fault === 'malformed'
-        ? 'Sure! Here is your answer: {not json'
-        : JSON.stringify(responder ? responder(request) : schema ? sampleFromSchema(schema) : { ok: true });
+        ? { content: 'Sure! Here is your answer: (the JSON did not come out)', finishReason: 'stop' }
+        : makeMistake(fault as Mistake | null, answer, maxTokens);
     if (!res.destroyed) this.stats.ok += fault === 'malformed' ? 0 : 1;
     const promptTokens = Math.ceil(messages.reduce((s, m) => s + m.content.length, 0) / 4);
     this.json(res, 200, {
@@ -209,7 +254,7 @@ export class OpenAIStub {
       object: 'chat.completion',
       created: 0,
       model,
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+      choices: [{ index: 0, finish_reason: finishReason, message: { role: 'assistant', content } }],
       usage: { prompt_tokens: promptTokens, completion_tokens: Math.ceil(content.length / 4), total_tokens: promptTokens + Math.ceil(content.length / 4) },
     });
   }
@@ -236,13 +281,83 @@ export class OpenAIStub {
   }
 }
 
-/** In json_object / none modes the schema travels in the system prompt, after "JSON Schema:". */
+/** The reply as a model that makes `mistake` would write it (the valid answer when null). */
+export function makeMistake(mistake: Mistake | null, answer: Json, maxTokens: number | null): { content: string; finishReason: string } {
+  const compact = JSON.stringify(answer);
+  const done = (content: string) => ({ content, finishReason: 'stop' });
+  switch (mistake) {
+    case null:
+      return done(compact);
+    case 'prose':
+      return done(`Sure! Here is the JSON you asked for:\n${compact}\nLet me know if you need anything else.`);
+    case 'think':
+      return done(`<think>\nThe user wants JSON. Let me think about what fits best here, step by step.\n</think>\n${compact}`);
+    case 'trailing_comma':
+      return done(JSON.stringify(answer, null, 2).replace(/\n(\s*)([}\]])/g, ',\n$1$2'));
+    case 'cut_off': {
+      // Pretty-printed with wide indents: long enough to hit the budget, cut where it does (or at half).
+      const pretty = JSON.stringify(answer, null, 8);
+      const limit = Math.min(Math.floor(pretty.length / 2), (maxTokens ?? Infinity) * 4);
+      return { content: pretty.slice(0, limit), finishReason: 'length' };
+    }
+    case 'empty':
+      return done('');
+    case 'refusal':
+      return done("I'm sorry, but I can't help with that request.");
+    default:
+      return done(JSON.stringify(mutate(mistake, structuredClone(answer))));
+  }
+}
+
+/** Missing and extra keys, wrong types, numbers out of range, the wrong count: on the first place each fits. */
+function mutate(mistake: Mistake, answer: Json): Json {
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return answer;
+  const keys = Object.keys(answer);
+  const firstArray = (o: Json): Json[] | null => {
+    if (Array.isArray(o)) return o;
+    if (o && typeof o === 'object') for (const v of Object.values(o)) if (Array.isArray(v)) return v;
+    return null;
+  };
+  const numbers = (o: Json, visit: (holder: { [k: string]: Json } | Json[], key: string | number, n: number) => void): void => {
+    if (Array.isArray(o)) o.forEach((v, i) => (typeof v === 'number' ? visit(o, i, v) : numbers(v, visit)));
+    else if (o && typeof o === 'object') for (const [k, v] of Object.entries(o)) typeof v === 'number' ? visit(o, k, v) : numbers(v, visit);
+  };
+  switch (mistake) {
+    case 'missing_key':
+      delete answer[keys[keys.length - 1]];
+      return answer;
+    case 'extra_key':
+      return { ...answer, confidence: 0.9, note: 'I hope this helps.' };
+    case 'wrong_type': {
+      let changed = false;
+      numbers(answer, (holder, key, n) => {
+        (holder as Record<string | number, Json>)[key] = String(n);
+        changed = true;
+      });
+      if (!changed) answer[keys[0]] = typeof answer[keys[0]] === 'string' ? [answer[keys[0]]] : JSON.stringify(answer[keys[0]]);
+      return answer;
+    }
+    case 'out_of_range':
+      numbers(answer, (holder, key, n) => ((holder as Record<string | number, Json>)[key] = n * 10 + 7));
+      return answer;
+    case 'wrong_count': {
+      const list = firstArray(answer);
+      if (list && list.length > 1) list.pop();
+      else if (list) list.push(structuredClone(list[0] ?? null), structuredClone(list[0] ?? null));
+      return answer;
+    }
+    default:
+      return answer;
+  }
+}
+
+/** In json_object / none modes the schema travels in the system prompt, after 'JSON Schema "name":'. */
 function extractSchema(messages: Array<{ content: string }>): Schema | null {
   for (const m of messages) {
-    const i = m.content.indexOf('JSON Schema:\n');
-    if (i >= 0) {
+    const found = /JSON Schema(?: "\w+")?:\n/.exec(m.content);
+    if (found) {
       try {
-        return JSON.parse(m.content.slice(i + 'JSON Schema:\n'.length).split('\n')[0]) as Schema;
+        return JSON.parse(m.content.slice(found.index + found[0].length).split('\n')[0]) as Schema;
       } catch {
         return null;
       }

@@ -2,7 +2,8 @@
 // the prompt gives (times, places, numbered lists) and answer in kind. Used by tests and benchmarks.
 import type { OpenAIStub, StubRequest } from './openaiStub';
 
-const lastUser = (r: StubRequest) => [...r.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+// The prompt's own user message (the first): a repair turn adds the model's reply and a second one after it.
+const lastUser = (r: StubRequest) => r.messages.find((m) => m.role === 'user')?.content ?? '';
 const numbered = (text: string) => (text.match(/^\d+\. /gm) ?? []).length;
 const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 const minutes = (hhmm: string) => {

@@ -10,9 +10,10 @@ import type { TownList } from '../../server/src/protocol/towns';
 import { subsetPersonas, tempDir, waitFor } from '../helpers';
 import { freePort, startChild, startServerProcess, stopChild as stop, type Child, type ServerChild } from '../childServer';
 
-const REDIS_SERVER = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/sbin']
-  .map((dir) => path.join(dir, 'redis-server'))
-  .find((file) => fs.existsSync(file)) ?? null;
+const REDIS_SERVER =
+  [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/sbin']
+    .map((dir) => path.join(dir, 'redis-server'))
+    .find((file) => fs.existsSync(file)) ?? null;
 const TOKEN = 'cluster-operator';
 const STARTUP_MS = 60_000;
 
@@ -61,8 +62,14 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
   });
 
   it('lists both towns from either process, each saying which one holds it', async () => {
-    expect(await towns(alpha!.url)).toEqual([['alpha', 10, true], ['beta', 3, false]]);
-    expect(await towns(beta!.url)).toEqual([['beta', 3, true], ['alpha', 10, false]]);
+    expect(await towns(alpha!.url)).toEqual([
+      ['alpha', 10, true],
+      ['beta', 3, false],
+    ]);
+    expect(await towns(beta!.url)).toEqual([
+      ['beta', 3, true],
+      ['alpha', 10, false],
+    ]);
   });
 
   it('joins both worlds through one process\u2019s port, each in the process that holds it', async () => {
@@ -105,7 +112,11 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
       body: { error: "the world 'alpha' is already running on another process" },
     });
     expect((await api(alpha!.url, 'POST', '/api/towns', { name: 'gamma', personas: subsetPersonas(['arthur', 'omar']) })).status).toBe(201);
-    expect(await towns(beta!.url)).toEqual([['beta', 3, true], ['alpha', 10, false], ['gamma', 2, false]]);
+    expect(await towns(beta!.url)).toEqual([
+      ['beta', 3, true],
+      ['alpha', 10, false],
+      ['gamma', 2, false],
+    ]);
     const inGamma = await join(beta!.url, { world: 'gamma' });
     await waitFor('gamma, reached through beta\u2019s port', () => inGamma.state.agents.size === 2);
     // Asked of beta's process, answered by alpha's, which holds gamma.

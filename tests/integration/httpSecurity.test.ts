@@ -59,8 +59,11 @@ describe('HTTP errors, headers and CORS', () => {
     const page = await request(server.url, '/no/such/page');
     expect([page.status, page.headers['content-type'], page.body]).toEqual([404, 'text/plain; charset=utf-8', 'nothing at GET /no/such/page\n']);
     const route = await request(server.url, '/api/no-such-route');
-    expect([route.status, route.headers['content-type'], JSON.parse(route.body)])
-      .toEqual([404, 'application/json; charset=utf-8', { error: 'nothing at GET /api/no-such-route' }]);
+    expect([route.status, route.headers['content-type'], JSON.parse(route.body)]).toEqual([
+      404,
+      'application/json; charset=utf-8',
+      { error: 'nothing at GET /api/no-such-route' },
+    ]);
     for (const answer of [forbidden, encoded, missingFile, dotfile, page, route]) expectNoInternals(answer);
   });
 

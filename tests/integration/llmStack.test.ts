@@ -72,8 +72,8 @@ describe('OpenAIChatModel', () => {
 });
 
 describe('RetryingChatModel', () => {
-  it('recovers from every fault kind, honouring Retry-After', async () => {
-    stub = await new OpenAIStub({ faults: ['500', '429', 'timeout', 'malformed'], hangMs: 800 }).start();
+  it('recovers from every transport fault, honouring Retry-After', async () => {
+    stub = await new OpenAIStub({ faults: ['500', '429', 'timeout'], hangMs: 800 }).start();
     const delays: number[] = [];
     const errors: string[] = [];
     const model = new RetryingChatModel(await adapter('json_schema', 300), {
@@ -85,24 +85,32 @@ describe('RetryingChatModel', () => {
     });
     const reply = await model.complete(request());
     expect(reply.json).toMatchObject({ end: false });
-    expect(errors).toEqual(['LlmHttpError', 'LlmHttpError', 'LlmTimeoutError', 'LlmReplyError']);
+    expect(errors).toEqual(['LlmHttpError', 'LlmHttpError', 'LlmTimeoutError']);
     // The 429 asked for 50 ms (retry-after-ms); the exponential backoff alone would have been 1 ms.
     expect(delays[1]).toBe(50);
-    expect(stub.stats.faults).toEqual({ '500': 1, '429': 1, timeout: 1, malformed: 1 });
+    expect(stub.stats.faults).toEqual({ '500': 1, '429': 1, timeout: 1 });
   });
 
   it('does not retry a 400', async () => {
-    stub = await new OpenAIStub().start();
+    // A server that knows no response format refuses json_schema with a 400.
+    stub = await new OpenAIStub({ formats: [] }).start();
     const model = new RetryingChatModel(await adapter(), { maxRetries: 3, sleep: noSleep });
-    await expect(model.complete(request({ messages: [] }))).rejects.toMatchObject({ status: 400 });
+    await expect(model.complete(request())).rejects.toMatchObject({ status: 400 });
     expect(stub.stats.requests).toBe(1);
-    expect(stub.stats.violations).toEqual(['no messages']);
   });
 
   it('gives up after its retries with the last error, not an answer', async () => {
-    stub = await new OpenAIStub({ faults: ['malformed', 'malformed', 'malformed'] }).start();
+    stub = await new OpenAIStub({ faults: ['500', '500', '500'] }).start();
     const model = new RetryingChatModel(await adapter(), { maxRetries: 2, sleep: noSleep });
+    await expect(model.complete(request())).rejects.toMatchObject({ status: 500 });
+    expect(stub.stats.requests).toBe(3);
+  });
+
+  it('never re-sends the same request after a content failure (the mind repairs it instead)', async () => {
+    stub = await new OpenAIStub({ faults: ['malformed'] }).start();
+    const model = new RetryingChatModel(await adapter(), { maxRetries: 3, sleep: noSleep });
     await expect(model.complete(request())).rejects.toBeInstanceOf(LlmReplyError);
+    expect(stub.stats.requests).toBe(1);
   });
 });
 
@@ -197,7 +205,7 @@ describe('the whole stack', () => {
       });
     const first = await make();
     const prompts = ['one', 'two', 'three'].map((t) => request({ messages: [{ role: 'user', content: t }] }));
-    const answers = await Promise.all(prompts.map((p) => first.model.complete(p)));
+    const answers = await Promise.all(prompts.map((p) => first.model.complete(p).catch(() => first.model.complete(p))));
     expect(log.rows.filter((r) => !r.cached)).toHaveLength(stub.stats.requests);
     expect(
       log.rows

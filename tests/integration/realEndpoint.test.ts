@@ -1,39 +1,25 @@
-// Against a real OpenAI-compatible endpoint: runs only when OPENAI_BASE_URL is set (with OPENAI_API_KEY
-// and LLM_MODEL as needed), and says so when it is skipped.
+// Against a real OpenAI-compatible endpoint: runs `npm run llm:check`'s check (every purpose, the app's
+// real prompts, a small built-in world) only when OPENAI_BASE_URL is set (with OPENAI_API_KEY and
+// LLM_MODEL as needed), and says plainly when it is skipped.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/config';
-import { OpenAIChatModel } from '../../server/src/llm/OpenAIChatModel';
-import { TurnReply } from '../../server/src/agent/prompts';
-import { z } from 'zod';
+import { failingPurposes, formatCheck, runLlmCheck } from '../../scripts/llmCheck';
 
 const config = loadConfig();
 const endpoint = config.llm.baseURL;
+if (!endpoint) console.log('real-endpoint test skipped: OPENAI_BASE_URL is not set (set it, with OPENAI_API_KEY and LLM_MODEL, to run llm:check here)');
 
 describe.runIf(endpoint)(`a real endpoint (${endpoint ?? 'OPENAI_BASE_URL not set'})`, () => {
-  it('answers a converse request with JSON valid against its schema', async () => {
-    const model = new OpenAIChatModel({
+  it('passes llm:check: no purpose falls back on more than a fifth of its asks', async () => {
+    const report = await runLlmCheck({
       baseURL: endpoint!,
       apiKey: config.llm.apiKey,
-      models: { default: config.llm.model },
+      model: config.llm.model,
       responseFormat: config.llm.responseFormat,
       timeoutMs: config.llm.timeoutMs,
+      repeat: 1,
     });
-    const { $schema: _drop, ...schema } = z.toJSONSchema(TurnReply) as Record<string, unknown>;
-    const reply = await model.complete({
-      purpose: 'converse',
-      agentId: null,
-      schemaName: 'converse_reply',
-      schema,
-      maxTokens: 100,
-      messages: [{ role: 'user', content: 'You meet a neighbour at the cafe. Say one friendly line; end=false.' }],
-    });
-    expect(TurnReply.safeParse(reply.json).success).toBe(true);
-  }, 120_000);
-});
-
-describe.skipIf(endpoint)('a real endpoint', () => {
-  it('is skipped: set OPENAI_BASE_URL (and OPENAI_API_KEY, LLM_MODEL) to run it', () => {
-    console.log('real-endpoint test skipped: OPENAI_BASE_URL is not set');
-    expect(endpoint).toBeUndefined();
-  });
+    console.log(formatCheck(report));
+    expect(failingPurposes(report, 0.2)).toEqual([]);
+  }, 600_000);
 });

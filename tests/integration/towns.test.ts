@@ -135,7 +135,11 @@ describe('several towns on one server', () => {
     const personas = subsetPersonas(['arthur', 'omar']);
     const started = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'south', personas } });
     expect(started).toEqual({ status: 201, body: { name: 'south', url: '/?world=south' } });
-    expect((await list()).towns.map((t) => [t.name, t.agents])).toEqual([['main', 10], ['north', 3], ['south', 2]]);
+    expect((await list()).towns.map((t) => [t.name, t.agents])).toEqual([
+      ['main', 10],
+      ['north', 3],
+      ['south', 2],
+    ]);
     const south = await join({ world: 'south' });
     await waitFor('the south town', () => south.state.agents.size === 2);
     let left = false;

@@ -151,7 +151,15 @@ export const SECTIONS: Array<Section<unknown>> = [
     title: () => 'LLM use',
     draw: (llm) => {
       const tokens = (llm.promptTokens + llm.completionTokens).toLocaleString('en');
-      return [el('p', { textContent: `${llm.calls} calls · ${tokens} tokens · $${llm.costUsd.toFixed(4)}` })];
+      const h = llm.help;
+      const help =
+        h && h.fallbacks + h.repairs + h.mends + h.longer > 0
+          ? `${h.repairs} repaired · ${h.mends} mended · ${h.longer} asked longer · ${h.fallbacks} fell back to the offline mind`
+          : null;
+      return [
+        el('p', { textContent: `${llm.calls} calls · ${tokens} tokens · $${llm.costUsd.toFixed(4)}` }),
+        ...(help ? [el('p', { className: 'llm-help', textContent: help })] : []),
+      ];
     },
   }),
 ];

@@ -1,8 +1,14 @@
-// The LLM mind: each decision is one ChatModel call with a purpose and a JSON Schema; the reply is
-// validated with zod, re-asked once when invalid, and otherwise replaced by the offline mind's answer
-// for that purpose. Every fallback is counted and reported; an error text is never used as an answer.
+// The LLM mind: each decision is one ChatModel call with a purpose and a JSON Schema. The reply is read
+// tolerantly (llm/replyJson.ts), bent toward the schema where the meaning is clear (llm/tolerance.ts),
+// and validated with zod. A reply cut off by its token budget is asked again once with a bigger one; an
+// invalid reply gets one repair turn (the model sees its reply and the validation errors); after that the
+// offline mind answers for that purpose. Every fallback, repair and mend is counted per purpose and
+// reported; an error text is never used as an answer, and a failed request is never re-sent as it was.
 import { z } from 'zod';
-import type { ChatMessage, ChatModel, JsonSchema, Purpose } from '../llm/types';
+import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, Purpose } from '../llm/types';
+import { LlmReplyError } from '../llm/errors';
+import { mendToSchema } from '../llm/tolerance';
+import { describeShape } from '../llm/schemaShape';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
@@ -28,6 +34,7 @@ import type {
   TurnOutput,
 } from './mind';
 import { OfflineMind } from './offlineMind';
+import { rateImportanceHeuristically } from './offlineImportance';
 import { planFromRoutine } from './offlinePlanning';
 import { mentions } from './voice';
 import * as P from './prompts';
@@ -41,17 +48,43 @@ export interface FallbackReport {
   reason: string;
 }
 
+/** A reply that needed help and got it: a repair turn, a mend of its content, or a retry with a bigger budget. */
+export interface MendReport {
+  purpose: Purpose;
+  agentId: string | null;
+  how: MendKind;
+  note: string;
+}
+export type MendKind = 'repair' | 'mend' | 'longer';
+
+/** What became of one purpose's asks. `requests` counts every call made for them (cache hits too). */
+export interface PurposeTally {
+  asks: number;
+  requests: number;
+  /** Valid at once, with no help beyond syntax (prose, fences, thinking blocks are cut away silently). */
+  valid: number;
+  /** Valid after a repair turn. */
+  repaired: number;
+  /** Valid once its content was bent (a number clamped, an element dropped, a count padded…). */
+  mended: number;
+  /** Asked again with a bigger token budget after being cut off. */
+  longer: number;
+  fellBack: number;
+  /** Completion tokens of the replies that reached the endpoint, and their count (for the budgets). */
+  completionTokens: number;
+}
+
 export interface LlmMindOptions {
   model: ChatModel;
   /** What the UI shows, e.g. "llm: gpt-4o-mini @ api.openai.com". */
   label: string;
   onFallback?(report: FallbackReport): void;
-  /** Attempts per call before the fallback: the first ask, then re-asks after an invalid reply. */
-  attempts?: number;
+  /** Told of each repair turn, content mend and longer retry. */
+  onMend?(report: MendReport): void;
 }
 
 const schemaCache = new WeakMap<z.ZodType, JsonSchema>();
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   let s = schemaCache.get(schema);
   if (!s) {
     const { $schema: _drop, ...rest } = z.toJSONSchema(schema) as JsonSchema;
@@ -61,48 +94,211 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return s;
 }
 
+export type ReplyCheck<T> = { ok: true; value: T; notes: string[] } | { ok: false; errors: string[] };
+
+/** A parsed reply bent toward the schema (llm/tolerance.ts), then judged by zod; the errors say what is wrong. */
+export function checkReply<S extends z.ZodType>(schema: S, json: unknown): ReplyCheck<z.infer<S>> {
+  const mended = mendToSchema(json, jsonSchemaOf(schema));
+  const parsed = schema.safeParse(mended ? mended.value : json);
+  if (parsed.success) return { ok: true, value: parsed.data, notes: mended?.notes ?? [] };
+  const raw = mended ? schema.safeParse(json) : parsed;
+  const issues = (raw.success ? parsed : raw).error?.issues ?? [];
+  return { ok: false, errors: issues.slice(0, 6).map((i) => `${['$', ...i.path].join('.')}: ${i.message}`) };
+}
+
+/** The reply schemas by the name each request carries: how a cached reply is checked again when a world opens. */
+export const REPLY_SCHEMAS: Record<string, z.ZodType> = {
+  importance_reply: P.ImportanceReply,
+  appraise_reply: P.AppraiseReply,
+  plan_reply: P.PlanReply,
+  decompose_blocks: P.HourBlocksReply,
+  decompose_actions: P.ActionsReply,
+  react_reply: P.ReactReply,
+  converse_reply: P.TurnReply,
+  converse_whole: P.ConversationReply,
+  summarise_reply: P.SummaryReply,
+  reflect_questions: P.QuestionsReply,
+  reflect_insights: P.InsightsReply,
+  interview_reply: P.InterviewReply,
+};
+
+/** `accept` for a cached reply of that schema name, or undefined for a name the mind does not use. */
+export function acceptorFor(schemaName: string): ((json: unknown) => boolean) | undefined {
+  const schema = REPLY_SCHEMAS[schemaName];
+  return schema ? (json) => checkReply(schema, json).ok : undefined;
+}
+
+/**
+ * Completion-token budgets per schema: the caller's floor (at least the schema's shape written out, at
+ * 2 characters a token: a pretty-printed reply with one entry per list), raised to half again the
+ * longest reply seen for that schema, plus the longest thinking seen when the model thinks aloud (4
+ * characters a token).
+ */
+export class TokenBudgets {
+  private readonly seen = new Map<string, { completion: number; thinking: number }>();
+
+  observe(schemaName: string, completionTokens: number, thinkingChars: number): void {
+    const s = this.seen.get(schemaName) ?? { completion: 0, thinking: 0 };
+    s.completion = Math.max(s.completion, completionTokens);
+    s.thinking = Math.max(s.thinking, Math.ceil(thinkingChars / 4));
+    this.seen.set(schemaName, s);
+  }
+
+  budgetFor(schemaName: string, callerFloor: number, schema?: JsonSchema): number {
+    const floor = Math.max(callerFloor, schema ? Math.ceil(describeShape(schema).length / 2) : 0);
+    const s = this.seen.get(schemaName);
+    if (!s) return floor;
+    return Math.max(floor, Math.ceil(s.completion * 1.5)) + Math.ceil(s.thinking * 1.25);
+  }
+}
+
+/** The budget after a reply was cut off: at least double, and room for the thinking the cut reply showed. */
+export function longerBudget(maxTokens: number, thinkingChars: number): number {
+  return Math.max(2 * maxTokens, maxTokens + 512) + Math.ceil(thinkingChars / 4);
+}
+
+export function repairMessages(messages: ChatMessage[], replyText: string, errors: string[]): ChatMessage[] {
+  return [
+    ...messages,
+    { role: 'assistant', content: replyText.slice(0, 4000) || '(an empty reply)' },
+    {
+      role: 'user',
+      content:
+        `That reply cannot be used: ${errors.join('; ')}. Reply again with the corrected JSON object only, with ` +
+        `every key the instructions ask for and within their limits, and nothing else.`,
+    },
+  ];
+}
+
+function emptyTally(): PurposeTally {
+  return { asks: 0, requests: 0, valid: 0, repaired: 0, mended: 0, longer: 0, fellBack: 0, completionTokens: 0 };
+}
+
 export class LlmMind implements Mind {
   readonly kind = 'llm' as const;
   readonly label: string;
   readonly fallbacks = new Map<Purpose, number>();
+  /** Per purpose: asks, requests, valid at once, repaired, mended, longer, fell back. */
+  readonly tally = new Map<Purpose, PurposeTally>();
+  readonly budgets = new TokenBudgets();
   private readonly offline = new OfflineMind();
 
   constructor(private readonly options: LlmMindOptions) {
     this.label = options.label;
   }
 
-  /** One validated answer, or null after the attempts (the caller then falls back and it is counted). */
+  tallyOf(purpose: Purpose): PurposeTally {
+    let t = this.tally.get(purpose);
+    if (!t) this.tally.set(purpose, (t = emptyTally()));
+    return t;
+  }
+
+  /**
+   * One validated answer, or null (the caller then falls back, and it is counted). Transport failures
+   * were already retried below (llm/RetryingChatModel.ts); here a cut-off reply is asked again once with
+   * a bigger budget, and an unusable one gets one repair turn. No request is sent twice unchanged.
+   */
   private async ask<S extends z.ZodType>(
     purpose: Purpose,
     agentId: string | null,
     messages: ChatMessage[],
     schema: S,
-    maxTokens: number,
+    floorTokens: number,
     schemaName = `${purpose}_reply`,
   ): Promise<z.infer<S> | null> {
-    const attempts = this.options.attempts ?? 2;
+    const tally = this.tallyOf(purpose);
+    tally.asks++;
+    const accept = (json: unknown) => checkReply(schema, json).ok;
+    let request: ChatRequest = {
+      purpose,
+      agentId,
+      messages,
+      schemaName,
+      schema: jsonSchemaOf(schema),
+      maxTokens: this.budgets.budgetFor(schemaName, floorTokens, jsonSchemaOf(schema)),
+      temperature: 0,
+      accept,
+    };
+    let lengthened = false;
+    let repaired = false;
     let reason = '';
-    for (let i = 0; i < attempts; i++) {
+    for (;;) {
+      let reply: ChatResponse | null = null;
+      let errors: string[];
+      let text = '';
+      tally.requests++;
       try {
-        const reply = await this.options.model.complete({ purpose, agentId, messages, schemaName, schema: jsonSchemaOf(schema), maxTokens, temperature: 0 });
-        const parsed = schema.safeParse(reply.json);
-        if (parsed.success) return parsed.data;
-        reason = `invalid reply: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+        reply = await this.options.model.complete(request);
       } catch (error) {
-        reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        if (!(error instanceof LlmReplyError)) {
+          reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          break;
+        }
+        errors = [error.message];
+        text = error.text;
       }
+      if (reply) {
+        if (!reply.cached) {
+          this.budgets.observe(schemaName, reply.usage.completionTokens, reply.thinkingChars ?? 0);
+          tally.completionTokens += reply.usage.completionTokens;
+        }
+        if (reply.finishReason === 'length' && !lengthened) {
+          lengthened = true;
+          tally.longer++;
+          const maxTokens = longerBudget(request.maxTokens ?? floorTokens, reply.thinkingChars ?? 0);
+          this.options.onMend?.({ purpose, agentId, how: 'longer', note: `cut off at ${request.maxTokens} tokens, asked again with ${maxTokens}` });
+          request = { ...request, maxTokens };
+          continue;
+        }
+        const check = checkReply(schema, reply.json);
+        if (check.ok) {
+          if (repaired) tally.repaired++;
+          else if (check.notes.length === 0) tally.valid++;
+          if (check.notes.length) {
+            tally.mended++;
+            this.options.onMend?.({ purpose, agentId, how: 'mend', note: check.notes.slice(0, 4).join('; ') });
+          }
+          return check.value;
+        }
+        errors = check.errors;
+        text = reply.text;
+      }
+      if (repaired) {
+        reason = `unusable after a repair turn: ${errors!.join('; ')}`;
+        break;
+      }
+      repaired = true;
+      this.options.onMend?.({ purpose, agentId, how: 'repair', note: errors!.join('; ').slice(0, 300) });
+      request = { ...request, messages: repairMessages(messages, text, errors!) };
     }
+    tally.fellBack++;
     this.fallbacks.set(purpose, (this.fallbacks.get(purpose) ?? 0) + 1);
     this.options.onFallback?.({ purpose, agentId, reason });
     return null;
   }
 
+  /** Ratings for `n` items: extras cut, missing ones taken from `fill` (the offline rules), with a note. */
+  private fitCount(purpose: Purpose, agentId: string, ratings: number[], n: number, fill: () => number[]): number[] {
+    if (ratings.length === n) return ratings;
+    const filled = ratings.length > n ? ratings.slice(0, n) : [...ratings, ...fill().slice(ratings.length)];
+    this.tallyOf(purpose).mended++;
+    this.options.onMend?.({
+      purpose,
+      agentId,
+      how: 'mend',
+      note: `${ratings.length} ratings for ${n} items: ${ratings.length > n ? 'trimmed' : 'the missing ones rated by the offline rules'}`,
+    });
+    return filled;
+  }
+
   async rateImportance(ctx: MindContext, descriptions: string[]): Promise<number[]> {
     if (descriptions.length === 0) return [];
     const p = ctx.agent.persona;
-    const reply = await this.ask('importance', p.id, P.importancePrompt(p, descriptions), P.ImportanceReply, 16 + descriptions.length * 4);
-    if (reply && reply.ratings.length === descriptions.length) return reply.ratings;
-    if (reply) this.reportMismatch('importance', p.id, `${reply.ratings.length} ratings for ${descriptions.length} memories`);
+    const reply = await this.ask('importance', p.id, P.importancePrompt(p, descriptions), P.ImportanceReply, 32 + descriptions.length * 6);
+    if (reply && reply.ratings.length > 0) {
+      return this.fitCount('importance', p.id, reply.ratings, descriptions.length, () => descriptions.map((d) => rateImportanceHeuristically(d, p)));
+    }
+    if (reply) this.reportMismatch('importance', p.id, `no ratings for ${descriptions.length} memories`);
     return this.offline.rateImportance(ctx, descriptions);
   }
 
@@ -122,15 +318,17 @@ export class LlmMind implements Mind {
       observations: observations.map((o) => o.description),
       company: people,
     });
-    const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 24 + observations.length * 4, 'appraise_reply');
-    if (reply && reply.ratings.length === observations.length) {
+    const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 48 + observations.length * 6, 'appraise_reply');
+    if (reply && reply.ratings.length > 0) {
+      const offlineRatings = () => observations.map((o) => rateImportanceHeuristically(o.description, o.actorId === p.id ? undefined : p));
+      const ratings = this.fitCount('importance', p.id, reply.ratings, observations.length, offlineRatings);
       const named = reply.talkTo?.trim().toLowerCase();
       const talkTo = named
         ? (company.find((a) => a.persona.name.toLowerCase() === named || a.persona.name.split(' ')[0].toLowerCase() === named)?.persona.id ?? null)
         : null;
-      return { ratings: reply.ratings, react: reply.react, talkTo };
+      return { ratings, react: reply.react, talkTo };
     }
-    if (reply) this.reportMismatch('importance', p.id, `${reply.ratings.length} ratings for ${observations.length} observations`);
+    if (reply) this.reportMismatch('importance', p.id, `no ratings for ${observations.length} observations`);
     return this.offline.appraise(ctx, observations, company);
   }
 
@@ -247,7 +445,7 @@ export class LlmMind implements Mind {
     const [a, b] = [ca.agent.persona, cb.agent.persona];
     const context = { nowLabel: P.nowLabel(ca.gameMs), relationships: input.relationships, plans: [restOfDay(ca), restOfDay(cb)] as [string, string] };
     const reply = await this.ask('summarise', a.id, P.summaryPrompt(a, b, input.lines, context), P.SummaryReply, 600);
-    if (!reply) return this.offline.summariseConversation(input);
+    if (!reply) return withLinesHeard(await this.offline.summariseConversation(input), input);
     return {
       summary: reply.summary,
       learned: { [a.id]: reply.learnedByFirst, [b.id]: reply.learnedBySecond },
@@ -292,6 +490,21 @@ export class LlmMind implements Mind {
     this.fallbacks.set(purpose, (this.fallbacks.get(purpose) ?? 0) + 1);
     this.options.onFallback?.({ purpose, agentId, reason });
   }
+}
+
+/**
+ * When the summary failed: each speaker learns the other's lines as they were said, so retrieval, news
+ * and plans still see an invitation a model wrote (the offline summary reads only its own phrases).
+ */
+export function withLinesHeard(summary: ConversationSummary, input: SummaryInput): ConversationSummary {
+  const [a, b] = input.contexts.map((c) => c.agent.persona.id);
+  const heardBy = (listener: string) =>
+    input.lines
+      .filter((l) => l.speaker !== listener)
+      .map((l) => l.text.trim())
+      .filter(Boolean);
+  const learned = (id: string) => [...new Set([...(summary.learned[id] ?? []), ...heardBy(id)])];
+  return { ...summary, learned: { ...summary.learned, [a]: learned(a), [b]: learned(b) } };
 }
 
 /** Memories then news, without repeats. */

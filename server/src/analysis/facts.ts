@@ -46,6 +46,8 @@ export interface WorldFacts {
   conversations: ConversationFact[];
   reflections: Array<{ gameMs: number; agentId: string }>;
   fallbacks: Array<{ gameMs: number; agentId: string | null; purpose: string; reason: string }>;
+  /** LLM replies that needed help: a repair turn, a mend of their content, a longer budget (llm.mend). */
+  mends: Array<{ gameMs: number; purpose: string; how: 'repair' | 'mend' | 'longer' }>;
   interviews: InterviewFact[];
   scenario: { name: string; file: string; scenario: unknown; gameMs: number } | null;
 }
@@ -60,6 +62,7 @@ const KINDS = [
   'conversation.end',
   'reflection.made',
   'llm.fallback',
+  'llm.mend',
   'operator.action',
   'scenario.started',
 ] as const;
@@ -78,6 +81,7 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
     conversations: [],
     reflections: [],
     fallbacks: [],
+    mends: [],
     interviews: [],
     scenario: null,
   };
@@ -140,6 +144,9 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
         break;
       case 'llm.fallback':
         facts.fallbacks.push({ gameMs: e.gameMs, agentId: e.agentId, purpose: e.data.purpose, reason: e.data.reason });
+        break;
+      case 'llm.mend':
+        facts.mends.push({ gameMs: e.gameMs, purpose: e.data.purpose, how: e.data.how });
         break;
       case 'operator.action':
         if (e.data.action === 'interview' && e.data.agentId && e.data.question !== undefined)

@@ -476,5 +476,17 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
       .sort((a, b) => b.calls - a.calls),
     hourly: [...hours.values()].sort((a, b) => a.ms - b.ms),
     fallbacks: { total: fallbacks.length, by_purpose: byPurpose },
+    mends: countMends(facts.mends.filter((m) => m.gameMs >= w.fromGameMs && m.gameMs <= w.toGameMs)),
   };
+}
+
+/** Repair turns, content mends and longer budgets, in all and per purpose. */
+function countMends(mends: WorldFacts['mends']): { repair: number; mend: number; longer: number; by_purpose: Record<string, Record<string, number>> } {
+  const out = { repair: 0, mend: 0, longer: 0, by_purpose: {} as Record<string, Record<string, number>> };
+  for (const m of mends) {
+    out[m.how as 'repair' | 'mend' | 'longer']++;
+    const p = (out.by_purpose[m.purpose] ??= {});
+    p[m.how] = (p[m.how] ?? 0) + 1;
+  }
+  return out;
 }

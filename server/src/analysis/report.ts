@@ -209,7 +209,8 @@ export function reportMarkdown(r: Report): string {
   lines.push(
     `${r.llm.calls} calls (${r.llm.cached} from the cache), ${r.llm.tokens} tokens, $${r.llm.cost_usd}: per ` +
       `agent-day ${r.llm.calls_per_agent_day} calls, ${r.llm.tokens_per_agent_day} tokens, ` +
-      `$${r.llm.cost_per_agent_day}. Fallbacks: ${r.llm.fallbacks.total}.`,
+      `$${r.llm.cost_per_agent_day}. Fallbacks: ${r.llm.fallbacks.total}.` +
+      (r.llm.mends ? ` Repaired: ${r.llm.mends.repair}; mended: ${r.llm.mends.mend}; asked again longer: ${r.llm.mends.longer}.` : ''),
     '',
   );
   return `${lines.join('\n')}\n`;

@@ -28,7 +28,7 @@ export interface InspectionInput {
   evidenceOf(id: number): Memory | undefined;
   relationships: InspectedRelationship[];
   conversations: AgentInspection['conversations'];
-  llm: Pick<CallSummary, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
+  llm: Pick<CallSummary, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'> & { help?: AgentInspection['llm']['help'] };
 }
 
 /**
@@ -58,7 +58,7 @@ export function buildInspection(input: InspectionInput): AgentInspection {
     };
   };
   const plan = agent.plan;
-  const { calls, promptTokens, completionTokens, costUsd } = input.llm;
+  const { calls, promptTokens, completionTokens, costUsd, help } = input.llm;
   return {
     id: agent.spec.id,
     name: persona?.name ?? agent.spec.name,
@@ -104,7 +104,7 @@ export function buildInspection(input: InspectionInput): AgentInspection {
       .map(toView),
     relationships: mergeRelationships(persona?.relationships, input.relationships),
     conversations: input.conversations,
-    llm: { calls, promptTokens, completionTokens, costUsd },
+    llm: { calls, promptTokens, completionTokens, costUsd, ...(help ? { help } : {}) },
   };
 }
 

@@ -1,9 +1,11 @@
 // Replies by request: the hash of everything that decides an answer (model, purpose, messages,
 // schema, temperature) maps to the reply text, in the world's SQLite file. A rerun with the same
 // seed and cache replays exactly, making no calls. Hits cost nothing and are recorded as cached.
+// Only replies the request accepts (its schema check) and that were not cut off are kept, so a cached
+// reply is valid by construction; `purgeInvalidReplies` drops older entries that are not.
 import { createHash } from 'node:crypto';
 import type { CallLog, ChatModel, ChatRequest, ChatResponse, Purpose, ResponseCacheStore } from './types';
-import { parseJsonReply } from './OpenAIChatModel';
+import { extractJson } from './replyJson';
 import { systemClock, type WallClock } from '../core/wallClock';
 
 export interface CachingOptions {
@@ -42,8 +44,9 @@ export class CachingChatModel implements ChatModel {
     const model = this.options.modelFor(request.purpose);
     const key = cacheKey(model, request);
     const hit = this.options.store.get(key);
-    if (hit !== undefined) {
-      const stored = JSON.parse(hit) as { text: string; model: string };
+    const stored = hit === undefined ? null : readEntry(hit, request.accept);
+    if (hit !== undefined && !stored) this.options.store.delete(key);
+    if (stored) {
       this.hits++;
       this.options.log?.record({
         agentId: request.agentId,
@@ -59,7 +62,7 @@ export class CachingChatModel implements ChatModel {
         wallMs: (this.options.clock ?? systemClock).now(),
       });
       return {
-        json: parseJsonReply(stored.text),
+        json: stored.json,
         text: stored.text,
         model: stored.model,
         usage: { promptTokens: 0, completionTokens: 0 },
@@ -69,7 +72,48 @@ export class CachingChatModel implements ChatModel {
     }
     this.misses++;
     const response = await this.inner.complete(request, signal);
-    this.options.store.put(key, JSON.stringify({ text: response.text, model: response.model }));
+    const usable = response.finishReason !== 'length' && (request.accept?.(response.json) ?? true);
+    if (usable) this.options.store.put(key, JSON.stringify({ text: response.text, model: response.model, schemaName: request.schemaName }));
     return response;
   }
+}
+
+interface CacheEntry {
+  text: string;
+  model: string;
+  schemaName?: string;
+  json: unknown;
+}
+
+/** A stored entry with its JSON, or null when it cannot be read or `accept` refuses it. */
+function readEntry(value: string, accept?: (json: unknown) => boolean): CacheEntry | null {
+  try {
+    const entry = JSON.parse(value) as Omit<CacheEntry, 'json'>;
+    const json = extractJson(entry.text).json;
+    return accept && !accept(json) ? null : { ...entry, json };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Drops every cached reply that its schema (found by the name stored with it) no longer accepts, or
+ * that has no known schema. Run when a world opens; returns how many were dropped.
+ */
+export function purgeInvalidReplies(store: ResponseCacheStore, acceptFor: (schemaName: string) => ((json: unknown) => boolean) | undefined): number {
+  let dropped = 0;
+  for (const [key, value] of store.entries()) {
+    let schemaName: string | undefined;
+    try {
+      schemaName = (JSON.parse(value) as { schemaName?: string }).schemaName;
+    } catch {
+      schemaName = undefined;
+    }
+    const accept = schemaName === undefined ? undefined : acceptFor(schemaName);
+    if (!accept || !readEntry(value, accept)) {
+      store.delete(key);
+      dropped++;
+    }
+  }
+  return dropped;
 }

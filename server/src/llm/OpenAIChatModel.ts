@@ -1,44 +1,50 @@
-// The ChatModel adapter for any OpenAI-compatible endpoint, through the openai SDK. It sends the
-// output schema as structured output (json_schema) by default, or as json_object / plain JSON for
-// servers without it; it parses the reply as JSON and throws on anything else. It does not retry:
-// RetryingChatModel does, so that each retry is seen and counted.
+// The ChatModel adapter for any OpenAI-compatible endpoint, through the openai SDK. The reply's keys and
+// limits are always said in the prompt; the schema also goes as structured output (json_schema), or the
+// server is asked for json_object, or for nothing (plain), as a probe of the endpoint at the first call
+// found out ('auto') or LLM_RESPONSE_FORMAT says. It reads the JSON out of the reply tolerantly
+// (replyJson.ts) and throws when there is none. It does not retry: RetryingChatModel does, so that each
+// retry is seen and counted.
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError } from 'openai';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, Purpose } from './types';
 import { LlmHttpError, LlmNetworkError, LlmReplyError, LlmTimeoutError } from './errors';
+import { extractJson } from './replyJson';
+import { describeShape } from './schemaShape';
 import { systemClock, type WallClock } from '../core/wallClock';
 
 export type ResponseFormatMode = 'json_schema' | 'json_object' | 'none';
+/** 'auto': probe the endpoint once, at the first call, for the first mode it honours. */
+export type ResponseFormatSetting = ResponseFormatMode | 'auto';
 
 export interface OpenAIChatModelOptions {
   baseURL: string;
   apiKey?: string;
   /** The model for each purpose, falling back to `default`. */
   models: { default: string } & Partial<Record<Purpose, string>>;
-  responseFormat?: ResponseFormatMode;
+  responseFormat?: ResponseFormatSetting;
   timeoutMs?: number;
+  /** Told which mode the probe found, and why (the town logs it). */
+  onProbe?: (mode: ResponseFormatMode, detail: string) => void;
   /** Wall time for latencies and Retry-After dates (tests pass a ManualClock). */
   clock?: WallClock;
 }
 
-/** Strips ```json fences and surrounding prose the way a careful reader would, then parses. */
-export function parseJsonReply(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
-  const body = (fenced ? fenced[1] : text).trim();
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new LlmReplyError(`the reply is not JSON: ${body.slice(0, 120)}`, text);
-  }
-}
+const PROBE_SCHEMA = {
+  type: 'object',
+  properties: { colour: { type: 'string', enum: ['red', 'green', 'blue'] }, count: { type: 'integer', minimum: 1, maximum: 9 } },
+  required: ['colour', 'count'],
+  additionalProperties: false,
+};
 
 export class OpenAIChatModel implements ChatModel {
   private readonly client: OpenAI;
-  private readonly mode: ResponseFormatMode;
+  private mode: ResponseFormatMode | null;
+  private probing: Promise<ResponseFormatMode> | null = null;
   private readonly timeoutMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: OpenAIChatModelOptions) {
-    this.mode = options.responseFormat ?? 'json_schema';
+    const setting = options.responseFormat ?? 'auto';
+    this.mode = setting === 'auto' ? null : setting;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     const clock = options.clock ?? systemClock;
     this.now = () => clock.now();
@@ -49,9 +55,67 @@ export class OpenAIChatModel implements ChatModel {
     return this.options.models[purpose] ?? this.options.models.default;
   }
 
+  /** The response-format mode in use; null until the probe (in 'auto') has answered. */
+  get responseFormat(): ResponseFormatMode | null {
+    return this.mode;
+  }
+
+  /**
+   * Finds the first mode the endpoint honours with a tiny request each: json_schema (the reply fits the
+   * schema), then json_object (the server accepts it and replies with JSON), else plain. A transport
+   * failure (the endpoint down) is thrown, not taken as an answer, and the next call probes again.
+   */
+  probe(signal?: AbortSignal): Promise<ResponseFormatMode> {
+    if (this.mode) return Promise.resolve(this.mode);
+    this.probing ??= this.runProbe(signal).then(
+      (mode) => (this.mode = mode),
+      (error: unknown) => {
+        this.probing = null;
+        throw error;
+      },
+    );
+    return this.probing;
+  }
+
+  private async runProbe(signal?: AbortSignal): Promise<ResponseFormatMode> {
+    const request: ChatRequest = {
+      purpose: 'importance',
+      agentId: null,
+      schemaName: 'probe_reply',
+      schema: PROBE_SCHEMA,
+      maxTokens: 400,
+      messages: [{ role: 'user', content: 'Pick a colour (red, green or blue) and a count from 1 to 9. [probe v1]' }],
+    };
+    const fits = (json: unknown) => {
+      const o = json as { colour?: unknown; count?: unknown } | null;
+      return !!o && ['red', 'green', 'blue'].includes(String(o.colour)) && Number.isInteger(o.count) && Object.keys(o).length === 2;
+    };
+    const reasons: string[] = [];
+    for (const mode of ['json_schema', 'json_object'] as const) {
+      try {
+        const reply = await this.send(request, mode, signal);
+        if (mode === 'json_schema' ? fits(reply.json) : reply.json !== null && typeof reply.json === 'object') {
+          this.options.onProbe?.(mode, `the endpoint honoured ${mode}${reasons.length ? ` (${reasons.join('; ')})` : ''}`);
+          return mode;
+        }
+        reasons.push(`${mode}: the reply did not fit`);
+      } catch (error) {
+        if (error instanceof LlmHttpError && error.retryable) throw error;
+        if (!(error instanceof LlmHttpError || error instanceof LlmReplyError)) throw error;
+        reasons.push(`${mode}: ${error.message.slice(0, 80)}`);
+      }
+    }
+    this.options.onProbe?.('none', `plain JSON in the prompt (${reasons.join('; ')})`);
+    return 'none';
+  }
+
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    return this.send(request, this.mode ?? (await this.probe(signal)), signal);
+  }
+
+  private async send(request: ChatRequest, mode: ResponseFormatMode, signal?: AbortSignal): Promise<ChatResponse> {
     const model = this.modelFor(request.purpose);
-    const messages = this.withSchemaInstructions(request);
+    const messages = withSchemaInstructions(request, mode);
     const started = this.now();
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
@@ -61,9 +125,9 @@ export class OpenAIChatModel implements ChatModel {
           messages,
           temperature: request.temperature ?? 0,
           ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-          ...(this.mode === 'json_schema'
+          ...(mode === 'json_schema'
             ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.schemaName, schema: request.schema, strict: true } } }
-            : this.mode === 'json_object'
+            : mode === 'json_object'
               ? { response_format: { type: 'json_object' as const } }
               : {}),
         },
@@ -72,27 +136,39 @@ export class OpenAIChatModel implements ChatModel {
     } catch (error) {
       throw translateError(error, this.timeoutMs, this.now());
     }
-    const text = completion.choices[0]?.message?.content ?? '';
-    if (!text) throw new LlmReplyError('the reply is empty', text);
-    return {
-      json: parseJsonReply(text),
+    const choice = completion.choices[0];
+    const text = choice?.message?.content ?? '';
+    const finishReason = choice?.finish_reason ?? 'stop';
+    const base = {
       text,
       model: completion.model || model,
       usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
       latencyMs: this.now() - started,
       cached: false,
+      finishReason,
     };
+    try {
+      const extracted = extractJson(text);
+      return { ...base, json: extracted.json, thinkingChars: extracted.thinkingChars, notes: extracted.notes };
+    } catch (error) {
+      // Cut off before any JSON (a long thinking block): the caller retries with a bigger budget.
+      if (finishReason === 'length') return { ...base, json: null, thinkingChars: text.length, notes: ['cut off before any JSON'] };
+      throw error;
+    }
   }
+}
 
-  /** Without structured outputs the schema travels in the prompt, so the model still knows the shape. */
-  private withSchemaInstructions(request: ChatRequest): ChatMessage[] {
-    if (this.mode === 'json_schema') return request.messages;
-    const instruction = `Reply with one JSON object only, no prose, matching this JSON Schema:\n${JSON.stringify(request.schema)}`;
-    const [first, ...rest] = request.messages;
-    return first?.role === 'system'
-      ? [{ role: 'system', content: `${first.content}\n${instruction}` }, ...rest]
-      : [{ role: 'system', content: instruction }, ...request.messages];
-  }
+/**
+ * The reply's keys and limits, said in the prompt in every mode (servers that ignore json_schema still
+ * see them); without structured outputs the whole JSON Schema travels too.
+ */
+export function withSchemaInstructions(request: ChatRequest, mode: ResponseFormatMode): ChatMessage[] {
+  const shape = `Reply with one JSON object only, no prose: ${describeShape(request.schema)}`;
+  const instruction = mode === 'json_schema' ? shape : `${shape}\nIt must match the JSON Schema "${request.schemaName}":\n${JSON.stringify(request.schema)}`;
+  const [first, ...rest] = request.messages;
+  return first?.role === 'system'
+    ? [{ role: 'system', content: `${first.content}\n${instruction}` }, ...rest]
+    : [{ role: 'system', content: instruction }, ...request.messages];
 }
 
 function retryAfterMs(headers: Headers | undefined, nowMs: number): number | null {

@@ -1,6 +1,7 @@
-// Retries what can succeed on a second try (5xx, 429, timeouts, network errors, malformed JSON) with
-// exponential backoff and jitter, waiting at least as long as the server's Retry-After. A 400, 401 or
-// 404 fails at once. Every retry is reported.
+// Transport retries: what can succeed on a second try of the same request (5xx, 429, timeouts, network
+// errors), with exponential backoff and jitter, waiting at least as long as the server's Retry-After. A
+// 400, 401 or 404 fails at once. A reply that came back but is unusable is a content failure and is never
+// re-sent as is: the mind's repair turn (agent/LlmMind.ts) deals with it. Every retry is reported.
 import type { ChatModel, ChatRequest, ChatResponse } from './types';
 import { isRetryable, LlmHttpError } from './errors';
 

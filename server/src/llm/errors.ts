@@ -1,8 +1,14 @@
 // Errors of the LLM layer. None of them is ever turned into an answer.
 
-/** The endpoint answered, but not with the JSON the request asked for. Retryable. */
+/**
+ * The endpoint answered, but with no JSON in it (empty, a refusal, prose only). A content failure: not
+ * retried as is (the same request would get the same answer at temperature 0); the mind asks for a repair.
+ */
 export class LlmReplyError extends Error {
-  constructor(message: string, readonly text: string) {
+  constructor(
+    message: string,
+    readonly text: string,
+  ) {
     super(message);
     this.name = 'LlmReplyError';
   }
@@ -40,7 +46,8 @@ export class LlmNetworkError extends Error {
   }
 }
 
+/** Transport failures a second try of the same request can get past (429, 5xx, timeouts, network). */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof LlmHttpError) return error.retryable;
-  return error instanceof LlmReplyError || error instanceof LlmTimeoutError || error instanceof LlmNetworkError;
+  return error instanceof LlmTimeoutError || error instanceof LlmNetworkError;
 }

@@ -16,4 +16,10 @@ export class MapResponseCache implements ResponseCacheStore {
   put(key: string, value: string): void {
     this.map.set(key, value);
   }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+  entries(): Iterable<[string, string]> {
+    return [...this.map.entries()];
+  }
 }

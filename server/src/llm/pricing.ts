@@ -20,7 +20,10 @@ export const DEFAULT_PRICES: PriceTable = {
 export class Pricing {
   private readonly table: PriceTable;
   private readonly warned = new Set<string>();
-  constructor(overrides: PriceTable = {}, private readonly onUnknown: (model: string) => void = () => undefined) {
+  constructor(
+    overrides: PriceTable = {},
+    private readonly onUnknown: (model: string) => void = () => undefined,
+  ) {
     this.table = { ...DEFAULT_PRICES, ...overrides };
   }
   /** Dollars for a call; 0 (and one warning) for a model without a price. */

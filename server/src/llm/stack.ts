@@ -42,6 +42,8 @@ export interface ChatStack {
   cache: CachingChatModel | null;
   /** The prices the stack charges with (for what a piece of work cost, e.g. a preview). */
   pricing: Pricing;
+  /** The response-format mode the adapter uses (null until its probe answered), for /healthz. */
+  responseFormat?: () => string | null;
 }
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {

@@ -2,16 +2,7 @@
 // Adapters (OpenAI-compatible, offline) implement them; wrappers (scheduler, budget, cache,
 // recorder) implement them too and stack on top of one another.
 
-export const PURPOSES = [
-  'importance',
-  'plan',
-  'decompose',
-  'react',
-  'converse',
-  'summarise',
-  'reflect',
-  'interview',
-] as const;
+export const PURPOSES = ['importance', 'plan', 'decompose', 'react', 'converse', 'summarise', 'reflect', 'interview'] as const;
 export type Purpose = (typeof PURPOSES)[number];
 
 export interface ChatMessage {
@@ -35,6 +26,11 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Sampling temperature; 0 for reproducible runs. */
   temperature?: number;
+  /**
+   * Whether a parsed reply is usable (the caller's schema check, with its tolerance). The cache keeps and
+   * serves only replies it accepts; not part of the cache key.
+   */
+  accept?: (json: unknown) => boolean;
 }
 
 export interface TokenUsage {
@@ -52,6 +48,12 @@ export interface ChatResponse {
   latencyMs: number;
   /** True when the answer came from the cache and cost nothing. */
   cached: boolean;
+  /** Why the model stopped: 'stop', or 'length' when the token budget cut the reply off. */
+  finishReason?: string;
+  /** Characters the reply spent thinking (a <think> block) before its answer. */
+  thinkingChars?: number;
+  /** What the extraction mended in the reply's syntax (prose around the JSON, a thinking block, trailing commas…). */
+  notes?: string[];
 }
 
 export interface ChatModel {
@@ -93,4 +95,7 @@ export interface CallLog {
 export interface ResponseCacheStore {
   get(key: string): string | undefined;
   put(key: string, value: string): void;
+  delete(key: string): void;
+  /** Every entry, for purging those no longer valid when a world opens. */
+  entries(): Iterable<[string, string]>;
 }

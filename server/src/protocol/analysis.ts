@@ -88,6 +88,8 @@ export interface AnalysisReport {
     per_purpose: Array<{ purpose: string; calls: number; tokens: number; cost_usd: number }>;
     hourly: Array<{ t: string; ms: number; by_purpose: Record<string, number>; by_agent: Record<string, number>; fallbacks: number }>;
     fallbacks: { total: number; by_purpose: Record<string, number> };
+    /** LLM replies that needed help and got it (llm.mend events); absent in reports made before it existed. */
+    mends?: { repair: number; mend: number; longer: number; by_purpose: Record<string, Record<string, number>> };
   };
 }
 

@@ -121,6 +121,8 @@ export interface EventData {
   /** `folded`: events logged after the last snapshot that the resumed state was rebuilt from. */
   'run.resumed': { mind: string; agents: number; folded?: number };
   'llm.fallback': { purpose: string; reason: string };
+  /** A reply that needed help and got it: a repair turn, a mend of its content, a retry with a bigger token budget. */
+  'llm.mend': { purpose: string; how: 'repair' | 'mend' | 'longer'; note: string };
   'budget.paused': { message: string };
   /** A headless run's scenario (scenarios/*.yaml): what analysis tracks in this world. */
   'scenario.started': { name: string; file: string; scenario: unknown };
@@ -150,6 +152,7 @@ export const EVENT_KINDS = [
   'run.started',
   'run.resumed',
   'llm.fallback',
+  'llm.mend',
   'budget.paused',
   'scenario.started',
 ] as const satisfies readonly EventKind[];

@@ -52,7 +52,14 @@ export interface AgentInspection {
   whispers: InspectedMemory[];
   relationships: InspectedRelationship[];
   conversations: Array<{ id: number; a: string; b: string; startGameMs: number; summary: string }>;
-  llm: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };
+  llm: {
+    calls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+    /** Replies that needed help (llm.mend events by kind) and asks that fell back to the offline mind. */
+    help?: { fallbacks: number; repairs: number; mends: number; longer: number };
+  };
 }
 
 /** The reply to an `inspect` message: the inspection (or an error) tagged with the request it answers. */

@@ -163,7 +163,7 @@ export class ReplaySession {
       evidenceOf: (memoryId) => db.memories.get(memoryId),
       relationships,
       conversations: talks.slice(0, 10),
-      llm: db.summariseCalls({ agentId: id, untilGameMs: t }),
+      llm: { ...db.summariseCalls({ agentId: id, untilGameMs: t }), help: db.llmHelpOf(id, t) },
     });
   }
 }

@@ -148,6 +148,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'run.started':
     case 'run.resumed':
     case 'llm.fallback':
+    case 'llm.mend':
     case 'budget.paused':
     case 'scenario.started':
       return;

@@ -78,9 +78,13 @@ export class WorldDb {
     };
     const getCache = db.prepare('SELECT value FROM llm_cache WHERE key = ?').pluck();
     const putCache = db.prepare('INSERT OR REPLACE INTO llm_cache (key, value, wall_ms) VALUES (?, ?, ?)');
+    const deleteCache = db.prepare('DELETE FROM llm_cache WHERE key = ?');
+    const allCache = db.prepare('SELECT key, value FROM llm_cache').raw();
     this.responseCache = {
       get: (key) => getCache.get(key) as string | undefined,
       put: (key, value) => void putCache.run(key, value, this.clock.now()),
+      delete: (key) => void deleteCache.run(key),
+      entries: () => allCache.all() as Array<[string, string]>,
     };
   }
 
@@ -166,6 +170,18 @@ export class WorldDb {
   }
 
   // ---- LLM calls -----------------------------------------------------------------------------------
+  /** An agent's LLM replies that needed help, from the event log: fallbacks, repair turns, mends, longer budgets. */
+  llmHelpOf(agentId: string, untilGameMs = Number.MAX_SAFE_INTEGER): { fallbacks: number; repairs: number; mends: number; longer: number } {
+    const rows = this.db
+      .prepare(
+        `SELECT kind, json_extract(data, '$.how') AS how, count(*) AS n FROM events
+         WHERE agent_id = ? AND kind IN ('llm.fallback', 'llm.mend') AND game_ms <= ? GROUP BY kind, how`,
+      )
+      .all(agentId, Math.floor(untilGameMs)) as Array<{ kind: string; how: string | null; n: number }>;
+    const n = (kind: string, how: string | null) => rows.find((r) => r.kind === kind && r.how === how)?.n ?? 0;
+    return { fallbacks: n('llm.fallback', null), repairs: n('llm.mend', 'repair'), mends: n('llm.mend', 'mend'), longer: n('llm.mend', 'longer') };
+  }
+
   summariseCalls(filter: { agentId?: string; untilGameMs?: number } = {}): CallSummary {
     const conditions: string[] = [];
     const args: Array<string | number> = [];

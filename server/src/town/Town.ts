@@ -152,6 +152,11 @@ export class Town implements Composed {
               parts.logger.warn(`LLM fallback for ${r.agentId ?? 'town'} (${r.purpose}): ${r.reason}`);
               log.queue([{ gameMs: clock.gameMs, kind: 'llm.fallback', agentId: r.agentId as AgentId | null, data: { purpose: r.purpose, reason: r.reason } }]);
             },
+            onMend: (r) => {
+              parts.logger.debug(`LLM ${r.how} for ${r.agentId ?? 'town'} (${r.purpose}): ${r.note}`);
+              const data = { purpose: r.purpose, how: r.how, note: r.note };
+              log.queue([{ gameMs: clock.gameMs, kind: 'llm.mend', agentId: r.agentId as AgentId | null, data }]);
+            },
             onBudgetPause: (message) => {
               parts.logger.warn(message);
               holds.budgetSpent(true);

@@ -35,6 +35,6 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
     evidenceOf: (memoryId) => db.memories.get(memoryId),
     relationships: db.relationshipsOf(id),
     conversations: db.conversationsOf(id, 10),
-    llm: db.summariseCalls({ agentId: id }),
+    llm: { ...db.summariseCalls({ agentId: id }), help: db.llmHelpOf(id) },
   });
 }

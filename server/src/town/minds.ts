@@ -13,7 +13,8 @@ import { OpenAIEmbedder } from '../llm/OpenAIEmbedder';
 import { OpenAIChatModel } from '../llm/OpenAIChatModel';
 import { buildChatStack, type ChatStack } from '../llm/stack';
 import { Pricing } from '../llm/pricing';
-import { LlmMind, type FallbackReport } from '../agent/LlmMind';
+import { acceptorFor, LlmMind, type FallbackReport, type MendReport } from '../agent/LlmMind';
+import { purgeInvalidReplies } from '../llm/CachingChatModel';
 
 /** What the town tells the mind it builds, once the world's file is open. */
 export interface MindHooks {
@@ -21,6 +22,7 @@ export interface MindHooks {
   gameNow(): number;
   wallClock: WallClock;
   onFallback(report: FallbackReport): void;
+  onMend(report: MendReport): void;
   onBudgetPause(message: string): void;
   onBudgetResume(): void;
 }
@@ -73,7 +75,12 @@ export function buildMinds(config: Config, logger: Logger): Minds {
         responseFormat: llm.responseFormat,
         timeoutMs: llm.timeoutMs,
         clock: hooks.wallClock,
+        onProbe: (mode, detail) => logger.info(`LLM response format: ${mode}: ${detail}`),
       });
+      if (llm.responseFormat !== 'auto') logger.info(`LLM response format: ${llm.responseFormat} (LLM_RESPONSE_FORMAT)`);
+      // A cached reply is valid by construction: entries from older code or another schema are dropped.
+      const purged = purgeInvalidReplies(hooks.db.responseCache, acceptorFor);
+      if (purged > 0) logger.info(`dropped ${purged} cached LLM replies that no longer pass their schema`);
       const pricing = new Pricing(llm.prices, (model) => logger.warn(`no price for model '${model}': its calls count as $0 (set LLM_PRICES)`));
       const stack = buildChatStack(adapter, {
         modelFor: (p) => adapter.modelFor(p),
@@ -91,7 +98,9 @@ export function buildMinds(config: Config, logger: Logger): Minds {
         onBudgetPause: hooks.onBudgetPause,
         onBudgetResume: hooks.onBudgetResume,
       });
-      return { mind: new LlmMind({ model: stack.model, label, onFallback: hooks.onFallback }), runtimeSettings: LLM_RUNTIME_SETTINGS, stack };
+      stack.responseFormat = () => adapter.responseFormat;
+      const mind = new LlmMind({ model: stack.model, label, onFallback: hooks.onFallback, onMend: hooks.onMend });
+      return { mind, runtimeSettings: LLM_RUNTIME_SETTINGS, stack };
     },
   };
 }

@@ -1,0 +1,231 @@
+// `npm run llm:check -- [--base-url URL] [--model NAME] [--api-key KEY] [--format auto|json_schema|json_object|none]
+//   [--repeat N] [--max-fallback-share S]`: before a long experiment, runs every purpose the town uses a
+// few times against the endpoint, with the app's real prompts on a small built-in world (the shipped map,
+// two shipped personas, a handful of memories), through the same stack as the town (transport retries,
+// tolerant reading, one repair turn), and prints a table: purpose, asks, valid at once, mended, repaired,
+// fell back, latency, tokens, and the response-format mode found. Exits 1 when any purpose fell back on
+// more than the set share of its asks (default 0.2). Defaults come from the same settings as the server.
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../server/src/config';
+import { OpenAIChatModel, type ResponseFormatSetting } from '../server/src/llm/OpenAIChatModel';
+import { RetryingChatModel } from '../server/src/llm/RetryingChatModel';
+import { LlmMind } from '../server/src/agent/LlmMind';
+import { loadTownMap } from '../server/src/world/map';
+import { loadPersonas, type Persona } from '../server/src/world/persona';
+import type { MindContext, ConversationLine, Speaker } from '../server/src/agent/mind';
+import type { Memory, MemoryId } from '../server/src/store/types';
+import type { AgentId } from '../server/src/world/types';
+import type { ChatModel, ChatRequest, ChatResponse, Purpose } from '../server/src/llm/types';
+import { PURPOSES } from '../server/src/llm/types';
+
+export interface CheckOptions {
+  baseURL: string;
+  apiKey?: string;
+  model: string;
+  responseFormat?: ResponseFormatSetting;
+  timeoutMs?: number;
+  /** Times each purpose's prompts are asked (default 2). */
+  repeat?: number;
+  maxRetries?: number;
+  /** Injected for tests: transport retry waits. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface CheckRow {
+  purpose: Purpose;
+  asks: number;
+  valid: number;
+  mended: number;
+  repaired: number;
+  fellBack: number;
+  requests: number;
+  meanLatencyMs: number;
+  tokens: number;
+}
+
+export interface CheckReport {
+  mode: string;
+  rows: CheckRow[];
+}
+
+/** Sums latency and tokens per purpose over every request that reached the endpoint. */
+class Meter implements ChatModel {
+  readonly byPurpose = new Map<Purpose, { latencyMs: number; replies: number; tokens: number }>();
+  constructor(private readonly inner: ChatModel) {}
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const t0 = performance.now();
+    const m = this.byPurpose.get(request.purpose) ?? { latencyMs: 0, replies: 0, tokens: 0 };
+    this.byPurpose.set(request.purpose, m);
+    try {
+      const r = await this.inner.complete(request, signal);
+      m.tokens += r.usage.promptTokens + r.usage.completionTokens;
+      return r;
+    } finally {
+      m.latencyMs += performance.now() - t0;
+      m.replies++;
+    }
+  }
+}
+
+function memoriesOf(agent: Persona, texts: string[], startMs: number): Memory[] {
+  return texts.map((description, i) => ({
+    id: (i + 1) as MemoryId,
+    agentId: agent.id as AgentId,
+    kind: 'observation',
+    description,
+    createdGameMs: startMs - (texts.length - i) * 600_000,
+    lastAccessedGameMs: startMs,
+    importance: 3 + (i % 5),
+    triple: null,
+    evidenceIds: [],
+  }));
+}
+
+/** Runs every purpose `repeat` times on the built-in world; the tallies say how each went. */
+export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
+  let mode: string | null = null;
+  const adapter = new OpenAIChatModel({
+    baseURL: o.baseURL,
+    apiKey: o.apiKey,
+    models: { default: o.model },
+    responseFormat: o.responseFormat ?? 'auto',
+    timeoutMs: o.timeoutMs ?? 60_000,
+    onProbe: (m) => (mode = m),
+  });
+  const meter = new Meter(new RetryingChatModel(adapter, { maxRetries: o.maxRetries ?? 3, sleep: o.sleep }));
+  const mind = new LlmMind({ model: meter, label: `llm: ${o.model}` });
+  const map = loadTownMap('maps/town.tmj');
+  const all = loadPersonas('personas', map, () => {});
+  const a = all.find((p) => p.id === 'isabella') ?? all[0];
+  const b = all.find((p) => p.id === 'claire') ?? all[1];
+  const startMs = Date.UTC(2026, 1, 13, 10, 0);
+  const names = new Map(all.map((p) => [p.id as string, p.name]));
+  const ctxOf = (p: Persona, other: Persona): MindContext => ({
+    agent: { persona: p, currentAction: 'working', currentPlace: p.workplace ?? p.home, plan: null },
+    map,
+    gameMs: startMs,
+    seed: 1,
+    names,
+    relationships: new Map([[other.id as string, p.relationships[other.id] ?? 'a neighbour']]),
+  });
+  const [ca, cb] = [ctxOf(a, b), ctxOf(b, a)];
+  const memories = memoriesOf(
+    a,
+    [
+      `${a.name} is planning a Valentine's Day party at Hobbs Cafe on February 14 at 5pm`,
+      `${a.name} talked with ${b.name} about the weather`,
+      `${a.name} made coffee at the counter`,
+      `${b.name} said she is busy at work this week`,
+      `${a.name} decorated the cafe`,
+    ],
+    startMs,
+  );
+  const observations = memories.slice(0, 3).map((m) => ({ description: m.description, actorId: b.id as AgentId }) as never);
+  const lines: ConversationLine[] = [
+    { speaker: a.id, speakerName: a.name, text: `Hi ${b.name}! I'm hosting a Valentine's Day party at Hobbs Cafe tomorrow at 5pm. Will you come?` },
+    { speaker: b.id, speakerName: b.name, text: 'I would love to! I will be there at 5.' },
+  ];
+  const company = [{ persona: b, relationship: a.relationships[b.id] ?? null, conversations: 1, lastTalkedGameMs: null, news: memories.slice(0, 1) }];
+  const speakers: [Speaker, Speaker] = [
+    { ctx: ca, partner: b, relationship: a.relationships[b.id] ?? null, memories, news: memories.slice(0, 1) },
+    { ctx: cb, partner: a, relationship: b.relationships[a.id] ?? null, memories: [], news: [] },
+  ];
+  const runs: Record<Purpose, () => Promise<unknown>> = {
+    importance: async () => {
+      await mind.rateImportance(
+        ca,
+        memories.map((m) => m.description),
+      );
+      await mind.appraise(ca, observations, company);
+    },
+    plan: () => mind.planDay(ca, Math.floor(startMs / 86_400_000), memories, null),
+    decompose: async () => {}, // asked by plan (hour blocks and actions)
+    react: () => mind.react(ca, [{ description: 'Hobbs Cafe is closed today for repairs', actorId: null } as never], memories),
+    converse: async () => {
+      await mind.converseTurn(ca, { partner: b, relationship: a.relationships[b.id] ?? null, memories, news: [], history: [], turn: 0, maxTurns: 4 });
+      await mind.converseWhole(speakers, 4);
+    },
+    summarise: () => mind.summariseConversation({ contexts: [ca, cb], lines, relationships: [a.relationships[b.id] ?? null, b.relationships[a.id] ?? null] }),
+    reflect: async () => {
+      const questions = await mind.reflectQuestions(ca, memories);
+      await mind.reflectInsights(ca, questions[0] ?? 'What is Isabella busy with?', memories);
+    },
+    interview: () => mind.interview(ca, 'What are you looking forward to this week?', memories),
+  };
+  for (let i = 0; i < (o.repeat ?? 2); i++) for (const purpose of PURPOSES) await runs[purpose]();
+  const rows = PURPOSES.map((purpose) => {
+    const t = mind.tallyOf(purpose);
+    const m = meter.byPurpose.get(purpose) ?? { latencyMs: 0, replies: 0, tokens: 0 };
+    return {
+      purpose,
+      asks: t.asks,
+      valid: t.valid,
+      mended: t.mended,
+      repaired: t.repaired,
+      fellBack: t.fellBack,
+      requests: t.requests,
+      meanLatencyMs: m.replies ? Math.round(m.latencyMs / m.replies) : 0,
+      tokens: m.tokens,
+    };
+  });
+  return { mode: mode ?? adapter.responseFormat ?? 'unknown', rows };
+}
+
+/** Purposes that fell back on more than `maxShare` of their asks. */
+export function failingPurposes(report: CheckReport, maxShare: number): CheckRow[] {
+  return report.rows.filter((r) => r.asks > 0 && r.fellBack / r.asks > maxShare);
+}
+
+export function formatCheck(report: CheckReport): string {
+  const head = ['purpose', 'asks', 'valid at once', 'mended', 'repaired', 'fell back', 'requests', 'latency ms', 'tokens'];
+  const body = report.rows.map((r) => [r.purpose, r.asks, r.valid, r.mended, r.repaired, r.fellBack, r.requests, r.meanLatencyMs, r.tokens].map(String));
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [`response format: ${report.mode}`, line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      format: { type: 'string' },
+      repeat: { type: 'string', default: '2' },
+      'max-fallback-share': { type: 'string', default: '0.2' },
+    },
+  });
+  const config = loadConfig();
+  const baseURL = values['base-url'] ?? config.llm.baseURL;
+  if (!baseURL) throw new Error('llm:check: no endpoint; pass --base-url URL or set OPENAI_BASE_URL');
+  const format = (values.format ?? config.llm.responseFormat) as ResponseFormatSetting;
+  if (!['auto', 'json_schema', 'json_object', 'none'].includes(format))
+    throw new Error(`llm:check: --format must be auto, json_schema, json_object or none, not '${format}'`);
+  const repeat = Number(values.repeat);
+  const maxShare = Number(values['max-fallback-share']);
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`llm:check: --repeat must be a whole number ≥ 1, not '${values.repeat}'`);
+  if (!(maxShare >= 0 && maxShare <= 1)) throw new Error(`llm:check: --max-fallback-share must be between 0 and 1, not '${values['max-fallback-share']}'`);
+  const report = await runLlmCheck({
+    baseURL,
+    apiKey: values['api-key'] ?? config.llm.apiKey,
+    model: values.model ?? config.llm.model,
+    responseFormat: format,
+    timeoutMs: config.llm.timeoutMs,
+    repeat,
+  });
+  console.log(formatCheck(report));
+  const failing = failingPurposes(report, maxShare);
+  if (failing.length) {
+    console.error(`llm:check: ${failing.map((r) => `${r.purpose} fell back on ${r.fellBack} of ${r.asks}`).join(', ')} (more than ${maxShare} of its asks)`);
+    process.exit(1);
+  }
+  console.log(`llm:check: every purpose fell back on at most ${maxShare} of its asks`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(2);
+  });
+}
