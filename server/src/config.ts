@@ -63,6 +63,9 @@ export const ConfigSchema = z.object({
   /** Pause the clock when nobody has watched for this many real minutes; 0 turns it off. */
   idlePauseMinutes: num(0, 10_000).default(10),
   snapshotEveryGameMinutes: num(1, 24 * 60).default(15),
+  /** Snapshots older than this many game hours are thinned to one per SNAPSHOT_KEEP_EVERY_GAME_MINUTES; 0 keeps all. */
+  snapshotThinAfterGameHours: num(0, 10_000).default(6),
+  snapshotKeepEveryGameMinutes: num(1, 7 * 24 * 60).default(60),
   /** Cron expressions (node-cron, optional seconds field); 'off' turns a job off. */
   backupCron: z.string().default('0 * * * *'),
   idleCheckCron: z.string().default('*/10 * * * * *'),
@@ -140,6 +143,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     operatorToken: env.OPERATOR_TOKEN,
     idlePauseMinutes: env.IDLE_PAUSE_MINUTES,
     snapshotEveryGameMinutes: env.SNAPSHOT_EVERY_GAME_MINUTES,
+    snapshotThinAfterGameHours: env.SNAPSHOT_THIN_AFTER_GAME_HOURS,
+    snapshotKeepEveryGameMinutes: env.SNAPSHOT_KEEP_EVERY_GAME_MINUTES,
     backupCron: env.BACKUP_CRON,
     idleCheckCron: env.IDLE_CHECK_CRON,
     backupKeep: env.BACKUP_KEEP,
@@ -249,6 +254,8 @@ export const ENV_NAMES: Record<string, string> = {
   operatorToken: 'OPERATOR_TOKEN',
   idlePauseMinutes: 'IDLE_PAUSE_MINUTES',
   snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
+  snapshotThinAfterGameHours: 'SNAPSHOT_THIN_AFTER_GAME_HOURS',
+  snapshotKeepEveryGameMinutes: 'SNAPSHOT_KEEP_EVERY_GAME_MINUTES',
   backupCron: 'BACKUP_CRON',
   idleCheckCron: 'IDLE_CHECK_CRON',
   backupKeep: 'BACKUP_KEEP',
