@@ -29,7 +29,7 @@ export interface TickResult extends StepResult {
 }
 
 export interface LoopParts {
-  config: Pick<Config, 'clockPolicy' | 'snapshotEveryGameMinutes'>;
+  config: Pick<Config, 'clockPolicy' | 'snapshotEveryGameMinutes' | 'snapshotThinAfterGameHours' | 'snapshotKeepEveryGameMinutes'>;
   sim: Simulation;
   clock: SimClock;
   runtime: AgentRuntime;
@@ -78,6 +78,11 @@ export class TownLoop {
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
     const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
+    // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
+    for (const r of result.requests) {
+      const quick = runtime.quickPlan(r);
+      if (quick) this.pending.push(quick);
+    }
     this.queued.push(...result.requests);
     this.pump();
     return this.afterStep(result);
@@ -170,11 +175,17 @@ export class TownLoop {
   }
 
   saveSnapshot(): void {
-    const { sim, clock, db } = this.p;
+    const { sim, clock, db, config } = this.p;
     // Serialised by `save` before it returns, so the live state need not be copied first (10 MB in a town of a thousand).
     const state: Readonly<SavedTown> = { sim: sim.peekState(), clock: clock.getState() };
     db.snapshots.save({ seq: db.events.lastSeq(), gameMs: clock.gameMs, state });
     this.lastSnapshotGameMs = clock.gameMs;
+    // Old snapshots thinned (a town of a thousand saves ~1 MB each): resume needs the newest, a seek the one
+    // before its moment, and folding an hour of log is quick. A log from before event format 2 keeps all:
+    // history/log.ts finds what an old restart abandoned from the snapshot it resumed from.
+    if (config.snapshotThinAfterGameHours > 0 && db.eventFormat >= 2) {
+      db.snapshots.thin(clock.gameMs - config.snapshotThinAfterGameHours * 3_600_000, config.snapshotKeepEveryGameMinutes * GAME_MS_PER_MINUTE);
+    }
   }
 
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
