@@ -30,6 +30,13 @@ import { TownHost } from './host/TownHost';
 import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
 import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
+/** The process's memory, MB: resident, V8 heap used, and memory outside the heap (buffers, WebAssembly). */
+function processMemoryMb(): { rss: number; heapUsed: number; external: number } {
+  const m = process.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), external: mb(m.external) };
+}
+
 export interface RunningTown {
   url: string;
   port: number;
@@ -91,6 +98,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       mind: town.mind.label,
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
+      memory: processMemoryMb(),
     });
   });
   app.use('/api', townsRouter(host, { operatorToken }));
