@@ -99,6 +99,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       embedder: minds.embedder.model,
       eventSeq: town.db.events.lastSeq(),
       memory: processMemoryMb(),
+      ...(town.stack?.endpoints ? { llmEndpoints: town.stack.endpoints() } : {}),
     });
   });
   app.use('/api', townsRouter(host, { operatorToken }));

@@ -96,6 +96,20 @@ export const ConfigSchema = z.object({
     prices: z.record(z.string(), z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) })).default({}),
     embeddingModel: optionalText,
     embeddingDimension: int(1, 8192).optional(),
+    /** Several endpoints, calls spread by load (llm/RoutingChatModel.ts); each leaves out what OPENAI_* and LLM_* give. */
+    endpoints: z
+      .array(
+        z
+          .object({
+            baseURL: z.string().regex(/^https?:\/\/\S+$/, 'expected http(s)://host[:port]/path'),
+            apiKey: z.string().optional(),
+            model: z.string().min(1).optional(),
+            concurrency: int(1, 1024).optional(),
+            weight: num(0.001, 1000).default(1),
+          })
+          .strict(),
+      )
+      .default([]),
   }),
 });
 
@@ -120,6 +134,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
       prices = JSON.parse(env.LLM_PRICES);
     } catch {
       throw new ConfigError('LLM_PRICES: not valid JSON (expected {"model": {"inputPerMTok": 0.15, "outputPerMTok": 0.6}})');
+    }
+  }
+  let endpoints: unknown = undefined;
+  if (env.LLM_ENDPOINTS) {
+    try {
+      endpoints = JSON.parse(env.LLM_ENDPOINTS);
+    } catch {
+      throw new ConfigError('LLM_ENDPOINTS: not valid JSON (expected [{"baseURL": "http://gpu1:8000/v1", "model": "m", "concurrency": 8}, …])');
     }
   }
   const worlds = env.WORLDS !== undefined ? parseWorlds(env.WORLDS) : undefined;
@@ -171,6 +193,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
       prices,
       embeddingModel: env.EMBEDDING_MODEL,
       embeddingDimension: env.EMBEDDING_DIMENSION,
+      endpoints,
     },
   };
   const merged = { ...stripUndefined(raw), ...overrides, llm: { ...stripUndefined(raw.llm), ...(overrides.llm ?? {}) } };
@@ -279,6 +302,7 @@ export const ENV_NAMES: Record<string, string> = {
   'llm.prices': 'LLM_PRICES',
   'llm.embeddingModel': 'EMBEDDING_MODEL',
   'llm.embeddingDimension': 'EMBEDDING_DIMENSION',
+  'llm.endpoints': 'LLM_ENDPOINTS',
 };
 
 function envName(path: PropertyKey[]): string {

@@ -12,6 +12,7 @@ import { RetryingChatModel, type RetryReport } from './RetryingChatModel';
 import { SchedulingChatModel } from './SchedulingChatModel';
 import { RecordingChatModel } from './RecordingChatModel';
 import type { Pricing } from './pricing';
+import type { EndpointFigures } from './RoutingChatModel';
 import type { WallClock } from '../core/wallClock';
 
 export interface StackOptions {
@@ -42,6 +43,8 @@ export interface ChatStack {
   cache: CachingChatModel | null;
   /** The prices the stack charges with (for what a piece of work cost, e.g. a preview). */
   pricing: Pricing;
+  /** Per-endpoint figures, when calls are spread over several endpoints (LLM_ENDPOINTS). */
+  endpoints?: () => EndpointFigures[];
 }
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
