@@ -77,7 +77,8 @@ export class AgentRuntime {
    * (about a quarter of a millisecond, no retrieval, nothing stored), else null. The request still runs.
    */
   quickPlan(request: OperationRequest): Input | null {
-    if (request.kind !== 'plan') return null;
+    // An agent whose persona is gone (removed as the request was made) gets no plan here; the operation says why.
+    if (request.kind !== 'plan' || !this.c.deps.personas.has(request.agentId)) return null;
     const persona = this.c.persona(request.agentId);
     const { wakeMinute, sleepMinute } = wakingDay(persona.wakeAt, persona.sleepAt);
     const { day, minute } = planMomentAt(ownClockGameMs(request.agentId, request.gameMs), wakeMinute, sleepMinute);
