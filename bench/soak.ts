@@ -30,6 +30,7 @@ export interface SoakSample {
   externalMb: number;
   cpuMs: number;
   fileKb: number;
+  memories: number;
 }
 
 function fileKb(dataDir: string): number {
@@ -62,7 +63,20 @@ async function sample(server: ServerProcess, gameHour: number, t0: number): Prom
     externalMb: h.memory.external,
     cpuMs: server.cpuMs(),
     fileKb: fileKb(server.dataDir),
+    memories: countMemories(path.join(server.dataDir, 'smalltown.sqlite')).count,
   };
+}
+
+/** The world's memories and its embedding dimension, read through a read-only connection. */
+function countMemories(file: string): { count: number; dimension: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const count = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+    const dimension = Number(db.prepare("SELECT value FROM meta WHERE key = 'embedding_dimension'").pluck().get());
+    return { count, dimension };
+  } finally {
+    db.close();
+  }
 }
 
 /** Each table's and index's bytes in the world file (SQLite's dbstat), largest first. */
@@ -153,8 +167,14 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
     fs.mkdirSync('docs', { recursive: true });
     fs.writeFileSync('docs/soak.svg', soakSvg(samples, `Soak: ${AGENTS} agents, one game day from midnight (offline mind, 30 game s a tick)`));
     fs.writeFileSync('docs/soak.json', `${JSON.stringify({ samples, tables }, null, 1)}\n`);
+    // vec0 allocates each agent's first 256 vectors up front (in the start file), so a first day's growth
+    // leaves out the vectors of its memories; a later day pays for them: counted here from the memories made.
+    const { dimension } = countMemories(file);
+    const vectorKbPerAgentDay = ((last.memories - samples[0].memories) * dimension * 4) / 1024 / AGENTS / days;
     const result: Record<string, number> = {
       'soak.world_kb_per_agent_day': (last.fileKb - samples[0].fileKb) / AGENTS / days,
+      'soak.world_kb_per_agent_day_with_vectors': (last.fileKb - samples[0].fileKb) / AGENTS / days + vectorKbPerAgentDay,
+      'soak.memories_per_agent_day': (last.memories - samples[0].memories) / AGENTS / days,
       'soak.world_kb_start_per_agent': samples[0].fileKb / AGENTS,
       'soak.rss_slope_pct_per_day':
         (100 *
