@@ -27,6 +27,7 @@ export interface SoakSample {
   wallS: number;
   rssMb: number;
   heapMb: number;
+  heapTotalMb: number;
   externalMb: number;
   cpuMs: number;
   fileKb: number;
@@ -54,12 +55,13 @@ export function slope(xs: number[], ys: number[]): number {
 }
 
 async function sample(server: ServerProcess, gameHour: number, t0: number): Promise<SoakSample> {
-  const h = (await (await fetch(`${server.url}/healthz`)).json()) as { memory: { heapUsed: number; external: number } };
+  const h = (await (await fetch(`${server.url}/healthz`)).json()) as { memory: { heapUsed: number; heapTotal: number; external: number } };
   return {
     gameHour,
     wallS: (performance.now() - t0) / 1000,
     rssMb: server.rssMb(),
     heapMb: h.memory.heapUsed,
+    heapTotalMb: h.memory.heapTotal,
     externalMb: h.memory.external,
     cpuMs: server.cpuMs(),
     fileKb: fileKb(server.dataDir),

@@ -30,11 +30,11 @@ import { TownHost } from './host/TownHost';
 import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
 import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
-/** The process's memory, MB: resident, V8 heap used, and memory outside the heap (buffers, WebAssembly). */
-function processMemoryMb(): { rss: number; heapUsed: number; external: number } {
+/** The process's memory, MB: resident, V8 heap used and reserved, and memory outside the heap (buffers, WebAssembly). */
+function processMemoryMb(): { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number } {
   const m = process.memoryUsage();
   const mb = (bytes: number) => Math.round(bytes / 1048576);
-  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), external: mb(m.external) };
+  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
 }
 
 export interface RunningTown {
