@@ -135,6 +135,19 @@ describe('a town on the offline mind', () => {
     town.loop.tick(100);
     expect(town.holds.list()).not.toContain('waiting-for-minds');
     await town.close();
+    // Asked for three hours ahead at 5:00, the plans wait in the queue (these ticks never yield to it); whoever
+    // wakes before theirs comes gets the routine instead of holding the clock.
+    const early = await openTown({ startTime: '2026-02-13T05:00' });
+    early.loop.tick(100);
+    const planless = early.sim.agents().filter((a) => a.plan === null).length;
+    expect(planless).toBeGreaterThan(5);
+    early.loop.tick(150_000);
+    for (let i = 0; i < 3; i++) early.loop.tick(100);
+    expect(early.holds.list()).not.toContain('waiting-for-minds');
+    const awakeEarly = early.sim.agents().filter((a) => !a.asleep);
+    expect(awakeEarly.length).toBeGreaterThan(0);
+    for (const a of awakeEarly) expect(a.plan?.day, a.spec.id).toBe(a.planRequestedDay);
+    await early.close();
     // The control: in the small hours nobody is near waking, so nobody gets a plan before the queue reaches it.
     const night = await openTown({ startTime: '2026-02-13T02:00' });
     night.loop.tick(100);
