@@ -102,7 +102,11 @@ export class TownLoop {
     this.pumping = true;
     setImmediate(() => {
       this.pumping = false;
-      const next = this.queued.shift();
+      // What the sim waits on first (observations, conversations); plans after, as an agent that wakes
+      // before its plan comes has the routine (updateWaitingHold): a thousand plans asked at once would
+      // otherwise keep the morning's observations queued past MAX_MIND_LAG_GAME_MINUTES.
+      const urgent = this.queued.findIndex((r) => r.kind !== 'plan');
+      const next = this.queued.splice(urgent >= 0 ? urgent : 0, 1)[0];
       if (next) this.p.runtime.submit(next);
       this.pump();
     });
