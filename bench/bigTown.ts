@@ -37,13 +37,21 @@ function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   token: string;
+  /** The folder holding the world file (removed on close). */
+  dataDir: string;
+  /** The server's process id. */
+  pid: number;
   /** From spawning the process to /healthz answering with every agent in town. */
   startupMs: number;
   /** Resident memory of the server process now, MB (from /proc). */
   rssMb(): number;
   /** Milliseconds of CPU (user + system) the process has used so far (from /proc). */
   cpuMs(): number;
-  health(): Promise<{ agents: number; gameMs: number; holds: string[] }>;
+  /** The exit code or signal once the process has ended, else null. */
+  exited(): string | null;
+  /** The last 4,000 characters the server wrote to stderr. */
+  stderrTail(): string;
+  health(): Promise<{ agents: number; gameMs: number; holds: string[]; paused: boolean }>;
   close(): Promise<void>;
 }
 
@@ -77,7 +85,7 @@ export async function startServerProcess(town: { mapFile: string; personasDir: s
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
-  const health = async () => (await (await fetch(`${url}/healthz`)).json()) as { agents: number; gameMs: number; holds: string[] };
+  const health = async () => (await (await fetch(`${url}/healthz`)).json()) as { agents: number; gameMs: number; holds: string[]; paused: boolean };
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
     try {
@@ -94,6 +102,8 @@ export async function startServerProcess(town: { mapFile: string; personasDir: s
   return {
     url,
     token,
+    dataDir,
+    pid: child.pid ?? 0,
     startupMs,
     rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(proc('status'))?.[1] ?? 0) / 1024,
     cpuMs: () => {
@@ -101,6 +111,8 @@ export async function startServerProcess(town: { mapFile: string; personasDir: s
       return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
     },
     health,
+    stderrTail: () => stderr,
+    exited: () => (child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : null),
     async close() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     ['load', './load', 'benchLoad'],
     ['chaos', './chaos', 'benchChaos'],
     ['outage', './chaos', 'benchOutage'],
+    ['soak', './soak', 'benchSoak'],
   ] as const) {
     benches.push({ name, run: async () => ((await import(file)) as Record<string, () => Promise<Record<string, number>>>)[fn]() });
   }

@@ -31,6 +31,13 @@ import { TownHost } from './host/TownHost';
 import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
 import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
+/** The process's memory, MB: resident, V8 heap used and reserved, and memory outside the heap (buffers, WebAssembly). */
+function processMemoryMb(): { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number } {
+  const m = process.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+}
+
 export interface RunningTown {
   url: string;
   port: number;
@@ -98,6 +105,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       eventSeq: town.db.events.lastSeq(),
       // A full disk or an I/O error: the town waits (holds has 'storage') and says why here.
       storage: town.loop.storageProblem ?? 'ok',
+      memory: processMemoryMb(),
+      ...(town.stack?.endpoints ? { llmEndpoints: town.stack.endpoints() } : {}),
     });
   });
   app.use('/api', townsRouter(host, { operatorToken }));

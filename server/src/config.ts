@@ -71,6 +71,9 @@ export const ConfigSchema = z.object({
   /** Pause the clock when nobody has watched for this many real minutes; 0 turns it off. */
   idlePauseMinutes: num(0, 10_000).default(10),
   snapshotEveryGameMinutes: num(1, 24 * 60).default(15),
+  /** Snapshots older than this many game hours are thinned to one per SNAPSHOT_KEEP_EVERY_GAME_MINUTES; 0 keeps all. */
+  snapshotThinAfterGameHours: num(0, 10_000).default(6),
+  snapshotKeepEveryGameMinutes: num(1, 7 * 24 * 60).default(60),
   /** Cron expressions (node-cron, optional seconds field); 'off' turns a job off. */
   backupCron: z.string().default('0 * * * *'),
   idleCheckCron: z.string().default('*/10 * * * * *'),
@@ -101,6 +104,20 @@ export const ConfigSchema = z.object({
     prices: z.record(z.string(), z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) })).default({}),
     embeddingModel: optionalText,
     embeddingDimension: int(1, 8192).optional(),
+    /** Several endpoints, calls spread by load (llm/RoutingChatModel.ts); each leaves out what OPENAI_* and LLM_* give. */
+    endpoints: z
+      .array(
+        z
+          .object({
+            baseURL: z.string().regex(/^https?:\/\/\S+$/, 'expected http(s)://host[:port]/path'),
+            apiKey: z.string().optional(),
+            model: z.string().min(1).optional(),
+            concurrency: int(1, 1024).optional(),
+            weight: num(0.001, 1000).default(1),
+          })
+          .strict(),
+      )
+      .default([]),
   }),
 });
 
@@ -127,6 +144,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
       throw new ConfigError('LLM_PRICES: not valid JSON (expected {"model": {"inputPerMTok": 0.15, "outputPerMTok": 0.6}})');
     }
   }
+  let endpoints: unknown = undefined;
+  if (env.LLM_ENDPOINTS) {
+    try {
+      endpoints = JSON.parse(env.LLM_ENDPOINTS);
+    } catch {
+      throw new ConfigError('LLM_ENDPOINTS: not valid JSON (expected [{"baseURL": "http://gpu1:8000/v1", "model": "m", "concurrency": 8}, …])');
+    }
+  }
   const worlds = env.WORLDS !== undefined ? parseWorlds(env.WORLDS) : undefined;
   if (worlds && env.WORLD) throw new ConfigError('WORLDS: set either WORLD (one world) or WORLDS (several), not both');
   const raw = {
@@ -151,6 +176,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     operatorToken: env.OPERATOR_TOKEN,
     idlePauseMinutes: env.IDLE_PAUSE_MINUTES,
     snapshotEveryGameMinutes: env.SNAPSHOT_EVERY_GAME_MINUTES,
+    snapshotThinAfterGameHours: env.SNAPSHOT_THIN_AFTER_GAME_HOURS,
+    snapshotKeepEveryGameMinutes: env.SNAPSHOT_KEEP_EVERY_GAME_MINUTES,
     backupCron: env.BACKUP_CRON,
     idleCheckCron: env.IDLE_CHECK_CRON,
     backupKeep: env.BACKUP_KEEP,
@@ -177,6 +204,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
       prices,
       embeddingModel: env.EMBEDDING_MODEL,
       embeddingDimension: env.EMBEDDING_DIMENSION,
+      endpoints,
     },
   };
   const merged = { ...stripUndefined(raw), ...overrides, llm: { ...stripUndefined(raw.llm), ...(overrides.llm ?? {}) } };
@@ -263,6 +291,8 @@ export const ENV_NAMES: Record<string, string> = {
   operatorToken: 'OPERATOR_TOKEN',
   idlePauseMinutes: 'IDLE_PAUSE_MINUTES',
   snapshotEveryGameMinutes: 'SNAPSHOT_EVERY_GAME_MINUTES',
+  snapshotThinAfterGameHours: 'SNAPSHOT_THIN_AFTER_GAME_HOURS',
+  snapshotKeepEveryGameMinutes: 'SNAPSHOT_KEEP_EVERY_GAME_MINUTES',
   backupCron: 'BACKUP_CRON',
   idleCheckCron: 'IDLE_CHECK_CRON',
   backupKeep: 'BACKUP_KEEP',
@@ -286,6 +316,7 @@ export const ENV_NAMES: Record<string, string> = {
   'llm.prices': 'LLM_PRICES',
   'llm.embeddingModel': 'EMBEDDING_MODEL',
   'llm.embeddingDimension': 'EMBEDDING_DIMENSION',
+  'llm.endpoints': 'LLM_ENDPOINTS',
 };
 
 function envName(path: PropertyKey[]): string {

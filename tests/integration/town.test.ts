@@ -123,6 +123,39 @@ describe('a town on the offline mind', () => {
     await town.close();
   }, 60_000);
 
+  it("gives a new world's waking residents their routine at once, so the first morning does not hold the clock", async () => {
+    // 8:00: every shipped resident is awake or wakes within half an hour, and none has a plan yet.
+    const town = await openTown({ startTime: '2026-02-13T08:00' });
+    town.loop.tick(100);
+    town.loop.tick(100);
+    const awake = town.sim.agents().filter((a) => !a.asleep);
+    expect(awake.length).toBeGreaterThan(5);
+    for (const a of awake) expect(a.plan?.day, a.spec.id).toBe(a.planRequestedDay);
+    // The hold is worked out at the start of a tick, from the plans the last one applied.
+    town.loop.tick(100);
+    expect(town.holds.list()).not.toContain('waiting-for-minds');
+    await town.close();
+    // Asked for three hours ahead at 5:00, the plans wait in the queue (these ticks never yield to it); whoever
+    // wakes before theirs comes gets the routine instead of holding the clock.
+    const early = await openTown({ startTime: '2026-02-13T05:00' });
+    early.loop.tick(100);
+    const planless = early.sim.agents().filter((a) => a.plan === null).length;
+    expect(planless).toBeGreaterThan(5);
+    early.loop.tick(150_000);
+    for (let i = 0; i < 3; i++) early.loop.tick(100);
+    expect(early.holds.list()).not.toContain('waiting-for-minds');
+    const awakeEarly = early.sim.agents().filter((a) => !a.asleep);
+    expect(awakeEarly.length).toBeGreaterThan(0);
+    for (const a of awakeEarly) expect(a.plan?.day, a.spec.id).toBe(a.planRequestedDay);
+    await early.close();
+    // The control: in the small hours nobody is near waking, so nobody gets a plan before the queue reaches it.
+    const night = await openTown({ startTime: '2026-02-13T02:00' });
+    night.loop.tick(100);
+    night.loop.tick(100);
+    expect(night.sim.agents().filter((a) => a.plan !== null)).toEqual([]);
+    await night.close();
+  }, 60_000);
+
   it('refuses a world made with another embedder, saying what to do', () => {
     const dir = tempDir();
     const file = path.join(dir, 'w.sqlite');

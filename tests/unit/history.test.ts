@@ -16,6 +16,8 @@ import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR } from '../../server/src/protocol/tim
 import { Rng } from '../../server/src/sim/rng';
 import { openWorldDb } from '../../server/src/store/WorldDb';
 import type { SimState } from '../../server/src/sim/types';
+import type { DayPlan } from '../../server/src/protocol/plan';
+import { asAgentId } from '../../server/src/protocol/ids';
 import type { TownMap } from '../../server/src/world/types';
 import { tempDir } from '../helpers';
 
@@ -82,6 +84,12 @@ describe('the state at a game time', () => {
     }
     // The samples cover the interesting moments too: conversations in progress, walks half done.
     expect(talking).toBeGreaterThan(0);
+    // The states above were folded from thinned snapshots: past the last 6 game hours, one a game hour.
+    const headers = town.db.snapshots.headers();
+    const old = headers.filter((h) => h.gameMs < town.gameMs - 6 * GAME_MS_PER_HOUR);
+    expect(new Set(old.map((h) => Math.floor(h.gameMs / GAME_MS_PER_HOUR))).size).toBe(old.length);
+    expect(old.length).toBeGreaterThanOrEqual(17);
+    expect(headers.filter((h) => h.gameMs >= town.gameMs - 6 * GAME_MS_PER_HOUR).length).toBeGreaterThanOrEqual(23);
     await town.close();
   }, 120_000);
 
@@ -92,6 +100,49 @@ describe('the state at a game time', () => {
     const end = stateAt(town.db, town.world, null)!;
     expect(view(end.sim, town.map, town.gameMs)).toEqual(view(town.sim.getState(), town.map, town.gameMs));
     await town.close();
+  }, 60_000);
+});
+
+describe('thinning old snapshots', () => {
+  const saveAt = (db: ReturnType<typeof openWorldDb>, minutes: number[]) => {
+    for (const m of minutes) db.snapshots.save({ seq: m, gameMs: m * 60_000, state: { m } });
+  };
+
+  it('keeps the first of each game hour before the cut, and every one after it', () => {
+    const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    saveAt(db, [0, 15, 30, 45, 60, 75, 90, 105, 120, 135]);
+    expect(db.snapshots.thin(100 * 60_000, 60 * 60_000)).toBe(5);
+    expect(db.snapshots.headers().map((h) => h.gameMs / 60_000)).toEqual([0, 60, 105, 120, 135]);
+    // Thinning again changes nothing; the newest always stays.
+    expect(db.snapshots.thin(100 * 60_000, 60 * 60_000)).toBe(0);
+    expect(db.snapshots.latest()!.gameMs).toBe(135 * 60_000);
+    expect(db.snapshots.atOrBefore(59 * 60_000)!.state).toEqual({ m: 0 });
+    db.close();
+  });
+
+  it('keeps only the newest day of each agent in the plans table (the log holds every plan)', () => {
+    const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    const plan = (day: number) => ({ day, broadStrokes: [`day ${day}`], hourBlocks: [], actions: [] }) as unknown as DayPlan;
+    for (const day of [1, 2, 3]) for (const agent of ['ana', 'ben']) db.savePlan(asAgentId(agent), plan(day));
+    // A re-plan of the same day replaces it; an older day never comes back.
+    db.savePlan(asAgentId('ana'), plan(3));
+    const rows = db.db.prepare('SELECT agent_id AS agent, day FROM plans ORDER BY agent_id').all();
+    expect(rows).toEqual([
+      { agent: 'ana', day: 3 },
+      { agent: 'ben', day: 3 },
+    ]);
+    db.close();
+  });
+
+  it('keeps every snapshot of a town that turned thinning off', async () => {
+    const town = await openTown({ startTime: '2026-02-13T07:00', snapshotEveryGameMinutes: 15, snapshotThinAfterGameHours: 0 });
+    await town.loop.runLockstep(town.gameMs + 3 * GAME_MS_PER_HOUR, 60_000);
+    expect(town.db.snapshots.headers().length).toBeGreaterThanOrEqual(12);
+    await town.close();
+    const thinning = await openTown({ startTime: '2026-02-13T07:00', snapshotEveryGameMinutes: 15, snapshotThinAfterGameHours: 1 });
+    await thinning.loop.runLockstep(thinning.gameMs + 3 * GAME_MS_PER_HOUR, 60_000);
+    expect(thinning.db.snapshots.headers().length).toBeLessThanOrEqual(7);
+    await thinning.close();
   }, 60_000);
 });
 

@@ -4,7 +4,8 @@ import { Simulation } from '../../server/src/sim/Simulation';
 import { splicePlan, findActionIndex } from '../../server/src/protocol/plan';
 import { dayIndex, GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { asAgentId } from '../../server/src/world/types';
-import type { Input, OperationRequest, ResidentSpec, StepResult } from '../../server/src/sim/types';
+import type { AgentSimState, Input, OperationRequest, ResidentSpec, StepResult } from '../../server/src/sim/types';
+import { setCooldown } from '../../server/src/sim/apply';
 import type { DayPlan, PlannedAction } from '../../server/src/protocol/plan';
 import * as C from '../../server/src/sim/constants';
 import { latenessGameMs } from '../../server/src/sim/stagger';
@@ -415,5 +416,27 @@ describe('plan helpers', () => {
   it('counts days from game midnight', () => {
     expect(dayIndex(at(23, 59))).toBe(dayIndex(at(0, 0)));
     expect(dayIndex(at(0, 0) + GAME_MS_PER_DAY)).toBe(dayIndex(at(0, 0)) + 1);
+  });
+});
+
+describe('pair cooldowns', () => {
+  it('keep only the partners whose cooldown can still decide something', () => {
+    const agent = { pairCooldowns: [] as Array<[string, number]> } as unknown as AgentSimState;
+    const H = 3_600_000;
+    setCooldown(agent, 'a', 0);
+    setCooldown(agent, 'b', 2 * H);
+    // At 5 h, a's cooldown (4 h) has run out: it goes when someone new is added; b's still counts.
+    setCooldown(agent, 'c', 5 * H);
+    expect(agent.pairCooldowns).toEqual([
+      ['b', 2 * H],
+      ['c', 5 * H],
+    ]);
+    // Updating a partner already listed changes its time only.
+    setCooldown(agent, 'b', 6 * H);
+    expect(agent.pairCooldowns).toEqual([
+      ['b', 6 * H],
+      ['c', 5 * H],
+    ]);
+    expect(C.PAIR_CONVERSATION_COOLDOWN_GAME_MS).toBe(4 * H);
   });
 });

@@ -18,6 +18,16 @@ import { planDay } from './operations/plan';
 import { Observer } from './operations/observe';
 import { converse } from './operations/converse';
 import { interview, seed, whisper } from './operations/interview';
+import { planFromRoutine } from './offlinePlanning';
+import { planMomentAt, wakingDay } from '../world/clockText';
+import { ownClockGameMs } from '../protocol/lateness';
+
+/**
+ * A plan asked for this close to its agent's waking (or after it: a new world's first morning, an agent
+ * added mid-day) is one the sim would hold the clock for while a queue of others is made: such an agent
+ * gets the persona's routine for the day at once (`quickPlan`), and the plan made as usual replaces it.
+ */
+export const QUICK_PLAN_WITHIN_GAME_MINUTES = 30;
 
 interface Running {
   gameMs: number;
@@ -60,6 +70,20 @@ export class AgentRuntime {
     );
     this.running.set(p, entry);
     void p.finally(() => this.running.delete(p));
+  }
+
+  /**
+   * The routine plan for a plan request due within QUICK_PLAN_WITHIN_GAME_MINUTES of its agent's waking
+   * (about a quarter of a millisecond, no retrieval, nothing stored), else null. The request still runs.
+   */
+  quickPlan(request: OperationRequest): Input | null {
+    // An agent whose persona is gone (removed as the request was made) gets no plan here; the operation says why.
+    if (request.kind !== 'plan' || !this.c.deps.personas.has(request.agentId)) return null;
+    const persona = this.c.persona(request.agentId);
+    const { wakeMinute, sleepMinute } = wakingDay(persona.wakeAt, persona.sleepAt);
+    const { day, minute } = planMomentAt(ownClockGameMs(request.agentId, request.gameMs), wakeMinute, sleepMinute);
+    if (day !== request.day || minute < wakeMinute - QUICK_PLAN_WITHIN_GAME_MINUTES) return null;
+    return { kind: 'plan', agentId: request.agentId, plan: planFromRoutine(persona, this.c.deps.map, this.c.deps.seed, request.day) };
   }
 
   /** Game time at which the oldest operation the sim still waits on was asked for, or null. */

@@ -12,6 +12,7 @@ import { RetryingChatModel, type RetryReport } from './RetryingChatModel';
 import { SchedulingChatModel } from './SchedulingChatModel';
 import { RecordingChatModel } from './RecordingChatModel';
 import type { Pricing } from './pricing';
+import type { EndpointFigures } from './RoutingChatModel';
 import type { WallClock } from '../core/wallClock';
 
 export interface StackOptions {
@@ -44,6 +45,8 @@ export interface ChatStack {
   pricing: Pricing;
   /** The response-format mode the adapter uses (null until its probe answered), for /healthz. */
   responseFormat?: () => string | null;
+  /** Per-endpoint figures, when calls are spread over several endpoints (LLM_ENDPOINTS). */
+  endpoints?: () => EndpointFigures[];
 }
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {

@@ -109,7 +109,10 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
         state.conversations = state.conversations.filter((x) => x !== c);
         index.conversations.delete(conversationId);
       }
-      for (const [id, other] of [[a, b], [b, a]] as const) {
+      for (const [id, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
         const agent = index.agents.get(id);
         if (!agent) continue;
         agent.conversationId = null;
@@ -162,5 +165,11 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
 export function setCooldown(agent: AgentSimState, otherId: string, at: number): void {
   const entry = agent.pairCooldowns.find(([id]) => id === otherId);
   if (entry) entry[1] = at;
-  else agent.pairCooldowns.push([otherId, at]);
+  else {
+    // Entries past the cooldown decide nothing (conversations.ts): dropped, so the list is the few of the
+    // last hours, not everyone the agent ever met (state and snapshots would grow all week).
+    const expired = at - C.PAIR_CONVERSATION_COOLDOWN_GAME_MS;
+    if (agent.pairCooldowns.some(([, t]) => t < expired)) agent.pairCooldowns = agent.pairCooldowns.filter(([, t]) => t >= expired);
+    agent.pairCooldowns.push([otherId, at]);
+  }
 }

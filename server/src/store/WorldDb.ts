@@ -104,8 +104,12 @@ export class WorldDb {
   }
 
   // ---- plans, conversations, relationships ------------------------------------------------------
+  /** The agent's plan for its day; only its newest day is kept (the log's `plan.made` holds every plan, for replay). */
   savePlan(agentId: AgentId, plan: DayPlan): void {
-    this.db.prepare('INSERT OR REPLACE INTO plans (agent_id, day, data) VALUES (?, ?, ?)').run(agentId, plan.day, JSON.stringify(plan));
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM plans WHERE agent_id = ? AND day < ?').run(agentId, plan.day);
+      this.db.prepare('INSERT OR REPLACE INTO plans (agent_id, day, data) VALUES (?, ?, ?)').run(agentId, plan.day, JSON.stringify(plan));
+    })();
   }
 
   saveConversation(c: ConversationRecord): void {
@@ -341,6 +345,16 @@ class SqliteSnapshotStore implements SnapshotStore {
   }
   headers(): SnapshotHeader[] {
     return this.db.prepare('SELECT seq, game_ms AS gameMs, rowid AS "order" FROM snapshots ORDER BY rowid').all() as SnapshotHeader[];
+  }
+  thin(beforeGameMs: number, everyGameMs: number): number {
+    const before = Math.round(beforeGameMs);
+    const every = Math.max(1, Math.round(everyGameMs));
+    // Integer division (a JS number binds as a REAL): the game-time bucket of each snapshot; the first saved in each stays.
+    return this.db
+      .prepare(
+        'DELETE FROM snapshots WHERE game_ms < ? AND rowid NOT IN (SELECT min(rowid) FROM snapshots WHERE game_ms < ? GROUP BY game_ms / CAST(? AS INTEGER))',
+      )
+      .run(before, before, every).changes;
   }
 }
 

@@ -137,6 +137,11 @@ export interface SnapshotStore {
   atOrBefore(gameMs: number): Snapshot | undefined;
   /** Every snapshot's position in the log and in game time, in the order they were saved. */
   headers(): SnapshotHeader[];
+  /**
+   * Deletes the snapshots older than `beforeGameMs` but the first saved in each `everyGameMs` of game time
+   * (replay seeks from those and folds the log forward); returns how many went.
+   */
+  thin(beforeGameMs: number, everyGameMs: number): number;
 }
 
 /** A finished conversation, as kept in `conversations` and `utterances`. */

@@ -14,6 +14,7 @@ import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { WorldDb } from '../store/WorldDb';
 import type { SavedTown } from '../history/stateAt';
 import type { ClockHolds } from './holds';
+import type { AgentId } from '../protocol/ids';
 import type { TownLog } from './log';
 import { isStorageFault, type StorageProblem, type StorageState } from './storage';
 
@@ -30,7 +31,7 @@ export interface TickResult extends StepResult {
 }
 
 export interface LoopParts {
-  config: Pick<Config, 'clockPolicy' | 'snapshotEveryGameMinutes'>;
+  config: Pick<Config, 'clockPolicy' | 'snapshotEveryGameMinutes' | 'snapshotThinAfterGameHours' | 'snapshotKeepEveryGameMinutes'>;
   sim: Simulation;
   clock: SimClock;
   runtime: AgentRuntime;
@@ -48,6 +49,8 @@ export class TownLoop {
   /** Live mode: requests not yet handed to cognition (see `pump`). */
   private readonly queued: OperationRequest[] = [];
   private pumping = false;
+  /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
+  private readonly quickPlanned = new Set<string>();
   private readonly drainedWaiters: Array<() => void> = [];
 
   constructor(private readonly p: LoopParts) {
@@ -86,6 +89,8 @@ export class TownLoop {
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
     const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
+    // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
+    for (const r of result.requests) if (r.kind === 'plan') this.giveQuickPlan(r.agentId, r.day, r.gameMs);
     this.queued.push(...result.requests);
     this.pump();
     return this.afterStep(result);
@@ -105,7 +110,11 @@ export class TownLoop {
     this.pumping = true;
     setImmediate(() => {
       this.pumping = false;
-      const next = this.queued.shift();
+      // What the sim waits on first (observations, conversations); plans after, as an agent that wakes
+      // before its plan comes has the routine (updateWaitingHold): a thousand plans asked at once would
+      // otherwise keep the morning's observations queued past MAX_MIND_LAG_GAME_MINUTES.
+      const urgent = this.queued.findIndex((r) => r.kind !== 'plan');
+      const next = this.queued.splice(urgent >= 0 ? urgent : 0, 1)[0];
       if (next) this.p.runtime.submit(next);
       this.pump();
     });
@@ -178,23 +187,45 @@ export class TownLoop {
     const { config, clock, runtime, sim, holds } = this.p;
     if (config.clockPolicy !== 'wait') return;
     const lagsBy = (t: number | null, minutes: number) => t !== null && clock.gameMs - t > minutes * GAME_MS_PER_MINUTE;
-    // A queued request counts as in flight: it waits for its turn.
+    // A queued request counts as in flight: it waits for its turn. A plan does not block (AgentRuntime.submit):
+    // an agent that wakes before its plan comes gets the routine (below).
     let oldest = runtime.oldestInFlightGameMs();
-    for (const r of this.queued) if (oldest === null || r.gameMs < oldest) oldest = r.gameMs;
+    for (const r of this.queued) if (r.kind !== 'plan' && (oldest === null || r.gameMs < oldest)) oldest = r.gameMs;
     const lagging = lagsBy(oldest, MAX_MIND_LAG_GAME_MINUTES) || lagsBy(runtime.oldestBackgroundGameMs(), MAX_BACKGROUND_LAG_GAME_MINUTES);
-    const waitingForPlan = sim.agents().some((a) => {
+    let waitingForPlan = false;
+    for (const a of sim.agents()) {
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
-      return a.planRequestedDay === day && a.plan?.day !== day && minute >= a.spec.wakeMinute && !a.asleep;
-    });
+      if (a.planRequestedDay !== day || a.plan?.day === day || minute < a.spec.wakeMinute || a.asleep) continue;
+      // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes.
+      if (!this.quickPlanned.has(`${a.spec.id}@${day}`) && !this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
+    }
     holds.mindsWaiting(lagging || waitingForPlan);
   }
 
+  /** Queues the routine for the agent's day for the next step, once per agent and day; false when none applies. */
+  private giveQuickPlan(agentId: AgentId, day: number, gameMs: number): boolean {
+    const key = `${agentId}@${day}`;
+    if (this.quickPlanned.has(key)) return true;
+    const quick = this.p.runtime.quickPlan({ kind: 'plan', agentId, day, gameMs });
+    if (!quick) return false;
+    if (this.quickPlanned.size > 100_000) this.quickPlanned.clear();
+    this.quickPlanned.add(key);
+    this.pending.push(quick);
+    return true;
+  }
+
   saveSnapshot(): void {
-    const { sim, clock, db } = this.p;
+    const { sim, clock, db, config } = this.p;
     // Serialised by `save` before it returns, so the live state need not be copied first (10 MB in a town of a thousand).
     const state: Readonly<SavedTown> = { sim: sim.peekState(), clock: clock.getState() };
     db.snapshots.save({ seq: db.events.lastSeq(), gameMs: clock.gameMs, state });
     this.lastSnapshotGameMs = clock.gameMs;
+    // Old snapshots thinned (a town of a thousand saves ~1 MB each): resume needs the newest, a seek the one
+    // before its moment, and folding an hour of log is quick. A log from before event format 2 keeps all:
+    // history/log.ts finds what an old restart abandoned from the snapshot it resumed from.
+    if (config.snapshotThinAfterGameHours > 0 && db.eventFormat >= 2) {
+      db.snapshots.thin(clock.gameMs - config.snapshotThinAfterGameHours * 3_600_000, config.snapshotKeepEveryGameMinutes * GAME_MS_PER_MINUTE);
+    }
   }
 
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */

@@ -12,6 +12,7 @@ import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { OpenAIEmbedder } from '../llm/OpenAIEmbedder';
 import { OpenAIChatModel } from '../llm/OpenAIChatModel';
 import { buildChatStack, type ChatStack } from '../llm/stack';
+import { RoutingChatModel } from '../llm/RoutingChatModel';
 import { Pricing } from '../llm/pricing';
 import { acceptorFor, LlmMind, type FallbackReport, type MendReport } from '../agent/LlmMind';
 import { purgeInvalidReplies } from '../llm/CachingChatModel';
@@ -56,39 +57,52 @@ export function buildMinds(config: Config, logger: Logger): Minds {
           timeoutMs: llm.timeoutMs,
         })
       : loadOfflineEmbedder();
-  if (!llm.baseURL) {
+  if (!llm.baseURL && llm.endpoints.length === 0) {
     logger.info('no OPENAI_BASE_URL: running on the offline mind');
     return { embedder, label: 'offline', createMind: () => ({ mind: new OfflineMind(), runtimeSettings: OFFLINE_RUNTIME_SETTINGS, stack: null }) };
   }
-  const host = safeHost(llm.baseURL);
-  const label = `llm: ${llm.model} @ ${host}`;
-  logger.info(`running on the LLM mind: ${llm.model} at ${redactUrl(llm.baseURL)} (${llm.responseFormat}, concurrency ${llm.concurrency})`);
+  const routed = llm.endpoints.length > 0;
+  const label = routed ? `llm: ${llm.endpoints.length} endpoints` : `llm: ${llm.model} @ ${safeHost(llm.baseURL!)}`;
+  if (routed) {
+    for (const e of llm.endpoints)
+      logger.info(`LLM endpoint: ${e.model ?? llm.model} at ${redactUrl(e.baseURL)} (concurrency ${e.concurrency ?? llm.concurrency}, weight ${e.weight})`);
+  } else logger.info(`running on the LLM mind: ${llm.model} at ${redactUrl(llm.baseURL!)} (${llm.responseFormat}, concurrency ${llm.concurrency})`);
   return {
     embedder,
     label,
     createMind(hooks) {
       if (embedder instanceof OpenAIEmbedder) embedder.useCache(hooks.db);
-      const adapter = new OpenAIChatModel({
-        baseURL: llm.baseURL!,
-        apiKey: llm.apiKey,
-        models: { default: llm.model, ...llm.models },
-        responseFormat: llm.responseFormat,
-        timeoutMs: llm.timeoutMs,
-        clock: hooks.wallClock,
-        onProbe: (mode, detail) => logger.info(`LLM response format: ${mode}: ${detail}`),
-      });
+      const adapterFor = (baseURL: string, apiKey: string | undefined, model: string) =>
+        new OpenAIChatModel({
+          baseURL,
+          apiKey,
+          models: { default: model, ...llm.models },
+          responseFormat: llm.responseFormat,
+          timeoutMs: llm.timeoutMs,
+          clock: hooks.wallClock,
+          onProbe: (mode, detail) => logger.info(`LLM response format (${safeHost(baseURL)}): ${mode}: ${detail}`),
+        });
       if (llm.responseFormat !== 'auto') logger.info(`LLM response format: ${llm.responseFormat} (LLM_RESPONSE_FORMAT)`);
       // A cached reply is valid by construction: entries from older code or another schema are dropped.
       const purged = purgeInvalidReplies(hooks.db.responseCache, acceptorFor);
       if (purged > 0) logger.info(`dropped ${purged} cached LLM replies that no longer pass their schema`);
+      // With LLM_ENDPOINTS, one adapter per endpoint under the router; the scheduler above keeps their summed concurrency.
+      const endpoints = llm.endpoints.map((e) => ({
+        name: safeHost(e.baseURL),
+        model: adapterFor(e.baseURL, e.apiKey ?? llm.apiKey, e.model ?? llm.model),
+        concurrency: e.concurrency ?? llm.concurrency,
+        weight: e.weight,
+      }));
+      const router = routed ? new RoutingChatModel(endpoints, { clock: hooks.wallClock }) : null;
+      const adapter = routed ? endpoints[0].model : adapterFor(llm.baseURL!, llm.apiKey, llm.model);
       const pricing = new Pricing(llm.prices, (model) => logger.warn(`no price for model '${model}': its calls count as $0 (set LLM_PRICES)`));
-      const stack = buildChatStack(adapter, {
+      const stack = buildChatStack(router ?? adapter, {
         modelFor: (p) => adapter.modelFor(p),
         cache: hooks.db.responseCache,
         log: hooks.db.callLog,
         pricing,
         budget: { tokens: llm.budgetTokens, usd: llm.budgetUsd },
-        concurrency: llm.concurrency,
+        concurrency: routed ? endpoints.reduce((n, e) => n + e.concurrency, 0) : llm.concurrency,
         requestsPerMinute: llm.rpm,
         tokensPerMinute: llm.tpm,
         maxRetries: llm.maxRetries,
@@ -99,6 +113,7 @@ export function buildMinds(config: Config, logger: Logger): Minds {
         onBudgetResume: hooks.onBudgetResume,
       });
       stack.responseFormat = () => adapter.responseFormat;
+      if (router) stack.endpoints = () => router.figures();
       const mind = new LlmMind({ model: stack.model, label, onFallback: hooks.onFallback, onMend: hooks.onMend });
       return { mind, runtimeSettings: LLM_RUNTIME_SETTINGS, stack };
     },

@@ -1,0 +1,221 @@
+// The soak: the generated town of 1,000 served as `npm start` serves it (a server process, offline mind,
+// CLOCK_POLICY=wait), run from midnight for one game day as fast as the mind allows with steps no coarser
+// than a perception turn: CLOCK_RATE=300 at 10 Hz is 30 game seconds a tick (the clock waits whenever
+// cognition lags). Every game hour it samples the server's resident memory, V8 heap, CPU and world file
+// size (with its WAL); it reports each one's slope, the file's growth per agent-day and each table's size,
+// and draws RSS and file size over the day in docs/soak.svg. CPU at 1× is the CPU one game hour took over
+// the real minute a game hour lasts at 1× (it leaves out the 4 in 5 ticks 1× has more, each a state patch
+// for the viewers). Run alone with `npx tsx bench/soak.ts` (SOAK_GAME_HOURS=N for a shorter or longer run).
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { generatedTown, startServerProcess, type ServerProcess } from './bigTown';
+
+const AGENTS = 1000;
+const HOUR_MS = 3_600_000;
+const START = '2026-02-13T00:00';
+/** 30 game seconds a tick at 10 Hz: the perception turn (sim/constants.ts), so agents look as often as at 1×. */
+const RATE = 300;
+/** Samples from this game hour on are after every resident's first day was planned (waking hours end by 8:00). */
+const SETTLED_FROM_HOUR = 8;
+/** A wall-time bound on the whole soak, so a stuck run cannot hold the shared machine. */
+const WALL_LIMIT_MS = 45 * 60_000;
+
+export interface SoakSample {
+  gameHour: number;
+  wallS: number;
+  rssMb: number;
+  heapMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  cpuMs: number;
+  fileKb: number;
+  memories: number;
+}
+
+function fileKb(dataDir: string): number {
+  let bytes = 0;
+  for (const f of fs.readdirSync(dataDir)) if (/\.sqlite(-wal)?$/.test(f)) bytes += fs.statSync(path.join(dataDir, f)).size;
+  return bytes / 1024;
+}
+
+/** Least-squares slope of y over x. */
+export function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+async function sample(server: ServerProcess, gameHour: number, t0: number): Promise<SoakSample> {
+  const h = (await (await fetch(`${server.url}/healthz`)).json()) as { memory: { heapUsed: number; heapTotal: number; external: number } };
+  return {
+    gameHour,
+    wallS: (performance.now() - t0) / 1000,
+    rssMb: server.rssMb(),
+    heapMb: h.memory.heapUsed,
+    heapTotalMb: h.memory.heapTotal,
+    externalMb: h.memory.external,
+    cpuMs: server.cpuMs(),
+    fileKb: fileKb(server.dataDir),
+    memories: countMemories(path.join(server.dataDir, 'smalltown.sqlite')).count,
+  };
+}
+
+/** The world's memories and its embedding dimension, read through a read-only connection. */
+function countMemories(file: string): { count: number; dimension: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const count = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+    const dimension = Number(db.prepare("SELECT value FROM meta WHERE key = 'embedding_dimension'").pluck().get());
+    return { count, dimension };
+  } finally {
+    db.close();
+  }
+}
+
+/** Each table's and index's bytes in the world file (SQLite's dbstat), largest first. */
+function tableKb(file: string): Array<{ name: string; kb: number }> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as Array<{ name: string; bytes: number }>;
+    return rows.map((r) => ({ name: r.name, kb: r.bytes / 1024 }));
+  } finally {
+    db.close();
+  }
+}
+
+/** RSS (MB, left axis) and the world file (MB, right axis) over the game hours, as an SVG line chart. */
+export function soakSvg(samples: SoakSample[], title: string): string {
+  const W = 720;
+  const H = 360;
+  const L = 60;
+  const R = 660;
+  const T = 40;
+  const B = 310;
+  const hours = Math.max(24, ...samples.map((s) => s.gameHour));
+  const rssMax = Math.ceil(Math.max(...samples.map((s) => s.rssMb)) / 100) * 100;
+  const fileMax = Math.ceil(Math.max(...samples.map((s) => s.fileKb / 1024)) / 50) * 50;
+  const x = (h: number) => L + ((R - L) * h) / hours;
+  const y = (v: number, max: number) => B - ((B - T) * v) / max;
+  const line = (values: number[], max: number) => samples.map((s, i) => `${x(s.gameHour).toFixed(1)},${y(values[i], max).toFixed(1)}`).join(' ');
+  const ticks: string[] = [];
+  for (let h = 0; h <= hours; h += 3) ticks.push(`<text x="${x(h)}" y="${B + 18}" text-anchor="middle">${h}:00</text>`);
+  for (let i = 0; i <= 4; i++) {
+    const v = (rssMax * i) / 4;
+    const f = (fileMax * i) / 4;
+    ticks.push(`<text x="${L - 6}" y="${y(v, rssMax) + 4}" text-anchor="end" fill="#1f6fb2">${v}</text>`);
+    ticks.push(`<text x="${R + 6}" y="${y(f, fileMax) + 4}" fill="#b2541f">${f}</text>`);
+    ticks.push(`<line x1="${L}" x2="${R}" y1="${y(v, rssMax)}" y2="${y(v, rssMax)}" stroke="#ddd"/>`);
+  }
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${W / 2}" y="20" text-anchor="middle" font-size="14">${title}</text>`,
+    ...ticks,
+    `<line x1="${L}" x2="${R}" y1="${B}" y2="${B}" stroke="#333"/>`,
+    `<polyline fill="none" stroke="#1f6fb2" stroke-width="2" points="${line(
+      samples.map((s) => s.rssMb),
+      rssMax,
+    )}"/>`,
+    `<polyline fill="none" stroke="#b2541f" stroke-width="2" stroke-dasharray="6 3" points="${line(
+      samples.map((s) => s.fileKb / 1024),
+      fileMax,
+    )}"/>`,
+    `<text x="${L}" y="${H - 10}" fill="#1f6fb2">— server RSS, MB (left)</text>`,
+    `<text x="${R}" y="${H - 10}" text-anchor="end" fill="#b2541f">- - world file with its WAL, MB (right)</text>`,
+    `<text x="${W / 2}" y="${B + 34}" text-anchor="middle">game hour</text>`,
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?? 24)): Promise<Record<string, number>> {
+  const town = generatedTown(AGENTS);
+  const server = await startServerProcess(town, { START_TIME: START, CLOCK_RATE: String(RATE) });
+  try {
+    const t0 = performance.now();
+    const startMs = (await server.health()).gameMs;
+    const samples: SoakSample[] = [await sample(server, 0, t0)];
+    let next = 1;
+    while (next <= gameHours) {
+      if (performance.now() - t0 > WALL_LIMIT_MS) {
+        console.warn(`soak: stopped at game hour ${next - 1} after ${WALL_LIMIT_MS / 60_000} minutes; the figures cover those hours`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      if ((await server.health()).gameMs < startMs + next * HOUR_MS) continue;
+      samples.push(await sample(server, next, t0));
+      const s = samples.at(-1)!;
+      process.stdout.write(`  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB file ${(s.fileKb / 1024).toFixed(1)} MB\n`);
+      next += 1;
+    }
+    const file = path.join(server.dataDir, 'smalltown.sqlite');
+    const tables = tableKb(file);
+    const last = samples.at(-1)!;
+    const days = last.gameHour / 24;
+    const settled = samples.filter((s) => s.gameHour >= SETTLED_FROM_HOUR);
+    const hoursOf = (ss: SoakSample[]) => ss.map((s) => s.gameHour);
+    const meanRss = settled.reduce((a, s) => a + s.rssMb, 0) / settled.length;
+    // CPU each game hour took, as a share of the real minute that hour lasts at 1×.
+    const cpuPct = samples.slice(1).map((s, i) => (100 * (s.cpuMs - samples[i].cpuMs)) / 60_000);
+    fs.mkdirSync('docs', { recursive: true });
+    fs.writeFileSync('docs/soak.svg', soakSvg(samples, `Soak: ${AGENTS} agents, one game day from midnight (offline mind, 30 game s a tick)`));
+    fs.writeFileSync('docs/soak.json', `${JSON.stringify({ samples, tables }, null, 1)}\n`);
+    // vec0 allocates each agent's first 256 vectors up front (in the start file), so a first day's growth
+    // leaves out the vectors of its memories; a later day pays for them: counted here from the memories made.
+    const { dimension } = countMemories(file);
+    const vectorKbPerAgentDay = ((last.memories - samples[0].memories) * dimension * 4) / 1024 / AGENTS / days;
+    const result: Record<string, number> = {
+      'soak.world_kb_per_agent_day': (last.fileKb - samples[0].fileKb) / AGENTS / days,
+      'soak.world_kb_per_agent_day_with_vectors': (last.fileKb - samples[0].fileKb) / AGENTS / days + vectorKbPerAgentDay,
+      'soak.memories_per_agent_day': (last.memories - samples[0].memories) / AGENTS / days,
+      'soak.world_kb_start_per_agent': samples[0].fileKb / AGENTS,
+      'soak.rss_slope_pct_per_day':
+        (100 *
+          24 *
+          slope(
+            hoursOf(settled),
+            settled.map((s) => s.rssMb),
+          )) /
+        meanRss,
+      'soak.rss_mb_max': Math.max(...samples.map((s) => s.rssMb)),
+      'soak.heap_slope_mb_per_day':
+        24 *
+        slope(
+          hoursOf(settled),
+          settled.map((s) => s.heapMb),
+        ),
+      'soak.heap_mb_max': Math.max(...samples.map((s) => s.heapMb)),
+      'soak.file_slope_kb_per_agent_day':
+        (24 *
+          slope(
+            hoursOf(samples),
+            samples.map((s) => s.fileKb),
+          )) /
+        AGENTS,
+      [`soak.cpu_pct_max.agents_${AGENTS}`]: Math.max(...cpuPct),
+      [`soak.cpu_pct_mean.agents_${AGENTS}`]: cpuPct.reduce((a, b) => a + b, 0) / cpuPct.length,
+      'soak.wall_s': last.wallS,
+      'soak.game_hours': last.gameHour,
+    };
+    for (const t of tables.slice(0, 6)) result[`soak.table_kb_per_agent.${t.name}`] = t.kb / AGENTS;
+    return result;
+  } catch (error) {
+    console.error(`soak: the server (${server.exited() ?? 'running'}) wrote:\n${server.stderrTail()}`);
+    throw error;
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchSoak().then((r) => console.table(r));
+}
