@@ -6,25 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTown } from '../server/src/app';
-import { parseScenario } from '../server/src/analysis/scenario';
-import { runScenario } from '../server/src/analysis/runScenario';
-import { createLogger } from '../server/src/town/logger';
+import { runRumour } from '../tests/e2e/rumourRun';
 import { launchBrowser } from '../tests/e2e/browser';
-
-const SCENARIO = `
-name: rumour
-personas: personas
-start: 2026-02-13T06:00
-days: 0.4
-interventions:
-  - { at: 2026-02-13T06:00, kind: whisper, agent: isabella, text: "Isabella Rivera is throwing a Valentine's Day party at Hobbs Cafe on February 14 at 5pm." }
-topics:
-  - { name: party, phrase: "Isabella's Valentine's Day party at Hobbs Cafe", words: [valentine, party] }
-`;
 
 async function main(prefix: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-analysis-shot-'));
-  await runScenario({ scenario: parseScenario(SCENARIO, 'rumour.yaml'), scenarioFile: 'rumour.yaml', env: { DATA_DIR: dataDir }, logger: createLogger('silent') });
+  await runRumour(dataDir);
   const quiet = { logLevel: 'warn', backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off', idlePauseMinutes: 0 } as const;
   const town = await startTown({ port: 0, host: '127.0.0.1', dataDir, seed: 1, ...quiet });
   const browser = await launchBrowser();
