@@ -12,7 +12,7 @@ import { Town, type TownHost } from './scenes/Town';
 import { connectToTown, forgetToken, isTokenRefused, rememberToken, takeToken, type TownConnection } from './net/townConnection';
 import { connectToReplay } from './net/replayConnection';
 import { ConnectionHub } from './net/connectionHub';
-import { chosenWorld, fetchReplayWorld, fetchTownInfo } from './net/api';
+import { chosenWorld, fetchReplayWorld, fetchTownInfo, fetchWorlds } from './net/api';
 import { Hud, type ViewControls } from './ui/hud';
 import { Inspector } from './ui/inspector';
 import { FeedPanel } from './ui/feed';
@@ -119,25 +119,37 @@ function requestedMoment(): number | null {
   return t;
 }
 
+/** A world file that is no running town: the listing says so, and the page replays it without asking /api/town (a 404) first. */
+async function isFileOnly(world: string | null): Promise<boolean> {
+  if (world === null) return false;
+  const listing = await fetchWorlds().catch(() => null);
+  return listing?.worlds.some((w) => w.id === world && !w.live && !w.error) ?? false;
+}
+
 async function open(at: number | null): Promise<Opened> {
   const requested = chosenWorld();
   try {
+    if (await isFileOnly(requested)) return await openFile(requested!, at);
     const info = await fetchTownInfo();
     const live = await join(info.name);
     return { hub: new ConnectionHub(live, live), places: info.places, mapUrl: info.mapUrl, replayWorld: requested };
   } catch (error) {
     const noTown = new Error(`${error instanceof Error ? error.message : String(error)} (see /towns)`);
     if (requested === null) throw noTown;
-    // No running town by that name: a world file (a headless run, a backup) replays on its own page.
-    const file = await fetchReplayWorld(requested).catch((reason: unknown) => {
-      const why = reason instanceof Error ? reason.message : String(reason);
-      // Neither a town nor a file: the town's message. A file that cannot be replayed: its own reason.
-      if (/no such world file|is not a world name/.test(why)) throw noTown;
-      throw new Error(`cannot replay ${requested}: ${why}`);
-    });
-    const replay = await connectToReplay({ world: requested, gameMs: at ?? file.span.lastGameMs });
-    return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: requested };
+    return openFile(requested, at, noTown);
   }
+}
+
+/** The replay of a world file (a headless run, a backup) on its own page; `noTown` is the town's message for a name that is neither. */
+async function openFile(world: string, at: number | null, noTown?: Error): Promise<Opened> {
+  const file = await fetchReplayWorld(world).catch((reason: unknown) => {
+    const why = reason instanceof Error ? reason.message : String(reason);
+    // Neither a town nor a file: the town's message. A file that cannot be replayed: its own reason.
+    if (noTown && /no such world file|is not a world name/.test(why)) throw noTown;
+    throw new Error(`cannot replay ${world}: ${why}`);
+  });
+  const replay = await connectToReplay({ world, gameMs: at ?? file.span.lastGameMs });
+  return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: world };
 }
 
 async function start(): Promise<void> {
