@@ -152,6 +152,24 @@ async function openFile(world: string, at: number | null, noTown?: Error): Promi
   return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: world };
 }
 
+/** The DOM parts of the page around the map: the clock bar, the inspector, the tools, the feed, the help, the timeline and the world list. */
+interface Panels {
+  hud: Hud;
+  inspector: Inspector;
+  tools: OperatorTools;
+  feed: FeedPanel;
+  help: HTMLElement;
+  replayBar: ReplayBar;
+  picker: WorldPicker;
+}
+
+/** The Phaser game and its town scene (once it runs). */
+interface Game {
+  game: Phaser.Game;
+  town(): Town;
+  townReady(): boolean;
+}
+
 async function start(): Promise<void> {
   status.textContent = 'connecting to the town…';
   const at = requestedMoment();
@@ -164,9 +182,20 @@ async function start(): Promise<void> {
     status.append(retry);
     return;
   }
-  const { hub } = opened;
   status.textContent = '';
   mountTownsLink();
+  const panels = mountPanels(opened);
+  if (opened.hub.mode === 'replay') {
+    if (opened.hub.state.detail) panels.hud.say(`This world replays with less detail: ${opened.hub.state.detail}.`);
+  } else if (at !== null) void panels.replayBar.seek(at);
+  const game = startGame(opened, panels);
+  bindControls(opened.hub, panels, game);
+  installTestHooks(opened.hub, panels, game);
+}
+
+/** Builds the panels on the page and wires them to the hub and to each other. */
+function mountPanels(opened: Opened): Panels {
+  const { hub } = opened;
   const hud = new Hud(hub);
   hub.on('error', (m) => {
     const e = m as ErrorReply;
@@ -207,10 +236,12 @@ async function start(): Promise<void> {
     feed.reset(mode);
     inspector.reset();
   });
-  if (hub.mode === 'replay') {
-    if (hub.state.detail) hud.say(`This world replays with less detail: ${hub.state.detail}.`);
-  } else if (at !== null) void replayBar.seek(at);
+  return { hud, inspector, tools, feed, help, replayBar, picker };
+}
 
+/** Starts Phaser (Boot -> Preloader -> Town) with what the scene needs from the page: the hub, the places, the map, the panels' frame hooks. */
+function startGame(opened: Opened, panels: Panels): Game {
+  const { hud, inspector, tools, replayBar } = panels;
   const game = new Phaser.Game({
     type: hardwareWebGl() ? Phaser.WEBGL : Phaser.CANVAS,
     parent: 'game',
@@ -238,9 +269,15 @@ async function start(): Promise<void> {
       replayBar.frame(now);
     },
   };
-  game.registry.set('connection', hub);
+  game.registry.set('connection', opened.hub);
   game.registry.set('host', host);
   game.registry.set('mapUrl', opened.mapUrl);
+  return { game, town, townReady };
+}
+
+/** The clock bar's view buttons, the find box, closing the inspector, and the keyboard shortcuts. */
+function bindControls(hub: ConnectionHub, panels: Panels, { town, townReady }: Game): void {
+  const { hud, inspector, tools, help, replayBar, picker } = panels;
   inspector.onClose = () => town().follow(null);
   hud.onFind((id) => town().follow(id));
   const view: ViewControls = {
@@ -291,7 +328,10 @@ async function start(): Promise<void> {
     },
     modalOpen: tokenDialogOpen,
   });
+}
 
+/** window.__smalltown for the browser tests, and `ready` once the town has drawn its agents (then an agent named in the address is followed). */
+function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, { game, town, townReady }: Game): void {
   window.__smalltown = {
     ready: false,
     get scene() {

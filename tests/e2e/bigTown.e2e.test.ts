@@ -59,6 +59,32 @@ describe('a generated town in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('follows the agent whose dot is clicked at whole-town zoom, and "⌂ town" flies back out in under a second', async () => {
+    await page.keyboard.press('0');
+    await page.waitForFunction(() => Math.abs(Math.log(window.__smalltown!.camera().zoom / window.__smalltown!.camera().fitZoom)) < 0.02);
+    const agents = (await page.evaluate(() => window.__smalltown!.agents())).filter((a) => a.onScreen);
+    // The agent farthest from any other: a click on its dot can mean only it.
+    const lone = agents
+      .map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }))
+      .sort((p, q) => q.gap - p.gap)[0].a;
+    await page.mouse.move(lone.x - 30, lone.y - 30);
+    await page.mouse.move(lone.x, lone.y - 2, { steps: 5 });
+    await page.mouse.down();
+    await page.mouse.up();
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.followed()), { timeout: 5000 }).toBe(lone.id);
+    await expect.poll(() => page.locator('#panel h2').textContent()).toBe(lone.name);
+    await page.waitForTimeout(1500);
+    const started = Date.now();
+    await page.locator('#hud-whole').click();
+    await page.waitForFunction(() => Math.abs(Math.log(window.__smalltown!.camera().zoom / window.__smalltown!.camera().fitZoom)) < 0.02, null, {
+      timeout: 10_000,
+      polling: 'raf',
+    });
+    expect(Date.now() - started).toBeLessThan(1500);
+    await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+  });
+
   it('keeps the bigger places named where names would overlap, and no name covers another', async () => {
     const labels = (await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.visible);
     expect(labels.length).toBeGreaterThan(5);
