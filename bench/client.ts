@@ -74,7 +74,8 @@ async function benchResearcher(): Promise<Record<string, number>> {
         await timeToFrame(
           page,
           () => page.mouse.click(target.x, target.y),
-          `window.__smalltown.inspected() === ${JSON.stringify(target.id)} && !document.getElementById('panel').hidden && document.querySelector('#panel h2').textContent === ${JSON.stringify(target.name)}`,
+          `window.__smalltown.inspected() === ${JSON.stringify(target.id)} && !document.getElementById('panel').hidden` +
+            ` && document.querySelector('#panel h2').textContent === ${JSON.stringify(target.name)}`,
         ),
       );
       // A click that picked nobody: follow by the page's hook, so the other figures are still measured.
