@@ -31,7 +31,7 @@ type Page = import('playwright-core').Page;
 async function openWholeTown(page: Page, url: string): Promise<void> {
   // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
-  await page.goto(url);
+  await page.goto(url, { timeout: 180_000 });
   await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 300_000 });
   await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
   await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));

@@ -55,6 +55,8 @@ declare global {
         viewport: { x: number; y: number; width: number; height: number };
         map: { width: number; height: number };
       };
+      /** Agents' names drawn on the map, with their box on the page. */
+      nameLabels(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
       /** Place names drawn on the map: visible ones with their box on the page. */
       placeLabels(): Array<{ text: string; kind: string; visible: boolean; left: number; top: number; width: number; height: number }>;
       follow(id: string | null): void;
@@ -374,6 +376,16 @@ function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, 
         const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
         const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
         return { text: l.text, kind: l.kind, visible: l.object.visible, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom };
+      });
+    },
+    nameLabels() {
+      const cam = town().cameras.main;
+      return [...town().agents.values()].flatMap((v) => {
+        const b = v.labelBox;
+        if (!b) return [];
+        const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
+        const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
+        return [{ id: v.id, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom }];
       });
     },
     follow: (id) => town().follow(id),

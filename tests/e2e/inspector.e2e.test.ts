@@ -95,6 +95,45 @@ describe('the inspector and the clock bar', () => {
     }
   });
 
+  it('keeps a followed agent’s name clear of the panels at 1024 px, even at the map’s edge, and names apart', async () => {
+    const page = await open('/', 1024, 768);
+    const agents = await page.evaluate(() => window.__smalltown!.agents());
+    const edge = [...agents].sort((a, b) => a.worldX - b.worldX)[0];
+    await page.evaluate((id) => window.__smalltown!.follow(id), edge.id);
+    await page.waitForTimeout(2500);
+    const name = (await page.evaluate(() => window.__smalltown!.nameLabels())).find((l) => l.id === edge.id)!;
+    expect(name).toBeDefined();
+    for (const id of ['log', 'panel']) {
+      const box = (await page.locator(`#${id}`).boundingBox())!;
+      const covered = name.left < box.x + box.width && box.x < name.left + name.width && name.top < box.y + box.height && box.y < name.top + name.height;
+      expect(covered, `${edge.id}'s name under #${id}`).toBe(false);
+    }
+    // Zoomed in on a busy place, no agent's name covers another's.
+    await page.keyboard.press('Escape');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('-');
+    await page.waitForTimeout(500);
+    const names = await page.evaluate(() => window.__smalltown!.nameLabels());
+    for (let i = 0; i < names.length; i++)
+      for (let j = i + 1; j < names.length; j++) {
+        const [a, b] = [names[i], names[j]];
+        const overlap = a.left < b.left + b.width - 0.5 && b.left < a.left + a.width - 0.5 && a.top < b.top + b.height - 0.5 && b.top < a.top + a.height - 0.5;
+        expect(overlap, `${a.id} / ${b.id}`).toBe(false);
+      }
+    // The whole town: place names apart.
+    await page.keyboard.press('0');
+    await page.waitForTimeout(1500);
+    const places = (await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.visible);
+    expect(places.length).toBeGreaterThan(3);
+    for (let i = 0; i < places.length; i++)
+      for (let j = i + 1; j < places.length; j++) {
+        const [a, b] = [places[i], places[j]];
+        const overlap = a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+        expect(overlap, `${a.text} / ${b.text}`).toBe(false);
+      }
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
   it('Esc in the interview field leaves the field and keeps the draft; the next Esc closes the inspector', async () => {
     const page = await open(`/?token=${TOKEN}`, 1440, 900);
     await page.evaluate(() => window.__smalltown!.follow('isabella'));
