@@ -121,7 +121,9 @@ async function benchResearcher(): Promise<Record<string, number>> {
 
 /** The on-screen agent farthest from any other (the k-th such, for a different one each try): a click on it can mean only it. */
 async function loneAgent(page: Page, k: number): Promise<{ id: string; name: string; x: number; y: number }> {
-  const agents = (await page.evaluate(() => (window as PageWindow).__smalltown!.agents())).filter((a) => a.onScreen);
+  const agents = await page.evaluate(() =>
+    (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen && document.elementFromPoint(a.x, a.y)?.tagName === 'CANVAS'),
+  );
   const scored = agents.map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }));
   scored.sort((p, q) => q.gap - p.gap);
   const { id, name, x, y } = scored[k % scored.length].a;

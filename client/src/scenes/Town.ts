@@ -69,9 +69,11 @@ export class Town extends Phaser.Scene {
     this.scale.on('resize', () => this.layout());
 
     this.input.on('pointerdown', (pointer: Phaser.Input.Pointer) => {
+      // The world point under the pointer, from what the camera showed (its view, not its matrix, which may be a frame behind).
       const cam = this.cameras.main;
-      const at = cam.getWorldPoint(pointer.x, pointer.y);
-      const agentId = this.crowd.pick(at.x, at.y, cam.zoom);
+      const wx = cam.worldView.x + (pointer.x - cam.x) / cam.zoom;
+      const wy = cam.worldView.y + (pointer.y - cam.y) / cam.zoom;
+      const agentId = this.crowd.pick(wx, wy, cam.zoom);
       if (agentId) this.follow(agentId);
       else this.drag = { x: pointer.x, y: pointer.y, lastX: pointer.x, lastY: pointer.y, moved: false };
     });
