@@ -18,7 +18,7 @@ const MEASURE_MS = 10_000;
 
 interface Smalltown {
   ready: boolean;
-  agents(): Array<{ id: string; name: string; x: number; y: number; onScreen: boolean }>;
+  agents(): Array<{ id: string; name: string; x: number; y: number; onScreen: boolean; walking: boolean }>;
   camera(): { zoom: number; fitZoom: number };
   follow(id: string | null): void;
   inspected(): string | null;
@@ -122,7 +122,7 @@ async function benchResearcher(): Promise<Record<string, number>> {
 /** The on-screen agent farthest from any other (the k-th such, for a different one each try): a click on it can mean only it. */
 async function loneAgent(page: Page, k: number): Promise<{ id: string; name: string; x: number; y: number }> {
   const agents = await page.evaluate(() =>
-    (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen && document.elementFromPoint(a.x, a.y)?.tagName === 'CANVAS'),
+    (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen && !a.walking && document.elementFromPoint(a.x, a.y)?.tagName === 'CANVAS'),
   );
   const scored = agents.map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }));
   scored.sort((p, q) => q.gap - p.gap);

@@ -62,9 +62,9 @@ describe('a generated town in the browser', () => {
   it('follows the agent whose dot is clicked at whole-town zoom, and "⌂ town" flies back out in under a second', async () => {
     await page.keyboard.press('0');
     await page.waitForFunction(() => Math.abs(Math.log(window.__smalltown!.camera().zoom / window.__smalltown!.camera().fitZoom)) < 0.02);
-    // On screen and on the canvas itself (not under the log, the clock bar or the bottom bar).
+    // Standing still, on screen and on the canvas itself (not under the log, the clock bar or the bottom bar).
     const agents = await page.evaluate(() =>
-      window.__smalltown!.agents().filter((a) => a.onScreen && document.elementFromPoint(a.x, a.y - 2)?.tagName === 'CANVAS'),
+      window.__smalltown!.agents().filter((a) => a.onScreen && !a.walking && document.elementFromPoint(a.x, a.y - 2)?.tagName === 'CANVAS'),
     );
     // The agent farthest from any other: a click on its dot can mean only it.
     const lone = agents
