@@ -60,16 +60,10 @@ describe('the opening view', () => {
 
   it('fits the whole town in the window, centred clear of the side log, with sector names readable', async () => {
     await page.keyboard.press('0');
-    await expect
-      .poll(
-        () =>
-          page.evaluate(() => {
-            const c = window.__smalltown!.camera();
-            return Math.abs(c.zoom / c.fitZoom - 1);
-          }),
-        { timeout: 10_000 },
-      )
-      .toBeLessThan(0.01);
+    await expect.poll(() => page.evaluate(() => {
+      const c = window.__smalltown!.camera();
+      return Math.abs(c.zoom / c.fitZoom - 1);
+    }), { timeout: 10_000 }).toBeLessThan(0.01);
     const cam = await page.evaluate(() => window.__smalltown!.camera());
     const log = (await page.locator('#log').boundingBox())!;
     // The map's corners on the page: inside the viewport, right of the log, and not stuck to a corner.
@@ -119,27 +113,17 @@ describe('the opening view', () => {
     expect(await page.evaluate(() => window.__smalltown!.camera().mode)).toBe('auto');
     // Someone is watched: the camera moves to them and zooms in to a readable size.
     await expect.poll(() => page.evaluate(() => window.__smalltown!.camera().watched.length), { timeout: 30_000 }).toBeGreaterThan(0);
-    await expect
-      .poll(
-        async () => {
-          const { cam, agents } = await page.evaluate(() => ({ cam: window.__smalltown!.camera(), agents: window.__smalltown!.agents() }));
-          return cam.watched.length > 0 && cam.zoom > cam.fitZoom * 1.5 && cam.watched.every((id) => agents.find((a) => a.id === id)?.onScreen);
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(true);
+    await expect.poll(async () => {
+      const { cam, agents } = await page.evaluate(() => ({ cam: window.__smalltown!.camera(), agents: window.__smalltown!.agents() }));
+      return cam.watched.length > 0 && cam.zoom > cam.fitZoom * 1.5 && cam.watched.every((id) => agents.find((a) => a.id === id)?.onScreen);
+    }, { timeout: 20_000 }).toBe(true);
     await page.screenshot({ path: 'test-results/opening-auto-follow.png' });
 
     // A drag on the map (from a spot with nobody on it) pans, and ends auto-follow.
     const cam = await page.evaluate(() => window.__smalltown!.camera());
     const before = cam.centerX;
     const agents = await page.evaluate(() => window.__smalltown!.agents());
-    const from = [
-      [700, 450],
-      [900, 300],
-      [1100, 600],
-      [800, 700],
-    ].find(([x, y]) => agents.every((a) => Math.hypot(a.x - x, a.y - y) > 80))!;
+    const from = [[700, 450], [900, 300], [1100, 600], [800, 700]].find(([x, y]) => agents.every((a) => Math.hypot(a.x - x, a.y - y) > 80))!;
     await page.mouse.move(from[0], from[1]);
     await page.mouse.down();
     await page.mouse.move(from[0] - 100, from[1], { steps: 5 });

@@ -36,11 +36,10 @@ describe('the town in the browser', () => {
     const first = await page.evaluate(() => window.__smalltown!.agents());
     expect(first.length).toBeGreaterThanOrEqual(8);
     await page.waitForFunction(
-      (before) =>
-        window.__smalltown!.agents().some((a) => {
-          const b = before.find((x) => x.id === a.id);
-          return b && Math.hypot(a.worldX - b.worldX, a.worldY - b.worldY) > 16;
-        }),
+      (before) => window.__smalltown!.agents().some((a) => {
+        const b = before.find((x) => x.id === a.id);
+        return b && Math.hypot(a.worldX - b.worldX, a.worldY - b.worldY) > 16;
+      }),
       first,
       { timeout: 30_000 },
     );
@@ -52,16 +51,12 @@ describe('the town in the browser', () => {
     // then try again, a few times.
     let target: { id: string; name: string } | null = null;
     for (let attempt = 0; attempt < 6 && !target; attempt++) {
-      const still = await page.waitForFunction(
-        async () => {
-          const a = window.__smalltown!.agents();
-          await new Promise((r) => setTimeout(r, 400));
-          const b = window.__smalltown!.agents();
-          return a.find((x) => b.some((y) => y.id === x.id && y.worldX === x.worldX && y.worldY === x.worldY)) ?? null;
-        },
-        null,
-        { timeout: 30_000 },
-      );
+      const still = await page.waitForFunction(async () => {
+        const a = window.__smalltown!.agents();
+        await new Promise((r) => setTimeout(r, 400));
+        const b = window.__smalltown!.agents();
+        return a.find((x) => b.some((y) => y.id === x.id && y.worldX === x.worldX && y.worldY === x.worldY)) ?? null;
+      }, null, { timeout: 30_000 });
       const candidate = (await still.jsonValue())!;
       await page.evaluate((id) => window.__smalltown!.follow(id), candidate.id);
       await page.waitForTimeout(1500);
