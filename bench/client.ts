@@ -18,9 +18,10 @@ const MEASURE_MS = 10_000;
 
 interface Smalltown {
   ready: boolean;
-  agents(): Array<{ onScreen: boolean }>;
+  agents(): Array<{ id: string; name: string; x: number; y: number; onScreen: boolean; walking: boolean }>;
   camera(): { zoom: number; fitZoom: number };
   follow(id: string | null): void;
+  inspected(): string | null;
 }
 type PageWindow = Window & { __smalltown?: Smalltown };
 
@@ -30,7 +31,7 @@ type Page = import('playwright-core').Page;
 async function openWholeTown(page: Page, url: string): Promise<void> {
   // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
-  await page.goto(url);
+  await page.goto(url, { timeout: 180_000 });
   await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 300_000 });
   await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
   await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
@@ -43,7 +44,110 @@ async function openWholeTown(page: Page, url: string): Promise<void> {
 
 export async function benchClient(): Promise<Record<string, number>> {
   await build({ configFile: 'client/vite.config.ts', logLevel: 'error' });
-  return { ...(await benchGeneratedTown()), ...(await benchCrowd()) };
+  return { ...(await benchGeneratedTown()), ...(await benchResearcher()), ...(await benchCrowd()) };
+}
+
+/** The median; any failed try (-1) makes it -1. */
+const median = (xs: number[]) => (xs.includes(-1) ? -1 : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+const TRIES = 5;
+
+/**
+ * The generated town of 1,000 used as a researcher does (issue 23), at 1440×900: a click on an agent's dot
+ * at whole-town zoom until the inspector shows that agent (painted), the frame rate while following an
+ * agent with the inspector open, "⌂ town" until the whole town is in view, and a 20-step drag. Times are
+ * the median of five tries, measured in the page from the input event to the frame that shows the result.
+ */
+async function benchResearcher(): Promise<Record<string, number>> {
+  const server = await startServerProcess(generatedTown(AGENTS), { START_TIME: '2026-02-13T10:30' });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openWholeTown(page, server.url);
+    await new Promise((r) => setTimeout(r, 2000));
+    const clicks: number[] = [];
+    const zoomOuts: number[] = [];
+    let fps = 0;
+    for (let i = 0; i < TRIES; i++) {
+      const target = await loneAgent(page, i);
+      clicks.push(
+        await timeToFrame(
+          page,
+          () => page.mouse.click(target.x, target.y),
+          `window.__smalltown.inspected() === ${JSON.stringify(target.id)} && !document.getElementById('panel').hidden` +
+            ` && document.querySelector('#panel h2').textContent === ${JSON.stringify(target.name)}`,
+        ),
+      );
+      // A click that picked nobody: follow by the page's hook, so the other figures are still measured.
+      if ((await page.evaluate(() => (window as PageWindow).__smalltown!.inspected())) !== target.id)
+        await page.evaluate((id) => (window as PageWindow).__smalltown!.follow(id), target.id);
+      await new Promise((r) => setTimeout(r, 2500));
+      if (i === 0) fps = (await measureFrames(page)).fps;
+      const whole = await page.locator('#hud-whole').boundingBox();
+      zoomOuts.push(
+        await timeToFrame(
+          page,
+          () => page.mouse.click(whole!.x + whole!.width / 2, whole!.y + whole!.height / 2),
+          'Math.abs(Math.log(window.__smalltown.camera().zoom / window.__smalltown.camera().fitZoom)) < 0.02',
+        ),
+      );
+      await page.keyboard.press('Escape');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // A drag across the town: 20 moves of the pointer, as a hand drags (the free camera follows each).
+    const box = await page.evaluate(() => {
+      const c = document.querySelector('#game canvas')!.getBoundingClientRect();
+      return { x: c.x + c.width / 2, y: c.y + c.height / 2 };
+    });
+    for (let i = 0; i < 6; i++) await page.keyboard.press('+');
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = Date.now();
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 20; i++) await page.mouse.move(box.x - i * 15, box.y - i * 8);
+    await page.mouse.up();
+    const drag = Date.now() - t0;
+    return {
+      [`client.click_to_inspector_ms.agents_${AGENTS}`]: Math.round(median(clicks)),
+      [`client.fps.agents_${AGENTS}_inspector_open`]: fps,
+      [`client.zoom_out_ms.agents_${AGENTS}`]: Math.round(median(zoomOuts)),
+      [`client.drag_20_moves_ms.agents_${AGENTS}`]: drag,
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** The on-screen agent farthest from any other (the k-th such, for a different one each try): a click on it can mean only it. */
+async function loneAgent(page: Page, k: number): Promise<{ id: string; name: string; x: number; y: number }> {
+  const agents = await page.evaluate(() =>
+    (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen && !a.walking && document.elementFromPoint(a.x, a.y)?.tagName === 'CANVAS'),
+  );
+  const scored = agents.map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }));
+  scored.sort((p, q) => q.gap - p.gap);
+  const { id, name, x, y } = scored[k % scored.length].a;
+  return { id, name, x, y };
+}
+
+/** Milliseconds from the input `act` sends to the first frame painted after `doneExpr` holds (checked every frame in the page). */
+async function timeToFrame(page: Page, act: () => Promise<void>, doneExpr: string): Promise<number> {
+  await page.evaluate(`(() => {
+    window.__t0 = null; window.__t1 = null;
+    addEventListener('pointerdown', () => { window.__t0 ??= performance.now(); }, { capture: true, once: true });
+    const check = () => {
+      if (window.__t0 !== null && (${doneExpr})) requestAnimationFrame(() => { window.__t1 = performance.now(); });
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  })()`);
+  await act();
+  const done = await page
+    .waitForFunction(() => (window as { __t1?: number | null }).__t1 !== null, null, { timeout: 20_000, polling: 100 })
+    .then(() => true)
+    .catch(() => false);
+  // Never: the input did not have its effect (recorded as -1, which fails every bound).
+  return done ? (page.evaluate('window.__t1 - window.__t0') as Promise<number>) : -1;
 }
 
 /** A generated town of 1,000: the whole town, closer, zoomed in. */
@@ -123,5 +227,6 @@ async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchClient().then((r) => console.table(r));
+  // `npx tsx bench/client.ts researcher`: only the researcher's figures (the client must be built).
+  (process.argv[2] === 'researcher' ? benchResearcher() : benchClient()).then((r) => console.table(r));
 }

@@ -12,7 +12,7 @@ import { Town, type TownHost } from './scenes/Town';
 import { connectToTown, forgetToken, isTokenRefused, rememberToken, takeToken, type TownConnection } from './net/townConnection';
 import { connectToReplay } from './net/replayConnection';
 import { ConnectionHub } from './net/connectionHub';
-import { chosenWorld, fetchReplayWorld, fetchTownInfo } from './net/api';
+import { chosenWorld, fetchReplayWorld, fetchTownInfo, fetchWorlds } from './net/api';
 import { Hud, type ViewControls } from './ui/hud';
 import { Inspector } from './ui/inspector';
 import { FeedPanel } from './ui/feed';
@@ -55,6 +55,8 @@ declare global {
         viewport: { x: number; y: number; width: number; height: number };
         map: { width: number; height: number };
       };
+      /** Agents' names drawn on the map, with their box on the page. */
+      nameLabels(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
       /** Place names drawn on the map: visible ones with their box on the page. */
       placeLabels(): Array<{ text: string; kind: string; visible: boolean; left: number; top: number; width: number; height: number }>;
       follow(id: string | null): void;
@@ -119,25 +121,55 @@ function requestedMoment(): number | null {
   return t;
 }
 
+/** A world file that is no running town: the listing says so, and the page replays it without asking /api/town (a 404) first. */
+async function isFileOnly(world: string | null): Promise<boolean> {
+  if (world === null) return false;
+  const listing = await fetchWorlds().catch(() => null);
+  return listing?.worlds.some((w) => w.id === world && !w.live && !w.error) ?? false;
+}
+
 async function open(at: number | null): Promise<Opened> {
   const requested = chosenWorld();
   try {
+    if (await isFileOnly(requested)) return await openFile(requested!, at);
     const info = await fetchTownInfo();
     const live = await join(info.name);
     return { hub: new ConnectionHub(live, live), places: info.places, mapUrl: info.mapUrl, replayWorld: requested };
   } catch (error) {
     const noTown = new Error(`${error instanceof Error ? error.message : String(error)} (see /towns)`);
     if (requested === null) throw noTown;
-    // No running town by that name: a world file (a headless run, a backup) replays on its own page.
-    const file = await fetchReplayWorld(requested).catch((reason: unknown) => {
-      const why = reason instanceof Error ? reason.message : String(reason);
-      // Neither a town nor a file: the town's message. A file that cannot be replayed: its own reason.
-      if (/no such world file|is not a world name/.test(why)) throw noTown;
-      throw new Error(`cannot replay ${requested}: ${why}`);
-    });
-    const replay = await connectToReplay({ world: requested, gameMs: at ?? file.span.lastGameMs });
-    return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: requested };
+    return openFile(requested, at, noTown);
   }
+}
+
+/** The replay of a world file (a headless run, a backup) on its own page; `noTown` is the town's message for a name that is neither. */
+async function openFile(world: string, at: number | null, noTown?: Error): Promise<Opened> {
+  const file = await fetchReplayWorld(world).catch((reason: unknown) => {
+    const why = reason instanceof Error ? reason.message : String(reason);
+    // Neither a town nor a file: the town's message. A file that cannot be replayed: its own reason.
+    if (noTown && /no such world file|is not a world name/.test(why)) throw noTown;
+    throw new Error(`cannot replay ${world}: ${why}`);
+  });
+  const replay = await connectToReplay({ world, gameMs: at ?? file.span.lastGameMs });
+  return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: world };
+}
+
+/** The DOM parts of the page around the map: the clock bar, the inspector, the tools, the feed, the help, the timeline and the world list. */
+interface Panels {
+  hud: Hud;
+  inspector: Inspector;
+  tools: OperatorTools;
+  feed: FeedPanel;
+  help: HTMLElement;
+  replayBar: ReplayBar;
+  picker: WorldPicker;
+}
+
+/** The Phaser game and its town scene (once it runs). */
+interface Game {
+  game: Phaser.Game;
+  town(): Town;
+  townReady(): boolean;
 }
 
 async function start(): Promise<void> {
@@ -152,9 +184,20 @@ async function start(): Promise<void> {
     status.append(retry);
     return;
   }
-  const { hub } = opened;
   status.textContent = '';
   mountTownsLink();
+  const panels = mountPanels(opened);
+  if (opened.hub.mode === 'replay') {
+    if (opened.hub.state.detail) panels.hud.say(`This world replays with less detail: ${opened.hub.state.detail}.`);
+  } else if (at !== null) void panels.replayBar.seek(at);
+  const game = startGame(opened, panels);
+  bindControls(opened.hub, panels, game);
+  installTestHooks(opened.hub, panels, game);
+}
+
+/** Builds the panels on the page and wires them to the hub and to each other. */
+function mountPanels(opened: Opened): Panels {
+  const { hub } = opened;
   const hud = new Hud(hub);
   hub.on('error', (m) => {
     const e = m as ErrorReply;
@@ -195,10 +238,12 @@ async function start(): Promise<void> {
     feed.reset(mode);
     inspector.reset();
   });
-  if (hub.mode === 'replay') {
-    if (hub.state.detail) hud.say(`This world replays with less detail: ${hub.state.detail}.`);
-  } else if (at !== null) void replayBar.seek(at);
+  return { hud, inspector, tools, feed, help, replayBar, picker };
+}
 
+/** Starts Phaser (Boot -> Preloader -> Town) with what the scene needs from the page: the hub, the places, the map, the panels' frame hooks. */
+function startGame(opened: Opened, panels: Panels): Game {
+  const { hud, inspector, tools, replayBar } = panels;
   const game = new Phaser.Game({
     type: hardwareWebGl() ? Phaser.WEBGL : Phaser.CANVAS,
     parent: 'game',
@@ -226,9 +271,15 @@ async function start(): Promise<void> {
       replayBar.frame(now);
     },
   };
-  game.registry.set('connection', hub);
+  game.registry.set('connection', opened.hub);
   game.registry.set('host', host);
   game.registry.set('mapUrl', opened.mapUrl);
+  return { game, town, townReady };
+}
+
+/** The clock bar's view buttons, the find box, closing the inspector, and the keyboard shortcuts. */
+function bindControls(hub: ConnectionHub, panels: Panels, { town, townReady }: Game): void {
+  const { hud, inspector, tools, help, replayBar, picker } = panels;
   inspector.onClose = () => town().follow(null);
   hud.onFind((id) => town().follow(id));
   const view: ViewControls = {
@@ -279,7 +330,10 @@ async function start(): Promise<void> {
     },
     modalOpen: tokenDialogOpen,
   });
+}
 
+/** window.__smalltown for the browser tests, and `ready` once the town has drawn its agents (then an agent named in the address is followed). */
+function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, { game, town, townReady }: Game): void {
   window.__smalltown = {
     ready: false,
     get scene() {
@@ -322,6 +376,16 @@ async function start(): Promise<void> {
         const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
         const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
         return { text: l.text, kind: l.kind, visible: l.object.visible, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom };
+      });
+    },
+    nameLabels() {
+      const cam = town().cameras.main;
+      return [...town().agents.values()].flatMap((v) => {
+        const b = v.labelBox;
+        if (!b) return [];
+        const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
+        const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
+        return [{ id: v.id, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom }];
       });
     },
     follow: (id) => town().follow(id),

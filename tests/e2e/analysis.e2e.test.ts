@@ -8,20 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown, tempDir } from '../helpers';
-import { parseScenario } from '../../server/src/analysis/scenario';
-import { runScenario, type RunOutcome } from '../../server/src/analysis/runScenario';
-import { createLogger } from '../../server/src/town/logger';
-
-const SCENARIO = `
-name: rumour
-personas: personas
-start: 2026-02-13T06:00
-days: 0.4
-interventions:
-  - { at: 2026-02-13T06:00, kind: whisper, agent: isabella, text: "Isabella Rivera is throwing a Valentine's Day party at Hobbs Cafe on February 14 at 5pm." }
-topics:
-  - { name: party, phrase: "Isabella's Valentine's Day party at Hobbs Cafe", words: [valentine, party] }
-`;
+import type { RunOutcome } from '../../server/src/analysis/runScenario';
+import { runRumour } from './rumourRun';
 
 describe('the analysis page in the browser', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
@@ -32,12 +20,7 @@ describe('the analysis page in the browser', () => {
 
   beforeAll(async () => {
     const dataDir = tempDir();
-    run = await runScenario({
-      scenario: parseScenario(SCENARIO, 'rumour.yaml'),
-      scenarioFile: 'rumour.yaml',
-      env: { DATA_DIR: dataDir },
-      logger: createLogger('silent'),
-    });
+    run = await runRumour(dataDir);
     town = await startTestTown({ dataDir, world: 'live', rate: 60 });
     browser = await launchBrowser();
     page = await browser.context.newPage();

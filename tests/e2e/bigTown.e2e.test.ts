@@ -59,6 +59,47 @@ describe('a generated town in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('follows the agent whose dot is clicked at whole-town zoom, and "⌂ town" flies back out in under a second', async () => {
+    await page.keyboard.press('0');
+    await page.waitForFunction(() => Math.abs(Math.log(window.__smalltown!.camera().zoom / window.__smalltown!.camera().fitZoom)) < 0.02);
+    // Standing still, on screen and on the canvas itself (not under the log, the clock bar or the bottom bar).
+    const agents = await page.evaluate(() =>
+      window.__smalltown!.agents().filter((a) => a.onScreen && !a.walking && document.elementFromPoint(a.x, a.y - 2)?.tagName === 'CANVAS'),
+    );
+    // The agent farthest from any other: a click on its dot can mean only it.
+    const lone = agents
+      .map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }))
+      .sort((p, q) => q.gap - p.gap)[0].a;
+    await page.mouse.move(lone.x - 30, lone.y - 30);
+    await page.mouse.move(lone.x, lone.y - 2, { steps: 5 });
+    await page.mouse.down();
+    await page.mouse.up();
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.followed()), { timeout: 5000 }).toBe(lone.id);
+    await expect.poll(() => page.locator('#panel h2').textContent()).toBe(lone.name);
+    await page.waitForTimeout(1500);
+    // Timed in the page, from the click to the frame that shows the whole town (the flight is 600 ms of real time).
+    await page.evaluate(() => {
+      const w = window as unknown as { zoomOut: { t0: number; t1: number } };
+      w.zoomOut = { t0: 0, t1: 0 };
+      document.getElementById('hud-whole')!.addEventListener('click', () => (w.zoomOut.t0 = performance.now()), { once: true });
+      const check = () => {
+        const cam = window.__smalltown!.camera();
+        if (w.zoomOut.t0 && Math.abs(Math.log(cam.zoom / cam.fitZoom)) < 0.02) w.zoomOut.t1 = performance.now();
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+    await page.locator('#hud-whole').click();
+    await page.waitForFunction(() => (window as unknown as { zoomOut: { t1: number } }).zoomOut.t1 > 0, null, { timeout: 10_000 });
+    const took = await page.evaluate(() => {
+      const z = (window as unknown as { zoomOut: { t0: number; t1: number } }).zoomOut;
+      return z.t1 - z.t0;
+    });
+    expect(took).toBeLessThan(1000);
+    await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+  });
+
   it('keeps the bigger places named where names would overlap, and no name covers another', async () => {
     const labels = (await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.visible);
     expect(labels.length).toBeGreaterThan(5);

@@ -55,3 +55,25 @@ export async function openTown(browser: LaunchedBrowser, url: string): Promise<P
 }
 
 export type { Browser };
+
+/**
+ * Everything a page says went wrong: uncaught errors, console errors and warnings (a CSP violation and a
+ * library's warning are both), and failed responses. A test reads `problems` and expects none.
+ */
+export function watchConsole(page: Page): { problems: string[] } {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror on ${page.url()}: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()} on ${page.url()}: ${m.text()}`);
+  });
+  return { problems };
+}
+
+/** Types as a person does: a key at a time, about 8 a second. */
+export async function typeSlowly(page: Page, selector: string, text: string): Promise<void> {
+  const field = page.locator(selector);
+  await field.click();
+  await field.press('ControlOrMeta+a');
+  await field.press('Backspace');
+  await page.keyboard.type(text, { delay: 120 });
+}

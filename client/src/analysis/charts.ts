@@ -34,8 +34,18 @@ export function chartNames(): string[] {
   return [...charts.keys()];
 }
 
-function keep(name: string, chart: Chart): Chart {
+/** Destroys a kept chart (its section has nothing to show for this window or world). */
+export function dropChart(name: string): void {
   charts.get(name)?.destroy();
+  charts.delete(name);
+}
+
+/** Makes a chart in place of the one kept by that name: Chart.js takes a canvas only once the old chart on it is destroyed. */
+function keep(name: string, canvas: HTMLCanvasElement, make: () => Chart): Chart {
+  charts.get(name)?.destroy();
+  Chart.getChart(canvas)?.destroy();
+  charts.delete(name);
+  const chart = make();
   charts.set(name, chart);
   return chart;
 }
@@ -48,22 +58,35 @@ export function shortTime(gameMs: number): string {
 }
 
 const HOUR_MS = 3_600_000;
-/** A time axis from min to max with ticks on whole game hours (every 1, 3, 6, 12 or 24 of them). */
-const timeAxis = (min: number, max: number) => {
+/** The room a tick's label takes along x, in CSS px ("06:00" over "13 Feb", and a gap). */
+export const TICK_SPACING_PX = 64;
+/** Whole game hours between ticks: the smallest of these that fits the axis's width. */
+const TICK_HOURS = [1, 2, 3, 6, 12, 24, 48, 96, 168];
+
+/** How many game hours apart the ticks of an axis `widthPx` wide over [min, max] are, so that their labels never touch. */
+export function tickStepHours(min: number, max: number, widthPx: number): number {
+  const fit = Math.max(2, Math.floor(widthPx / TICK_SPACING_PX));
   const hours = (max - min) / HOUR_MS;
-  const step = [1, 3, 6, 12, 24].find((h) => hours / h <= 10) ?? 48;
-  return {
-    type: 'linear' as const,
-    min,
-    max,
-    afterBuildTicks: (axis: { ticks: Array<{ value: number }> }) => {
-      const first = Math.ceil(min / (step * HOUR_MS)) * step * HOUR_MS;
-      axis.ticks = [];
-      for (let t = first; t <= max; t += step * HOUR_MS) axis.ticks.push({ value: t });
-    },
-    ticks: { callback: (v: string | number) => shortTime(Number(v)), maxRotation: 0 },
-  };
-};
+  return TICK_HOURS.find((h) => hours / h + 1 <= fit) ?? Math.ceil(hours / (fit - 1) / 24) * 24;
+}
+
+/** A time axis from min to max with ticks on whole game hours, as many as its width has room for; each label is the time over the date. */
+const timeAxis = (min: number, max: number) => ({
+  type: 'linear' as const,
+  min,
+  max,
+  afterBuildTicks: (axis: { width: number; ticks: Array<{ value: number }> }) => {
+    const step = tickStepHours(min, max, axis.width || 600) * HOUR_MS;
+    axis.ticks = [];
+    for (let t = Math.ceil(min / step) * step; t <= max; t += step) axis.ticks.push({ value: t });
+  },
+  ticks: {
+    callback: (v: string | number) => [formatClock(minuteOfDay(Number(v))), shortTime(Number(v)).split(' ').slice(0, 2).join(' ')],
+    maxRotation: 0,
+    autoSkip: true,
+    autoSkipPadding: 8,
+  },
+});
 
 /** The game time at a click: the nearest point's x, or the x under the pointer. */
 function clickedTime(chart: Chart, event: ChartEvent, elements: ActiveElement[]): number | null {
@@ -91,30 +114,32 @@ export function lineChart(
   const xs = series.flatMap((s) => s.points.map((p) => p.x));
   return keep(
     name,
-    new Chart(canvas, {
-      type: 'line',
-      data: {
-        datasets: series.map((s, i) => ({
-          label: s.label,
-          data: s.points,
-          borderColor: PALETTE[i % PALETTE.length],
-          backgroundColor: PALETTE[i % PALETTE.length],
-          stepped: true,
-          pointRadius: 2,
-          pointHoverRadius: 5,
-        })),
-      },
-      options: {
-        maintainAspectRatio: false,
-        interaction: { mode: 'nearest', intersect: false, axis: 'x' },
-        scales: { x: timeAxis(Math.min(...xs), Math.max(...xs)), y: { beginAtZero: true, max: o.yMax, title: { display: true, text: o.yLabel } } },
-        plugins: { tooltip: { callbacks: { title: (items) => shortTime(Number((items[0]?.raw as { x: number }).x)) } } },
-        onClick: (event, elements, chart) => {
-          const t = clickedTime(chart, event, elements);
-          if (t !== null) o.onClick(t);
+    canvas,
+    () =>
+      new Chart(canvas, {
+        type: 'line',
+        data: {
+          datasets: series.map((s, i) => ({
+            label: s.label,
+            data: s.points,
+            borderColor: PALETTE[i % PALETTE.length],
+            backgroundColor: PALETTE[i % PALETTE.length],
+            stepped: true,
+            pointRadius: 2,
+            pointHoverRadius: 5,
+          })),
         },
-      },
-    }),
+        options: {
+          maintainAspectRatio: false,
+          interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+          scales: { x: timeAxis(Math.min(...xs), Math.max(...xs)), y: { beginAtZero: true, max: o.yMax, title: { display: true, text: o.yLabel } } },
+          plugins: { tooltip: { callbacks: { title: (items) => shortTime(Number((items[0]?.raw as { x: number }).x)) } } },
+          onClick: (event, elements, chart) => {
+            const t = clickedTime(chart, event, elements);
+            if (t !== null) o.onClick(t);
+          },
+        },
+      }),
   );
 }
 
@@ -128,29 +153,31 @@ export function hourlyBars(
 ): Chart {
   return keep(
     name,
-    new Chart(canvas, {
-      type: 'bar',
-      data: {
-        datasets: stacks.map((s, i) => ({
-          label: s.label,
-          data: hours.map((h, k) => ({ x: h + 1_800_000, y: s.values[k] })),
-          backgroundColor: PALETTE[i % PALETTE.length],
-          barPercentage: 1,
-          categoryPercentage: 1,
-        })),
-      },
-      options: {
-        maintainAspectRatio: false,
-        scales: {
-          x: { ...timeAxis(hours[0], (hours.at(-1) ?? 0) + 3_600_000), stacked: true },
-          y: { stacked: true, beginAtZero: true, title: { display: true, text: 'calls per game hour' } },
+    canvas,
+    () =>
+      new Chart(canvas, {
+        type: 'bar',
+        data: {
+          datasets: stacks.map((s, i) => ({
+            label: s.label,
+            data: hours.map((h, k) => ({ x: h + 1_800_000, y: s.values[k] })),
+            backgroundColor: PALETTE[i % PALETTE.length],
+            barPercentage: 1,
+            categoryPercentage: 1,
+          })),
         },
-        onClick: (event, elements, chart) => {
-          const t = clickedTime(chart, event, elements);
-          if (t !== null) onClick(Math.floor(t / 3_600_000) * 3_600_000);
+        options: {
+          maintainAspectRatio: false,
+          scales: {
+            x: { ...timeAxis(hours[0], (hours.at(-1) ?? 0) + 3_600_000), stacked: true },
+            y: { stacked: true, beginAtZero: true, title: { display: true, text: 'calls per game hour' } },
+          },
+          onClick: (event, elements, chart) => {
+            const t = clickedTime(chart, event, elements);
+            if (t !== null) onClick(Math.floor(t / 3_600_000) * 3_600_000);
+          },
         },
-      },
-    }),
+      }),
   );
 }
 
@@ -166,30 +193,32 @@ export function timeline(name: string, canvas: HTMLCanvasElement, bars: Timeline
   const rows = [...new Set(bars.map((b) => b.row))];
   return keep(
     name,
-    new Chart(canvas, {
-      type: 'bar',
-      data: {
-        labels: rows,
-        datasets: [
-          {
-            label: 'actions',
-            data: bars.map((b) => ({ x: [b.startGameMs, b.endGameMs], y: b.row })) as unknown as number[],
-            backgroundColor: bars.map((b) => PALETTE[rows.indexOf(b.row) % PALETTE.length]),
-            borderSkipped: false,
-            barPercentage: 0.8,
-          },
-        ],
-      },
-      options: {
-        indexAxis: 'y',
-        maintainAspectRatio: false,
-        scales: { x: timeAxis(dayStart, dayStart + DAY_MS), y: { type: 'category' } },
-        plugins: { legend: { display: false }, tooltip: { callbacks: { label: (item) => bars[item.dataIndex]?.label ?? '' } } },
-        onClick: (_event, elements) => {
-          const el = elements[0];
-          if (el) onClick(bars[el.index]);
+    canvas,
+    () =>
+      new Chart(canvas, {
+        type: 'bar',
+        data: {
+          labels: rows,
+          datasets: [
+            {
+              label: 'actions',
+              data: bars.map((b) => ({ x: [b.startGameMs, b.endGameMs], y: b.row })) as unknown as number[],
+              backgroundColor: bars.map((b) => PALETTE[rows.indexOf(b.row) % PALETTE.length]),
+              borderSkipped: false,
+              barPercentage: 0.8,
+            },
+          ],
         },
-      },
-    }),
+        options: {
+          indexAxis: 'y',
+          maintainAspectRatio: false,
+          scales: { x: timeAxis(dayStart, dayStart + DAY_MS), y: { type: 'category' } },
+          plugins: { legend: { display: false }, tooltip: { callbacks: { label: (item) => bars[item.dataIndex]?.label ?? '' } } },
+          onClick: (_event, elements) => {
+            const el = elements[0];
+            if (el) onClick(bars[el.index]);
+          },
+        },
+      }),
   );
 }

@@ -10,10 +10,39 @@ export function graphByName(name: string): Core | undefined {
   return graphs.get(name);
 }
 
-function keep(name: string, cy: Core): Core {
+/** Destroys the kept graphs whose names start with `prefix` (the trees of the topics of the last window or world). */
+export function dropGraphs(prefix: string): void {
+  for (const [name, cy] of graphs)
+    if (name.startsWith(prefix)) {
+      cy.destroy();
+      graphs.delete(name);
+    }
+}
+
+/**
+ * Makes a graph in `container` in place of the one kept by that name: the old one is destroyed first, so
+ * a redraw for another window or world never draws over a live instance.
+ */
+function keep(name: string, container: HTMLElement, make: () => Core): Core {
   graphs.get(name)?.destroy();
+  graphs.delete(name);
+  allowCytoscapeUnderCsp();
+  container.replaceChildren();
+  const cy = make();
   graphs.set(name, cy);
   return cy;
+}
+
+/**
+ * Cytoscape adds an inline <style> to the page's head unless an element with its id is there already, and the
+ * page's CSP allows no inline style: a placeholder stands in, and analysis.css gives `.cy` the rule it adds.
+ */
+function allowCytoscapeUnderCsp(): void {
+  const id = '__________cytoscape_stylesheet';
+  if (document.getElementById(id)) return;
+  const placeholder = document.createElement('meta');
+  placeholder.id = id;
+  document.head.append(placeholder);
 }
 
 const BASE_STYLE: cytoscape.StylesheetJson = [
@@ -25,6 +54,11 @@ const BASE_STYLE: cytoscape.StylesheetJson = [
       'font-size': 10,
       'text-valign': 'bottom',
       'text-margin-y': 3,
+      // A label on a dark plate, so that an edge or a neighbour under it does not garble it.
+      'text-background-color': '#181e2c',
+      'text-background-opacity': 0.75,
+      'text-background-padding': '1px',
+      'min-zoomed-font-size': 6,
       'background-color': '#6fb1ff',
       width: 'data(size)',
       height: 'data(size)',
@@ -39,46 +73,52 @@ const BASE_STYLE: cytoscape.StylesheetJson = [
 /** Agents as nodes (size: conversations), pairs as edges (width: conversations; dashed: known at the start). */
 export function relationshipGraph(container: HTMLElement, g: GraphView, onEdge: (a: string, b: string) => void, onNode: (id: string) => void): Core {
   const max = Math.max(1, ...g.edges.map((e) => e.conversations));
-  const cy = cytoscape({
-    container,
-    elements: [
-      ...g.nodes.map((n) => ({ data: { id: n.id, label: n.name, size: 14 + Math.sqrt(n.conversations) * 4 } })),
-      ...g.edges.map((e) => ({
-        data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: 1 + (6 * e.conversations) / max, conversations: e.conversations },
-        classes: e.conversations === 0 ? 'acquainted' : '',
-      })),
-    ],
-    style: BASE_STYLE,
-    layout: { name: 'cose', animate: false, randomize: false, nodeRepulsion: () => 40000, idealEdgeLength: () => 90 },
-    wheelSensitivity: 0.3,
-  });
+  const cy = keep('relationships', container, () =>
+    cytoscape({
+      container,
+      elements: [
+        ...g.nodes.map((n) => ({ data: { id: n.id, label: n.name, size: 14 + Math.sqrt(n.conversations) * 4 } })),
+        ...g.edges.map((e) => ({
+          data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: 1 + (6 * e.conversations) / max, conversations: e.conversations },
+          classes: e.conversations === 0 ? 'acquainted' : '',
+        })),
+      ],
+      style: BASE_STYLE,
+      layout: { name: 'cose', animate: false, randomize: false, nodeDimensionsIncludeLabels: true, nodeRepulsion: () => 40000, idealEdgeLength: () => 90 },
+    }),
+  );
   cy.on('tap', 'edge', (ev) => onEdge(ev.target.data('source') as string, ev.target.data('target') as string));
   cy.on('tap', 'node', (ev) => onNode(ev.target.id()));
-  return keep('relationships', cy);
+  return cy;
 }
 
 /** The who-told-whom tree of a topic: a root for each agent who knew it first-hand (seed, whisper, observation). */
 export function diffusionTree(name: string, container: HTMLElement, topic: ReportTopic, onNode: (agentId: string, gameMs: number) => void): Core {
   const known = new Set(topic.agents.map((a) => a.id));
-  const cy = cytoscape({
-    container,
-    elements: [
-      ...topic.agents.map((a) => ({ data: { id: a.id, label: `${a.name}\n${shortTime(a.first_heard_ms)}`, size: a.from ? 14 : 20, t: a.first_heard_ms } })),
-      ...topic.agents.filter((a) => a.from && known.has(a.from)).map((a) => ({ data: { id: `${a.from}>${a.id}`, source: a.from!, target: a.id, width: 1.5 } })),
-    ],
-    style: [
-      ...BASE_STYLE,
-      { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': 9 } },
-      { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5' } },
-    ],
-    layout: {
-      name: 'breadthfirst',
-      directed: true,
-      roots: topic.agents.filter((a) => !a.from || !known.has(a.from)).map((a) => a.id),
-      spacingFactor: 0.9,
-      animate: false,
-    },
-  });
+  const cy = keep(name, container, () =>
+    cytoscape({
+      container,
+      elements: [
+        ...topic.agents.map((a) => ({ data: { id: a.id, label: `${a.name}\n${shortTime(a.first_heard_ms)}`, size: a.from ? 14 : 20, t: a.first_heard_ms } })),
+        ...topic.agents
+          .filter((a) => a.from && known.has(a.from))
+          .map((a) => ({ data: { id: `${a.from}>${a.id}`, source: a.from!, target: a.id, width: 1.5 } })),
+      ],
+      style: [
+        ...BASE_STYLE,
+        { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': 9 } },
+        { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5' } },
+      ],
+      layout: {
+        name: 'breadthfirst',
+        directed: true,
+        roots: topic.agents.filter((a) => !a.from || !known.has(a.from)).map((a) => a.id),
+        spacingFactor: 0.9,
+        animate: false,
+        nodeDimensionsIncludeLabels: true,
+      },
+    }),
+  );
   cy.on('tap', 'node', (ev) => onNode(ev.target.id(), ev.target.data('t') as number));
-  return keep(name, cy);
+  return cy;
 }

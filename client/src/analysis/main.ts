@@ -4,8 +4,8 @@
 import type { AnalysisReport, ConversationView, WorldListing } from '@protocol/analysis';
 import { formatIsoMinute, parseIsoMinute } from '@protocol/time';
 import { api, type Selection } from './api';
-import { chartByName, chartNames, hourlyBars, lineChart, shortTime, timeline } from './charts';
-import { diffusionTree, graphByName, relationshipGraph } from './graph';
+import { chartByName, chartNames, dropChart, hourlyBars, lineChart, shortTime, timeline } from './charts';
+import { diffusionTree, dropGraphs, graphByName, relationshipGraph } from './graph';
 import { bandQuery, renderBand } from './band';
 import { lastReplayLink, linkTo, setLinkWorld, showReplayLink } from './links';
 
@@ -24,6 +24,10 @@ declare global {
       /** Page coordinates of the middle of a graph's edge, for a real click. */
       edgePosition(name: string, index: number): { x: number; y: number } | null;
       lastLink(): string | null;
+      /** The x-axis labels a chart draws, left to right (canvas px), and how many legend entries it shows. */
+      axisLabels(name: string): { ticks: Array<{ left: number; right: number; text: string }>; legend: number };
+      /** Pairs of a graph's node labels whose drawn boxes overlap. */
+      labelOverlaps(name: string): string[];
     };
   }
 }
@@ -63,6 +67,33 @@ const hooks: NonNullable<Window['__analysis']> = {
     return { x: box.left + mid.x, y: box.top + mid.y };
   },
   lastLink: lastReplayLink,
+  axisLabels(name) {
+    const chart = chartByName(name);
+    if (!chart) return { ticks: [], legend: 0 };
+    const ctx = chart.ctx;
+    const ticks = chart.scales.x.getLabelItems().map((item) => {
+      ctx.font = item.font.string;
+      const lines = Array.isArray(item.label) ? item.label : [item.label];
+      const width = Math.max(...lines.map((l) => ctx.measureText(String(l)).width));
+      const x = item.options.translation![0];
+      const left = item.options.textAlign === 'left' ? x : item.options.textAlign === 'right' ? x - width : x - width / 2;
+      return { left, right: left + width, text: lines.join(' ') };
+    });
+    const legend = chart.options.plugins?.legend?.display === false ? 0 : (chart.legend?.legendItems?.length ?? 0);
+    return { ticks: ticks.sort((a, b) => a.left - b.left), legend };
+  },
+  labelOverlaps(name) {
+    const cy = graphByName(name);
+    if (!cy) return [];
+    const boxes = cy.nodes().map((n) => ({ id: n.id(), b: n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }) }));
+    const out: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i].b, boxes[j].b];
+        if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) out.push(`${boxes[i].id}/${boxes[j].id}`);
+      }
+    return out;
+  },
 };
 window.__analysis = hooks;
 
@@ -108,6 +139,7 @@ function writeUrl(): void {
 
 async function loadAll(): Promise<void> {
   hooks.ready = false;
+  hooks.error = null;
   status.textContent = 'computing…';
   setLinkWorld(sel.world);
   writeUrl();
@@ -162,6 +194,8 @@ async function renderGraph(): Promise<void> {
 
 function renderTopics(): void {
   const box = $('topics');
+  dropChart('diffusion');
+  dropGraphs('tree-');
   box.replaceChildren();
   if (!report || report.topics.length === 0) {
     box.append(el('p', { className: 'muted', textContent: 'This world tracks no topics (a scenario names them).' }));
@@ -211,12 +245,16 @@ function renderDensity(): void {
   );
 }
 
+/** The conversation filters for this window and world: its agents, no place yet (the first list names them), no words. */
 function renderConversationFilters(): void {
   const agents = [...(report?.agents ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   for (const id of ['conv-agent', 'conv-other']) {
     const s = $<HTMLSelectElement>(id);
     s.replaceChildren(s.options[0], ...agents.map((a) => el('option', { value: a.id, textContent: a.name })));
   }
+  const places = $<HTMLSelectElement>('conv-place');
+  places.replaceChildren(places.options[0]);
+  $<HTMLInputElement>('conv-q').value = '';
 }
 
 async function renderConversations(filter: Record<string, string | undefined>, title?: string): Promise<ConversationView[]> {
@@ -308,20 +346,40 @@ function renderLlm(): void {
   hourlyBars('llm-agent', $<HTMLCanvasElement>('llm-agent-chart'), hours, agentStacks, (t) => showReplayLink(t, 'from LLM use by agent'));
 }
 
+/** Checks the window's fields: a malformed one is marked and its message shown under it, the other cleared. */
+function checkWindowFields(): { from: string; to: string } | null {
+  let ok = true;
+  const values = { from: '', to: '' };
+  for (const name of ['from', 'to'] as const) {
+    const input = $<HTMLInputElement>(name);
+    const message = $(`${name}-error`);
+    const v = input.value.trim();
+    const bad = v !== '' && parseIsoMinute(v) === null;
+    input.setAttribute('aria-invalid', String(bad));
+    message.textContent = bad ? `${name}: “${v}” is not a time; expected YYYY-MM-DDTHH:MM` : '';
+    message.hidden = !bad;
+    if (bad && ok) input.focus();
+    ok &&= !bad;
+    values[name] = v;
+  }
+  return ok ? values : null;
+}
+
 function wire(): void {
   $('apply').addEventListener('click', () => {
-    const from = $<HTMLInputElement>('from').value.trim();
-    const to = $<HTMLInputElement>('to').value.trim();
-    for (const [name, v] of [
-      ['from', from],
-      ['to', to],
-    ] as const)
-      if (v && parseIsoMinute(v) === null) return void (status.textContent = `${name}: expected YYYY-MM-DDTHH:MM`);
-    sel = { ...sel, from, to };
+    const span = checkWindowFields();
+    if (!span) return;
+    sel = { ...sel, ...span };
     run(loadAll());
   });
+  for (const name of ['from', 'to'])
+    $(name).addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') $('apply').click();
+    });
   $<HTMLSelectElement>('world').addEventListener('change', (e) => {
     sel = { world: (e.target as HTMLSelectElement).value || null, from: '', to: '' };
+    for (const name of ['from', 'to']) $<HTMLInputElement>(name).value = '';
+    checkWindowFields();
     run(loadAll());
   });
   $<HTMLFormElement>('conv-filter').addEventListener('submit', (e) => {

@@ -17,8 +17,8 @@ const CLICK_SLOP_PX = 4;
 /** What the page gives the scene (set in the registry by main): the place tree, the bars, the panels. */
 export interface TownHost {
   places: PlaceTree;
-  /** Heights of the clock bar and the bottom bar, and the side log's right edge, px. */
-  insets(): { top: number; bottom: number; left: number };
+  /** Heights of the clock bar and the bottom bar, the side log's right edge, and how far the inspector covers from the right, px. */
+  insets(): { top: number; bottom: number; left: number; right: number };
   /** An agent was picked (or null: none); the inspector follows. */
   onPick(id: string | null): void;
   /** Once a frame, with the game time shown: the DOM panels update. */
@@ -50,8 +50,14 @@ export class Town extends Phaser.Scene {
     const data = this.cache.tilemap.get(MAP_KEY).data as { tilesets: Array<{ name: string }>; layers?: [] };
     const tilesets = data.tilesets.map((ts) => map.addTilesetImage(ts.name, `tileset-${ts.name}`)).filter((t): t is Phaser.Tilemaps.Tileset => t !== null);
     const drawn = drawnLayers(data);
-    const below = drawn.filter((l) => !l.above).map((l) => map.createLayer(l.name, tilesets, 0, 0)).filter((l) => l !== null);
-    const above = drawn.filter((l) => l.above).map((l) => map.createLayer(l.name, tilesets, 0, 0)).filter((l) => l !== null);
+    const below = drawn
+      .filter((l) => !l.above)
+      .map((l) => map.createLayer(l.name, tilesets, 0, 0))
+      .filter((l) => l !== null);
+    const above = drawn
+      .filter((l) => l.above)
+      .map((l) => map.createLayer(l.name, tilesets, 0, 0))
+      .filter((l) => l !== null);
     for (const layer of above) layer.setDepth(ABOVE_AGENTS_DEPTH);
     this.backdrop = new MapBackdrop(this, map, below, above, ABOVE_AGENTS_DEPTH);
     this.crowd = new AgentCrowd(this, this.agents, this.tilePx);
@@ -62,8 +68,12 @@ export class Town extends Phaser.Scene {
     this.view.showWholeTownNow();
     this.scale.on('resize', () => this.layout());
 
-    this.input.on('pointerdown', (pointer: Phaser.Input.Pointer, over: Phaser.GameObjects.GameObject[]) => {
-      const agentId = over.map((o) => o.getData('agentId') as string | undefined).find(Boolean);
+    this.input.on('pointerdown', (pointer: Phaser.Input.Pointer) => {
+      // The world point under the pointer, from what the camera showed (its view, not its matrix, which may be a frame behind).
+      const cam = this.cameras.main;
+      const wx = cam.worldView.x + (pointer.x - cam.x) / cam.zoom;
+      const wy = cam.worldView.y + (pointer.y - cam.y) / cam.zoom;
+      const agentId = this.crowd.pick(wx, wy, cam.zoom);
       if (agentId) this.follow(agentId);
       else this.drag = { x: pointer.x, y: pointer.y, lastX: pointer.x, lastY: pointer.y, moved: false };
     });
@@ -88,8 +98,8 @@ export class Town extends Phaser.Scene {
   /** Fits the camera between the bars (after a window resize, or when the clock bar wraps). */
   layout(): void {
     if (!this.view) return;
-    const { top, bottom, left } = this.host.insets();
-    this.view.setViewport(this.scale.width, this.scale.height, top, bottom, left);
+    const { top, bottom, left, right } = this.host.insets();
+    this.view.setViewport(this.scale.width, this.scale.height, top, bottom, left, right);
   }
 
   follow(id: string | null): void {

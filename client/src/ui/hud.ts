@@ -84,6 +84,8 @@ export class Hud {
     this.el.mind.textContent = `mind: ${s.mind}`;
     this.el.agents.textContent = `${s.agents.size} agents`;
     this.el.role.textContent = operator ? 'operator' : 'spectator';
+    // The words give way in a narrow bar (styles.css): their whole text is their tooltip.
+    for (const e of [this.el.world, this.el.mind, this.el.agents, this.el.role]) if (e.title !== e.textContent) e.title = e.textContent ?? '';
     this.el.controls.hidden = !operator;
     this.el.controls.title = replay ? 'replaying: these change the live town; go back to live to use them' : '';
     for (const b of this.el.controls.querySelectorAll('button')) b.disabled = replay;

@@ -1,13 +1,11 @@
-// The inspector: everything about one agent. Its header (action, place, speech) and the plan step in
-// force follow the live room state; the sections below come from the server's `inspect` reply
-// (read-only for anyone, refreshed while open). The sections are one list, SECTIONS, each saying which
+// The inspector: everything about one agent. Its header (action, place, speech) follows the live room
+// state; the sections below, and the plan step in force, come from the server's `inspect` reply
+// (read-only for anyone, refreshed while open and whenever the header's action changes). The sections are one list, SECTIONS, each saying which
 // data it shows: a refresh redraws only the sections whose data changed, and never one that holds a
 // focused field or typed text. The operator's forms are drawn once per agent, so typing survives.
 import type { TownConnection } from '../net/townConnection';
 import type { AgentInspection, InspectedMemory, InspectReply } from '@protocol/inspection';
-import { findActionIndex } from '@protocol/plan';
-import { ownClockGameMs } from '@protocol/lateness';
-import { dayIndex, formatClock, formatGameTime, minuteOfDay } from '@protocol/time';
+import { formatClock, formatGameTime } from '@protocol/time';
 import { el, focusedField } from './dom';
 
 const REFRESH_MS = 3000;
@@ -50,7 +48,7 @@ export const SECTIONS: Array<Section<unknown>> = [
   }),
   section({
     key: 'plan',
-    // The step in force is not part of the data: it follows the live clock (Inspector.tick).
+    // The step in force is not part of the data: Inspector.highlightStep marks it from each reply's currentIndex.
     pick: (d) => (d.plan ? { day: d.plan.day, broadStrokes: d.plan.broadStrokes, actions: d.plan.actions } : null),
     title: () => 'Today\u2019s plan',
     draw: (plan) => [
@@ -172,6 +170,8 @@ export class Inspector {
   private ctx: SectionContext | null = null;
   private readonly drawn = new Map<string, { element: HTMLElement; json: string | null }>();
   private highlighted = -1;
+  /** The live action last seen (a change asks the server for the step in force). */
+  private doing: string | null = null;
   /** Replies drawn since the page opened (the browser tests check that a refresh happened). */
   replies = 0;
   private readonly live = {
@@ -223,6 +223,7 @@ export class Inspector {
     this.agentId = agentId;
     this.last = null;
     this.highlighted = -1;
+    this.doing = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.drawn.clear();
@@ -268,11 +269,16 @@ export class Inspector {
     this.request();
   }
 
-  /** Called every frame or so: the header and the plan step in force, from the live state. */
+  /** Called every frame or so: the header from the live state; a new action asks for a fresh inspection (its plan step). */
   tick(): void {
     const id = this.agentId;
     if (!id) return;
     const agent = this.connection.state.agents.get(id);
+    const doing = agent ? `${agent.action}@${agent.place}` : '';
+    if (doing !== this.doing) {
+      if (this.doing !== null) this.request();
+      this.doing = doing;
+    }
     setText(this.live.name, agent?.name ?? id);
     setText(this.live.action, agent ? `${agent.asleep ? '😴' : agent.emoji} ${agent.action}` : 'left the town');
     setText(this.live.place, agent?.place ?? '');
@@ -304,29 +310,33 @@ export class Inspector {
   }
 
   /**
-   * Marks the plan step in force at the game time of the live state, the same time the header's action
-   * comes from, so the two agree at any speed (the reply's own index may be seconds old).
+   * Marks the plan step in force as the server's inspection says (it knows the agent's waking day: after
+   * midnight, someone whose bedtime is later is still on the previous day's plan), and scrolls the plan
+   * list, only the list, so that the step is in view.
    */
   private highlightStep(): void {
-    const last = this.last;
-    const plan = last?.plan;
-    const list = this.drawn.get('plan')?.element.querySelector('ol.plan');
-    if (!last || !plan || !list) return;
-    // The agent's own clock: it takes up each step its lateness after the minute.
-    const now = ownClockGameMs(last.id, this.connection.state.gameMs);
-    const index = plan.day === dayIndex(now) ? findActionIndex(plan.actions, minuteOfDay(now)) : -1;
+    const plan = this.last?.plan;
+    const list = this.drawn.get('plan')?.element.querySelector<HTMLElement>('ol.plan');
+    if (!plan || !list) return;
+    const index = plan.currentIndex;
     if (index === this.highlighted) return;
     this.highlighted = index;
-    list.querySelector('li.current')?.removeAttribute('aria-current');
-    list.querySelector('li.current')?.classList.remove('current');
+    for (const old of list.querySelectorAll('li.current')) {
+      old.classList.remove('current');
+      old.removeAttribute('aria-current');
+    }
     const item = index >= 0 ? (list.children[index] as HTMLElement | undefined) : undefined;
     if (!item) return;
     item.classList.add('current');
     item.setAttribute('aria-current', 'step');
-    // Scroll the plan list only, never the panel the reader is in.
-    const top = item.offsetTop - (list as HTMLElement).offsetTop;
-    (list as HTMLElement).scrollTop = Math.max(0, top - (list as HTMLElement).clientHeight / 2 + item.clientHeight / 2);
+    scrollIntoList(list, item);
   }
+}
+
+/** Scrolls `list` (and nothing around it) so that `item` sits in its middle, or as near as the list's ends allow. */
+export function scrollIntoList(list: HTMLElement, item: HTMLElement): void {
+  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  list.scrollTop = Math.max(0, top - list.clientHeight / 2 + item.offsetHeight / 2);
 }
 
 /** The operator's interview and whisper forms for one agent, and the remove control. */

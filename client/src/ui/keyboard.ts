@@ -1,5 +1,6 @@
 // Keyboard shortcuts (listed in the help overlay, ./help.ts). Keys typed into a text field are typing,
-// never shortcuts; Esc always leaves the field, then closes the topmost overlay or the inspector.
+// never shortcuts. Esc in a field only leaves the field (the draft stays); the next Esc closes the topmost
+// overlay, then the inspector.
 import { focusedField } from './dom';
 
 export interface ShortcutActions {
@@ -35,8 +36,9 @@ export function installShortcuts(actions: ShortcutActions): void {
   window.addEventListener('keydown', (e: KeyboardEvent) => {
     if (actions.modalOpen() || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === 'Escape') {
-      focusedField()?.blur();
-      if (!actions.closeOverlay()) actions.closeInspector();
+      const field = focusedField();
+      if (field) field.blur();
+      else if (!actions.closeOverlay()) actions.closeInspector();
       return;
     }
     if (focusedField() || e.isComposing) return;

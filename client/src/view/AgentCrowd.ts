@@ -98,6 +98,7 @@ export class AgentCrowd {
     });
     this.onScreen = onScreen;
     this.drawDots(dotsByColour, zoom);
+    this.separateNames();
     const removed: string[] = [];
     for (const [id, v] of this.views)
       if (!seen.has(id)) {
@@ -108,6 +109,56 @@ export class AgentCrowd {
     this.labels.names.flush();
     this.labels.emoji.flush();
     return { actors, removed };
+  }
+
+  /**
+   * The agent at a world point: one whose sprite or name is under it (the nearest such), else the nearest
+   * agent drawn within `slopPx` screen px (a dot at whole-town zoom is a few px wide). Null: nobody.
+   */
+  pick(wx: number, wy: number, zoom: number, slopPx = 10): string | null {
+    let best: string | null = null;
+    let bestD = Infinity;
+    let covered = false;
+    const reach = Math.max(slopPx / zoom, this.tilePx * 0.5);
+    for (const [id, v] of this.views) {
+      // A dot is drawn above the agent's feet; a sprite's middle is about there too.
+      const d = Math.hypot(v.x - wx, v.y - this.tilePx * 0.25 - wy);
+      const on = v.covers(wx, wy);
+      if (on && !covered) {
+        covered = true;
+        bestD = Infinity;
+      }
+      if ((on || (!covered && d <= reach)) && d < bestD) {
+        best = id;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Names that would cover one another (agents sharing a tile or close by) are stacked: each goes below the
+   * ones already placed, in order of the agents' places from top to bottom, then left to right.
+   */
+  private separateNames(): void {
+    const shown: Array<{ v: AgentView; box: { x: number; y: number; width: number; height: number } }> = [];
+    for (const v of this.views.values()) {
+      const box = v.labelBox;
+      if (box) shown.push({ v, box });
+    }
+    if (shown.length < 2) return;
+    shown.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+    const placed: Array<{ x: number; y: number; width: number; height: number }> = [];
+    for (const { v, box } of shown) {
+      let dy = 0;
+      for (let tries = 0; tries < 8; tries++) {
+        const hit = placed.find((p) => box.x < p.x + p.width && p.x < box.x + box.width && box.y + dy < p.y + p.height && p.y < box.y + dy + box.height);
+        if (!hit) break;
+        dy = hit.y + hit.height - box.y;
+      }
+      if (dy) v.nudgeLabel(dy);
+      placed.push({ ...box, y: box.y + dy });
+    }
   }
 
   private drawDots(dotsByColour: Map<string, number[]>, zoom: number): void {

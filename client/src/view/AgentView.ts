@@ -64,12 +64,35 @@ export class AgentView {
     this.textureKey = ensureCharacterTexture(scene, state);
     this.look = { skin: state.skin, hair: state.hair, shirt: state.shirt, pants: state.pants };
     this.name = state.name;
-    this.sprite = scene.add.sprite(0, 0, this.textureKey, 0).setOrigin(0.5, 0.8).setDepth(10).setInteractive({ useHandCursor: true });
-    this.sprite.setData('agentId', id);
+    // Not interactive: a thousand hit areas cost every pointer move; the crowd picks by position (AgentCrowd.pick).
+    this.sprite = scene.add.sprite(0, 0, this.textureKey, 0).setOrigin(0.5, 0.8).setDepth(10);
     const name = atlases.names.frameOf(state.name.split(' ')[0]);
-    this.label = scene.add.image(0, 0, name.key, name.frame).setOrigin(0.5, 0).setDepth(11).setInteractive({ useHandCursor: true });
-    this.label.setData('agentId', id);
+    this.label = scene.add.image(0, 0, name.key, name.frame).setOrigin(0.5, 0).setDepth(11);
     this.emoji = scene.add.image(0, 0, '__DEFAULT').setOrigin(0.5, 1).setDepth(11).setVisible(false);
+  }
+
+  /** Whether the world point (px) is on this agent's drawn sprite or name. */
+  covers(wx: number, wy: number): boolean {
+    if (!this.drawn) return false;
+    for (const o of [this.sprite, this.label]) {
+      if (!o.visible) continue;
+      const left = o.x - o.displayWidth * o.originX;
+      const top = o.y - o.displayHeight * o.originY;
+      if (wx >= left && wx <= left + o.displayWidth && wy >= top && wy <= top + o.displayHeight) return true;
+    }
+    return false;
+  }
+
+  /** The name label's box in world px, when it shows (for keeping names apart). */
+  get labelBox(): { x: number; y: number; width: number; height: number } | null {
+    const l = this.label;
+    if (!this.drawn || !l.visible) return null;
+    return { x: l.x - l.displayWidth / 2, y: l.y, width: l.displayWidth, height: l.displayHeight };
+  }
+
+  /** Moves the name label down by `dy` world px (it shares a place with another name). */
+  nudgeLabel(dy: number): void {
+    this.label.y += dy;
   }
 
   /** Whether the agent walks at this moment (for the auto-follow camera). */

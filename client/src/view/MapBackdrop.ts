@@ -3,9 +3,10 @@
 // is on screen, and in software rendering, where drawing tiles one by one is slow).
 // - A map up to MAX_BAKED_PX a side is drawn whole at full size, and its layers dropped.
 // - A bigger one (a generated town of a thousand people) is drawn whole, scaled down to fit that size:
-//   the overview, always shown. Zoomed in past the overview's resolution, square chunks of the map are
-//   drawn at full size as they come into view (a few a frame) and shown over it; the least recently
-//   seen are dropped past MAX_CHUNKS.
+//   the overview. Zoomed in past the overview's resolution, square chunks of the map are drawn at full
+//   size as they come into view (a few a frame) and shown over it, and once they cover the whole view
+//   the overview is not drawn (following an agent in a big town); the least recently seen are dropped
+//   past MAX_CHUNKS.
 import type Phaser from 'phaser';
 
 type Layer = Phaser.Tilemaps.TilemapLayer | Phaser.Tilemaps.TilemapGPULayer;
@@ -34,6 +35,8 @@ export class MapBackdrop {
   private readonly chunks = new Map<string, Chunk>();
   private readonly mapPx: { width: number; height: number };
   private frame = 0;
+  /** The overview images (below and above the agents): hidden while full-size chunks cover the whole view. */
+  private readonly overview: Phaser.GameObjects.Image[] = [];
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -61,7 +64,13 @@ export class MapBackdrop {
     texture.draw(layers, 0, 0).render();
     for (const layer of layers) layer.setScale(1);
     if (!keep) for (const layer of layers) layer.destroy();
-    this.scene.add.image(0, 0, key).setOrigin(0, 0).setScale(1 / s).setDepth(depth);
+    this.overview.push(
+      this.scene.add
+        .image(0, 0, key)
+        .setOrigin(0, 0)
+        .setScale(1 / s)
+        .setDepth(depth),
+    );
   }
 
   /** Each frame: full-size chunks for the view when zoomed in past the overview, drawn a few at a time. */
@@ -71,6 +80,7 @@ export class MapBackdrop {
     const detail = camera.zoom / this.scale > OVERVIEW_MAX_MAGNIFICATION;
     const view = camera.worldView;
     let drawn = 0;
+    let covered = detail;
     if (detail) {
       const x0 = Math.max(0, Math.floor(view.x / CHUNK_PX));
       const y0 = Math.max(0, Math.floor(view.y / CHUNK_PX));
@@ -81,6 +91,7 @@ export class MapBackdrop {
           const key = `${cx},${cy}`;
           let chunk = this.chunks.get(key);
           if (!chunk) {
+            covered = false;
             if (drawn >= CHUNKS_PER_FRAME) continue;
             chunk = this.bakeChunk(cx, cy);
             this.chunks.set(key, chunk);
@@ -91,6 +102,8 @@ export class MapBackdrop {
         }
     }
     for (const chunk of this.chunks.values()) if (chunk.seen !== this.frame) for (const image of chunk.images) image.setVisible(false);
+    // Two scaled draws of the whole overview a frame cost as much as the chunks: none while chunks cover the view (a fresh chunk counts next frame).
+    for (const image of this.overview) image.setVisible(!covered || drawn > 0);
     if (this.chunks.size > MAX_CHUNKS) {
       const oldest = [...this.chunks.entries()].sort((a, b) => a[1].seen - b[1].seen).slice(0, this.chunks.size - MAX_CHUNKS);
       for (const [key, chunk] of oldest) {
@@ -104,14 +117,22 @@ export class MapBackdrop {
   private bakeChunk(cx: number, cy: number): Chunk {
     const key = `town-map-chunk-${cx}-${cy}`;
     const images: Phaser.GameObjects.Image[] = [];
-    for (const [layers, depth, suffix] of [[this.below, 0, ''], [this.above, this.aboveDepth, '-above']] as const) {
+    for (const [layers, depth, suffix] of [
+      [this.below, 0, ''],
+      [this.above, this.aboveDepth, '-above'],
+    ] as const) {
       if (layers.length === 0) continue;
       const texture = this.scene.textures.addDynamicTexture(`${key}${suffix}`, CHUNK_PX, CHUNK_PX);
       if (!texture) continue;
       for (const layer of layers) layer.setVisible(true);
       texture.draw(layers, -cx * CHUNK_PX, -cy * CHUNK_PX).render();
       for (const layer of layers) layer.setVisible(false);
-      images.push(this.scene.add.image(cx * CHUNK_PX, cy * CHUNK_PX, `${key}${suffix}`).setOrigin(0, 0).setDepth(depth + CHUNK_DEPTH_OFFSET));
+      images.push(
+        this.scene.add
+          .image(cx * CHUNK_PX, cy * CHUNK_PX, `${key}${suffix}`)
+          .setOrigin(0, 0)
+          .setDepth(depth + CHUNK_DEPTH_OFFSET),
+      );
     }
     return { key, images, seen: this.frame };
   }

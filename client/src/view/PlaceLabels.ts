@@ -7,8 +7,15 @@ import type { PlaceTree, TileRect } from '@protocol/places';
 /** Arena names show from this zoom on (a room is then wide enough on screen for its name). */
 export const ARENA_LABEL_ZOOM = 0.75;
 
-/** While the zoom moves, which names show is worked out again when it has moved by more than this share (and once it stops). */
+/**
+ * While the zoom moves, which names show is worked out again when it has moved by more than this share,
+ * or moved at all and RELAYOUT_MS have passed (an easing camera never quite stops), and once it stops.
+ */
 const RELAYOUT_ZOOM_CHANGE = 0.02;
+const RELAYOUT_MS = 200;
+/** Over the map's foreground layers (roofs, tree tops: depth 1000) and the agents' names. */
+const SECTOR_DEPTH = 1100;
+const ARENA_DEPTH = 1099;
 /** Screen px between two names. */
 const LABEL_GAP_PX = 4;
 const GRID_PX = 128;
@@ -24,8 +31,9 @@ export interface PlaceLabel {
 export class PlaceLabels {
   readonly labels: PlaceLabel[] = [];
   private zoom = -1;
-  /** The zoom which names show was last worked out for. */
+  /** The zoom which names show was last worked out for, and when. */
   private laidOutZoom = -1;
+  private laidOutMs = 0;
 
   constructor(scene: Phaser.Scene, places: PlaceTree, tilePx: number) {
     const sectorStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '14px', fontStyle: 'bold', color: '#fff7e0', stroke: '#1b1b24', strokeThickness: 4 };
@@ -37,7 +45,12 @@ export class PlaceLabels {
       const x = (box.x + box.w / 2) * tilePx;
       const y = Math.max(box.y * tilePx - 2, 18);
       const areaTiles = rects.reduce((s, r) => s + r.w * r.h, 0);
-      this.labels.push({ text: sector.name, kind: 'sector', object: scene.add.text(x, y, sector.name, sectorStyle).setOrigin(0.5, 1).setDepth(30), areaTiles });
+      this.labels.push({
+        text: sector.name,
+        kind: 'sector',
+        object: scene.add.text(x, y, sector.name, sectorStyle).setOrigin(0.5, 1).setDepth(SECTOR_DEPTH),
+        areaTiles,
+      });
       // A one-room place is named by its sector already.
       if (sector.arenas.length < 2) continue;
       for (const arena of sector.arenas) {
@@ -47,7 +60,7 @@ export class PlaceLabels {
         const object = scene.add
           .text((largest.x + largest.w / 2) * tilePx, (largest.y + largest.h - 0.2) * tilePx, arena.name, arenaStyle)
           .setOrigin(0.5, 1)
-          .setDepth(29)
+          .setDepth(ARENA_DEPTH)
           .setAlpha(0.9);
         this.labels.push({ text: arena.name, kind: 'arena', object, areaTiles: arena.rects.reduce((s, r) => s + r.w * r.h, 0) });
       }
@@ -63,13 +76,15 @@ export class PlaceLabels {
     if (moving) for (const l of this.labels) l.object.setScale(1 / zoom);
     if (zoom === this.laidOutZoom) return;
     const crossed = zoom >= ARENA_LABEL_ZOOM !== this.laidOutZoom >= ARENA_LABEL_ZOOM;
-    if (moving && !crossed && this.laidOutZoom > 0 && Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE) return;
+    const small = Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE;
+    if (moving && !crossed && this.laidOutZoom > 0 && small && performance.now() - this.laidOutMs < RELAYOUT_MS) return;
     this.layOut(zoom);
   }
 
   /** Which names show at this zoom: room names only when zoomed in, and none over another. */
   private layOut(zoom: number): void {
     this.laidOutZoom = zoom;
+    this.laidOutMs = performance.now();
     // Overlap is the same wherever the camera is: screen boxes are world positions times the zoom.
     const taken = new Map<string, Array<[number, number, number, number]>>();
     const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {

@@ -25,14 +25,26 @@ interface Target {
   zoom: number;
 }
 
+/** A flight the user asked for ("⌂ town", a pick): from where the camera was to the target, in FLIGHT_MS whatever the frame rate. */
+interface Flight extends Target {
+  from: Target;
+  startMs: number;
+}
+
+/** How long a requested flight takes: under a second, so that "⌂ town" answers at once even far in. */
+export const FLIGHT_MS = 600;
+
+const easeInOut = (p: number) => (p < 0.5 ? 4 * p * p * p : 1 - (-2 * p + 2) ** 3 / 2);
+
 export class TownCamera {
   mode: CameraMode = 'auto';
   private readonly spotlight = new Spotlight();
-  /** Where a "whole town" request flies to in free mode; null once there. */
-  private flight: Target | null = null;
+  /** Where a "whole town" request (free mode) or a pick (follow mode, the zoom only) flies to; null once there. */
+  private flight: Flight | null = null;
   private readonly startedMs = performance.now();
   private lastUpdateMs = performance.now();
   private coveredLeft = 0;
+  private coveredRight = 0;
 
   constructor(
     private readonly camera: Phaser.Cameras.Scene2D.Camera,
@@ -40,11 +52,22 @@ export class TownCamera {
     readonly mapHeightPx: number,
   ) {}
 
-  /** The viewport: the window less the bars on top and at the bottom; `coveredLeft`: px covered by the side log. */
-  setViewport(width: number, height: number, top: number, bottom: number, coveredLeft = 0): void {
+  /**
+   * The viewport: the window less the bars on top and at the bottom; `coveredLeft` and `coveredRight`: px
+   * covered by the side log and by the inspector. A followed agent is kept in the middle of what is left.
+   */
+  setViewport(width: number, height: number, top: number, bottom: number, coveredLeft = 0, coveredRight = 0): void {
     this.camera.setViewport(0, top, width, Math.max(1, height - top - bottom));
     this.coveredLeft = coveredLeft;
+    this.coveredRight = coveredRight;
     this.clampBounds();
+  }
+
+  /** Where a followed agent sits: the middle of the part of the view no panel covers (world px off the centre). */
+  private followOffset(): void {
+    const shiftPx = (this.coveredLeft - this.coveredRight) / 2;
+    if (Math.abs(shiftPx) * 2 >= this.camera.width) return;
+    this.camera.setFollowOffset(-shiftPx / this.camera.zoom, 0);
   }
 
   /** The zoom at which the whole town fits the viewport. */
@@ -68,7 +91,19 @@ export class TownCamera {
   showWholeTown(): void {
     this.stopFollowing();
     this.mode = 'free';
-    this.flight = this.wholeTown();
+    this.flight = this.flyTo(this.wholeTown());
+  }
+
+  private flyTo(target: Target): Flight {
+    return { ...target, from: { cx: this.centerX(), cy: this.centerY(), zoom: this.camera.zoom }, startMs: performance.now() };
+  }
+
+  /** The camera's place `p` (0 to 1, eased) of the way along a flight; the zoom moves evenly in log space. */
+  private along(f: Flight, now: number): { target: Target; done: boolean } {
+    const p = Math.min(1, Math.max(0, (now - f.startMs) / FLIGHT_MS));
+    const e = easeInOut(p);
+    const zoom = Math.exp(Math.log(f.from.zoom) + (Math.log(f.zoom) - Math.log(f.from.zoom)) * e);
+    return { target: { cx: f.from.cx + (f.cx - f.from.cx) * e, cy: f.from.cy + (f.cy - f.from.cy) * e, zoom }, done: p >= 1 };
   }
 
   setAutoFollow(on: boolean): void {
@@ -85,7 +120,7 @@ export class TownCamera {
     if (target) {
       this.mode = 'follow';
       this.camera.startFollow(target, true, 0.15, 0.15);
-      if (this.camera.zoom < WATCH_ZOOM) this.flight = { cx: target.x, cy: target.y, zoom: WATCH_ZOOM };
+      if (this.camera.zoom < WATCH_ZOOM) this.flight = this.flyTo({ cx: target.x, cy: target.y, zoom: WATCH_ZOOM });
     } else {
       this.stopFollowing();
       if (this.mode === 'follow') this.mode = 'free';
@@ -120,6 +155,7 @@ export class TownCamera {
   /** Called every frame with the agents on the map. Eases by real time, whatever the frame rate. */
   update(actors: readonly Actor[]): void {
     this.clampBounds();
+    if (this.mode === 'follow') this.followOffset();
     const now = performance.now();
     const deltaMs = Math.min(now - this.lastUpdateMs, 250);
     this.lastUpdateMs = now;
@@ -128,14 +164,19 @@ export class TownCamera {
       const frame = this.spotlight.update(actors, now);
       target = now - this.startedMs < OPENING_MS || !frame ? this.wholeTown() : this.frameTarget(frame);
     } else if (this.mode === 'follow' && this.flight) {
-      // Phaser's follow moves the centre; only the zoom eases in here.
-      this.easeZoom(this.flight.zoom, deltaMs);
-      if (Math.abs(Math.log(this.camera.zoom / this.flight.zoom)) < 0.01) this.flight = null;
+      // Phaser's follow moves the centre; only the zoom flies here.
+      const { target: at, done } = this.along(this.flight, now);
+      this.camera.setZoom(at.zoom);
+      this.clampBounds();
+      if (done) this.flight = null;
       return;
     } else if (this.mode === 'free' && this.flight) {
-      target = this.flight;
-      const arrived = Math.abs(Math.log(this.camera.zoom / target.zoom)) < 0.01 && Math.hypot(this.centerX() - target.cx, this.centerY() - target.cy) < 2;
-      if (arrived) this.flight = null;
+      const { target: at, done } = this.along(this.flight, now);
+      this.camera.setZoom(at.zoom);
+      this.clampBounds();
+      this.camera.centerOn(at.cx, at.cy);
+      if (done) this.flight = null;
+      return;
     }
     if (!target) return;
     const pan = 1 - Math.exp(-deltaMs / PAN_TAU_MS);
@@ -169,7 +210,7 @@ export class TownCamera {
   private wholeTown(): Target {
     const zoom = this.fitZoom();
     const spare = this.camera.width - this.mapWidthPx * zoom;
-    const shiftPx = spare >= 2 * this.coveredLeft ? 0 : spare >= this.coveredLeft ? (this.coveredLeft - spare / 2) : 0;
+    const shiftPx = spare >= 2 * this.coveredLeft ? 0 : spare >= this.coveredLeft ? this.coveredLeft - spare / 2 : 0;
     return { cx: this.mapWidthPx / 2 - shiftPx / zoom, cy: this.mapHeightPx / 2, zoom };
   }
 
@@ -196,9 +237,12 @@ export class TownCamera {
     const cam = this.camera;
     const viewW = cam.width / cam.zoom;
     const viewH = cam.height / cam.zoom;
-    const x = viewW > this.mapWidthPx ? this.mapWidthPx - viewW : 0;
+    // Following, the map's edge may go under a panel, so that an agent at the edge is not under it.
+    const padLeft = this.mode === 'follow' ? this.coveredLeft / cam.zoom : 0;
+    const padRight = this.mode === 'follow' ? this.coveredRight / cam.zoom : 0;
+    const x = viewW > this.mapWidthPx ? this.mapWidthPx - viewW : -padLeft;
     const y = viewH > this.mapHeightPx ? this.mapHeightPx - viewH : 0;
-    const width = viewW > this.mapWidthPx ? 2 * viewW - this.mapWidthPx : this.mapWidthPx;
+    const width = viewW > this.mapWidthPx ? 2 * viewW - this.mapWidthPx : this.mapWidthPx + padLeft + padRight;
     const height = viewH > this.mapHeightPx ? 2 * viewH - this.mapHeightPx : this.mapHeightPx;
     cam.setBounds(x, y, width, height);
   }
