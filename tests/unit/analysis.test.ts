@@ -79,6 +79,11 @@ describe('metrics of a hand-built world', () => {
       ['cy', true],
     ]);
     expect(answerIsAware(PARTY, 'I am not aware of a Valentine party.')).toBe(false);
+    // News about the speaker, told in the first person, names the speaker (the topic's words hold the name).
+    const candidacy = { name: 'candidacy', phrase: 'Tomas Varga is running for mayor', words: ['varga', 'mayor'] };
+    expect(answerIsAware(candidacy, 'Yes. I am running for mayor in the town election.', 'Tomas Varga')).toBe(true);
+    expect(answerIsAware(candidacy, 'Yes. I am running for mayor in the town election.')).toBe(false);
+    expect(answerIsAware(candidacy, 'Yes. I am running for mayor in the town election.', 'Ruth Okafor')).toBe(false);
   });
 
   it('measures density from the persona acquaintances and the conversations since', () => {

@@ -124,9 +124,12 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** Whether an interview answer says the agent knows the topic: it names the topic and does not start with a denial. */
-export function answerIsAware(topic: TopicSpec, answer: string): boolean {
+export function answerIsAware(topic: TopicSpec, answer: string, speaker?: string): boolean {
   if (/^\W*(no\b|nope|not that i|i (do not|don't|haven't|have not|never)|i'm not aware|i am not aware)/i.test(answer.trim())) return false;
-  return topicWordRule(topic)(answer);
+  // News about the speaker is told in the first person ("I am running for mayor"): "I", "me" and "my"
+  // name the speaker, so a topic whose words include the speaker's name is still recognised.
+  const said = speaker ? answer.replace(/\b(I|me|my|myself)\b/g, (w) => (w === 'my' ? `${speaker}'s` : speaker)) : answer;
+  return topicWordRule(topic)(said);
 }
 
 /** The default interview question for a topic. */
@@ -188,6 +191,7 @@ export async function measureAwareness(db: WorldDb, facts: WorldFacts, topics: T
     });
   });
   const times = hourlyTimes(w);
+  const nameOf = new Map([...facts.byName].map(([name, id]) => [id as string, name]));
   return topics.map((topic, i) => {
     const agents = [...first[i].values()].sort((a, b) => a.gameMs - b.gameMs || a.memoryId - b.memoryId);
     const count = (t: number) => agents.filter((a) => a.gameMs <= t && agentsAt(facts, t).some((x) => x.id === a.agentId)).length;
@@ -200,7 +204,9 @@ export async function measureAwareness(db: WorldDb, facts: WorldFacts, topics: T
       series: times.map((t) => ({ gameMs: t, aware: count(t) })),
       awareStart: count(w.fromGameMs),
       awareEnd: count(w.toGameMs),
-      interview: latest.size ? [...latest.values()].map((v) => ({ agentId: v.agentId, answer: v.answer, aware: answerIsAware(topic, v.answer) })) : null,
+      interview: latest.size
+        ? [...latest.values()].map((v) => ({ agentId: v.agentId, answer: v.answer, aware: answerIsAware(topic, v.answer, nameOf.get(v.agentId)) }))
+        : null,
     };
   });
 }
