@@ -108,7 +108,7 @@ describe("importing the reference's town", () => {
       "layer 'Collisions': the reference's block ids",
       "tileset 'blocks': only the block layers used it",
       "tileset 'tall' (32x4160 px",
-      '2 of 2 residents',
+      '4 of 4 residents',
       'vision_r',
     ])
       expect(report).toContain(line);
@@ -143,7 +143,7 @@ describe("importing the reference's town", () => {
     fs.rmSync(visuals, { recursive: true });
     const noArt = importSmallville({ checkout: copy, outDir: path.join(copy, 'out2') });
     expect(noArt.report).toContain('the visual map (visuals/the_ville*.json): not found, so the town has no art; it still runs');
-    expect(loadPersonaFolder(noArt.personasDir, loadTownMap(noArt.mapFile)).personas).toHaveLength(2);
+    expect(loadPersonaFolder(noArt.personasDir, loadTownMap(noArt.mapFile)).personas).toHaveLength(4);
   });
 
   it('says plainly when the folder is not a checkout of the reference', () => {
@@ -167,8 +167,8 @@ describe("importing the reference's town", () => {
           .agents()
           .map((a) => a.spec.id)
           .sort(),
-      ).toEqual(['ada-quill', 'bram-stone']);
-      await waitFor('both residents to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
+      ).toEqual(['ada-quill', 'bram-stone', 'cleo-marsh', 'dov-reyes']);
+      await waitFor('every resident to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
       const ada = town.town.sim.agent('ada-quill')!;
       expect(ada.plan!.actions.some((a) => a.address === 'Hamlet Bakery: bakery: behind the bakery counter')).toBe(true);
     });
