@@ -10,7 +10,7 @@
 // Each guess and each default is said in the report.
 import type { ConvertedArena, ConvertedMap } from './convertMap';
 import type { MemoryNode, ReferenceResident } from './reference';
-import { hhmm, idOf, keyWords, parseTimePhrase, sentencesOf, thirdPerson, timesIn } from './english';
+import { hhmm, idOf, keyWords, linesAbout, parseTimePhrase, sentencesOf, thirdPerson, thirdPersonText, timesIn } from './english';
 
 /** Words of a daily_plan_req that say a resident works or studies somewhere. */
 const WORKING_WORDS = new RegExp(
@@ -155,6 +155,13 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     const name = s.name.trim();
     const id = ids.get(name)!;
     const notes: string[] = [];
+    // The reference sometimes speaks to the resident ("You don't like Sam Moore."): the persona speaks of them.
+    const [learned, currently, lifestyleText] = (['learned', 'currently', 'lifestyle'] as const).map((field) => {
+      const raw = (s[field] ?? '').trim();
+      const said = thirdPersonText(raw, name);
+      if (said !== raw) notes.push(`${field} in the second person, rewritten in the third: "${said}"`);
+      return said;
+    });
 
     // ---- home, bedroom and bed, from living_area "world:sector:arena" ----
     const [, homeSector = '', homeArena = ''] = (s.living_area ?? '').split(':').map((x) => x.trim());
@@ -371,21 +378,22 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     if (told.length) notes.push(`${told.length} whispers (agent_history_init) as seed memories, rewritten in the third person`);
     const seedMemories = [...fromNodes, ...told];
     if (seedMemories.length === 0) {
-      seedMemories.push(...sentencesOf(s.learned ?? '').slice(0, 2));
+      seedMemories.push(...sentencesOf(learned).slice(0, 2));
       notes.push('no memory stream or whispers: seed memories from learned');
     }
     if (seedMemories.length === 0) seedMemories.push(`${name} lives in ${bedroom.sector}.`);
-    const about = [...told, ...fromNodes, ...sentencesOf(s.learned ?? ''), ...sentencesOf(s.currently ?? '')];
+    // Each line holds only what is said of that person: sentences that name them, cut to the clauses about them.
+    const about = [...told, ...fromNodes, learned, currently];
     const relationships: Record<string, string> = {};
+    const namesOf = (other: string) => (t: string) => {
+      const first = other.split(' ')[0];
+      return includesWord(t, other) || (firstNameCount.get(first) === 1 && includesWord(t, first));
+    };
     for (const other of names) {
       if (other === name) continue;
-      const first = other.split(' ')[0];
-      const said = about.filter((t) => includesWord(t, other) || (firstNameCount.get(first) === 1 && includesWord(t, first)));
-      if (said.length)
-        relationships[ids.get(other)!] = said
-          .slice(0, 3)
-          .map((t) => t.replace(/[.\s]*$/, '.'))
-          .join(' ');
+      const others = names.filter((n) => n !== other && n !== name).map(namesOf);
+      const said = linesAbout(about, namesOf(other), (t) => others.some((m) => m(t)), name);
+      if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).join(' ');
     }
 
     const age = Number.isFinite(Number(s.age)) && Number(s.age) >= 1 ? Math.min(120, Math.round(Number(s.age))) : 30;
@@ -400,9 +408,9 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       name,
       age,
       innate: innate.length ? innate : ['kind'],
-      learned: text(s.learned, `${name} lives in ${bedroom.sector}.`),
-      currently: text(s.currently, `${name} is going about an ordinary day.`),
-      lifestyle: text(s.lifestyle, `${name} wakes at ${hhmm(wake)} and goes to bed at ${hhmm(sleep)}.`),
+      learned: text(learned, `${name} lives in ${bedroom.sector}.`),
+      currently: text(currently, `${name} is going about an ordinary day.`),
+      lifestyle: text(lifestyleText, `${name} wakes at ${hhmm(wake)} and goes to bed at ${hhmm(sleep)}.`),
       wakeAt: hhmm(wake),
       sleepAt: hhmm(sleep),
       home: bedroom.sector,

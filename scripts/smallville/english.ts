@@ -215,3 +215,40 @@ export function keyWords(text: string): string[] {
           : w,
     );
 }
+
+/** A paragraph with its second-person sentences ("You don't like Sam.") in the third person; the others as they are. */
+export function thirdPersonText(text: string, fullName: string): string {
+  if (!/\byou(?:r|rs|rself|'re|'ve|'ll|'d)?\b/i.test(text)) return text;
+  return sentencesOf(text)
+    .map((s) => (/\byou(?:r|rs|rself|'re|'ve|'ll|'d)?\b/i.test(s) ? thirdPerson(s, fullName) : s))
+    .join(' ');
+}
+
+/**
+ * What `texts` (the resident's own statements) say about another person: each sentence that names them, cut to its
+ * clauses ("A is living with his wife, B, and is running the store" → "A is living with his wife, B"). A clause that
+ * names them is kept, with the sentence's subject put back when it lost it ("and is mending B's oven" → "A is mending
+ * B's oven"); a clause after a kept one is kept when it goes on about a person by pronoun and names no one else.
+ */
+export function linesAbout(texts: readonly string[], mentions: (t: string) => boolean, mentionsAnyoneElse: (t: string) => boolean, subject: string): string[] {
+  const out: string[] = [];
+  for (const sentence of texts.flatMap((t) => sentencesOf(t))) {
+    if (!mentions(sentence)) continue;
+    const clauses = sentence.replace(/[.!?\s]+$/, '').split(/,\s+(?=(?:and|but)\s)|;\s*/);
+    const kept: string[] = [];
+    let going = false;
+    clauses.forEach((raw, i) => {
+      const clause = raw.replace(/^(?:and|but)\s+/, '').trim();
+      if (mentions(clause)) going = true;
+      else if (!(going && /\b(she|her|hers|he|him|his)\b/i.test(clause) && !mentionsAnyoneElse(clause))) {
+        going = false;
+        return;
+      }
+      // A later clause whose subject was the sentence's: "is mending ..." → "<subject> is mending ...".
+      const bare = i > 0 && /^(?:is|was|has|had|does|also|often|always|will|would|can|[a-z]+s)\b/.test(clause) && !/^(?:she|he|they|it|this)\b/i.test(clause);
+      kept.push(i === 0 ? clause : bare ? `${subject} ${clause}` : clause);
+    });
+    if (kept.length) out.push(`${kept.join(', and ')}.`.replace(/^[a-z]/, (c) => c.toUpperCase()));
+  }
+  return out.filter((l, i, all) => all.indexOf(l) === i);
+}

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSmallville, type ImportResult } from '../../scripts/importSmallville';
+import { thirdPersonText } from '../../scripts/smallville/english';
 import { referenceDateToStartTime } from '../../scripts/smallville/reference';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFolder } from '../../server/src/world/persona';
@@ -94,6 +95,37 @@ describe("importing the reference's town", () => {
     expect(bram.seedMemories[0]).toBe('Bram Stone buys bread from Ada Quill every morning');
     expect(bram.relationships['ada-quill']).toMatch(/Bram Stone buys bread from Ada Quill/);
     expect(bram.routine.at(-1)).toMatchObject({ at: '23:30', place: 'home: main room: bed' });
+  });
+
+  describe("the residents as the reference wrote them (issue 22 §2's shapes, in residents written for the fixture)", () => {
+    const persona = (id: string) => loadPersonaFolder(result.personasDir, loadTownMap(result.mapFile)).personas.find((p) => p.id === id)!;
+
+    it('a relationship line holds what is said of that person, not a sentence about someone else nor the rest of `currently`', () => {
+      const dov = persona('dov-reyes');
+      // currently: "... living with his brother, Bram Stone, and is mending the bakery's old oven for Ada Quill. ..."
+      expect(dov.relationships['bram-stone']).toBe(
+        "Bram Stone is Dov's older brother, and Dov shares his house. Dov Reyes is living with his brother, Bram Stone.",
+      );
+      expect(dov.relationships['ada-quill']).toMatch(/^Ada Quill bakes the rye .*\. Dov Reyes is mending the bakery's old oven for Ada Quill\.$/);
+      expect(dov.relationships['ada-quill']).not.toMatch(/Bram|curious/);
+      // The whisper "Ada Quill is your landlady. Bram Stone taught you chess": Bram's line does not open with Ada.
+      const cleo = persona('cleo-marsh');
+      expect(cleo.relationships['bram-stone']).toBe('Bram Stone taught Cleo chess.');
+      expect(cleo.relationships['ada-quill']).not.toMatch(/Bram/);
+      // Pronoun continuations of a clause about the person are kept.
+      expect(persona('bram-stone').relationships['ada-quill']).toMatch(/Ada Quill is Bram Stone's neighbour, and Bram thinks she works too hard\.$/);
+    });
+
+    it("turns the reference's second person into the third, in currently and the lines drawn from it", () => {
+      const dov = persona('dov-reyes');
+      expect(dov.currently).toMatch(/\. Dov Reyes doesn't trust Cleo Marsh\.$/);
+      expect(dov.relationships['cleo-marsh']).toBe("Dov Reyes doesn't trust Cleo Marsh.");
+      for (const file of fs.readdirSync(result.personasDir))
+        expect(fs.readFileSync(path.join(result.personasDir, file), 'utf8'), file).not.toMatch(/\byou(r)?\b/i);
+      expect(result.report).toContain(`currently in the second person, rewritten in the third: "${dov.currently}"`);
+      expect(thirdPersonText('Ann bakes. You like her bread; your dog does too.', 'Bo Li')).toBe("Ann bakes. Bo Li likes her bread; Bo's dog does too.");
+      expect(thirdPersonText('Ann bakes.', 'Bo Li')).toBe('Ann bakes.');
+    });
   });
 
   it('says what it converted and what it dropped, in <out>/import-report.md', () => {
