@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSmallville, type ImportResult } from '../../scripts/importSmallville';
 import { thirdPersonText } from '../../scripts/smallville/english';
+import { hoursADay, readOuting } from '../../scripts/smallville/convertResidents';
 import { referenceDateToStartTime } from '../../scripts/smallville/reference';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFolder } from '../../server/src/world/persona';
@@ -125,6 +126,56 @@ describe("importing the reference's town", () => {
       expect(result.report).toContain(`currently in the second person, rewritten in the third: "${dov.currently}"`);
       expect(thirdPersonText('Ann bakes. You like her bread; your dog does too.', 'Bo Li')).toBe("Ann bakes. Bo Li likes her bread; Bo's dog does too.");
       expect(thirdPersonText('Ann bakes.', 'Bo Li')).toBe('Ann bakes.');
+    });
+  });
+
+  describe('habits kept as written, nothing invented', () => {
+    const routineOf = (id: string) =>
+      loadPersonaFolder(result.personasDir, loadTownMap(result.mapFile))
+        .personas.find((p) => p.id === id)!
+        .routine.map((b) => `${b.at} ${b.activity} | ${b.place}`);
+
+    it('"5 hours a day streaming" is five hours of streaming, at the desk; "eats at" a place is a meal there', () => {
+      const cleo = routineOf('cleo-marsh');
+      expect(cleo.slice(2, 5)).toEqual([
+        '08:00 streaming her puzzle games online | home: main room: desk',
+        '13:00 having lunch at Hamlet Bakery | Hamlet Bakery: bakery',
+        '14:00 spending time at home | home: main room',
+      ]);
+      // Which meal "eats at Hamlet Bakery" means no rule can tell: the report says what was taken.
+      expect(result.report).toContain('undecided: daily_plan_req: "eats at Hamlet Bakery." says no meal: taken as lunch at Hamlet Bakery');
+      expect(hoursADay('She spends six hours a day video streaming, and sleeps late.')).toEqual({ hours: 6, activity: 'video streaming' });
+      expect(hoursADay('She works long hours.')).toBeNull();
+    });
+
+    it('an evening habit told only in a whisper is in the evening; a pub evening is a drink', () => {
+      expect(routineOf('cleo-marsh').slice(-2)).toEqual([
+        '19:00 spending the evening at Hamlet Bakery | Hamlet Bakery: bakery',
+        '22:30 getting ready for bed | home: main room: bed',
+      ]);
+      expect(readOuting('Kai spends most evenings at the Fox Inn', 'Fox Inn')).toMatchObject({ activity: 'having a drink', when: 'evening' });
+      expect(readOuting('Kai eats breakfast at Corner Cafe', 'Corner Cafe')).toMatchObject({
+        activity: 'having breakfast',
+        when: 'breakfast',
+        undecided: null,
+      });
+    });
+
+    it('"sit at a place reading" is reading there, in the morning it names', () => {
+      const dov = routineOf('dov-reyes');
+      expect(dov).toContain('09:00 reading at Hamlet Bakery | Hamlet Bakery: bakery');
+      for (const id of ['ada-quill', 'bram-stone', 'cleo-marsh', 'dov-reyes']) expect(routineOf(id).join('\n')).not.toMatch(/coffee|working at home/);
+    });
+
+    it('a retiree with a desk does no desk work; a place named only as the past is no outing, and the report says so', () => {
+      const dov = routineOf('dov-reyes');
+      expect(dov.filter((b) => /desk|Hamlet Green/.test(b))).toEqual([]);
+      expect(dov.filter((b) => / \| home/.test(b) && !/breakfast|dinner|waking|bed/.test(b)).every((b) => /(spending time|relaxing) at home/.test(b))).toBe(
+        true,
+      );
+      expect(result.report).toContain("undecided: 'Hamlet Green' is named in learned/currently, not as a habit");
+      // Bram's currently says he writes: his desk is for writing.
+      expect(routineOf('bram-stone')).toContain('09:00 writing at home | home: main room: desk');
     });
   });
 
