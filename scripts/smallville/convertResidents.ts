@@ -145,7 +145,8 @@ interface Outing {
 }
 
 /** Words that make a sentence a habit ("spends most evenings", "likes to", "every day"). */
-const HABIT = /\b(every|each|most|often|usually|always|daily|regularly|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings|afternoons)\b/i;
+const HABIT =
+  /\b(every|everyday|frequents?|each|most|often|usually|always|daily|regularly|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings|afternoons)\b/i;
 /** Words that put a place in the past ("planted a tree there forty years ago"). */
 const PAST = /\b(ago|once|used to|grew up|was|were|had|planted|built|studied|graduated|met)\b/i;
 const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
@@ -204,21 +205,23 @@ export function readOuting(clause: string, sector: string): Omit<Outing, 'source
   const where = `${sector} ${clause}`;
   const activity = /\bread(?:s|ing)?\b/i.test(clause)
     ? 'reading'
-    : /\bwalk(?:s|ing)?\b|\bstroll/i.test(clause)
-      ? 'taking a walk'
-      : /\b(drinks?|drinking|beer|pint)\b/i.test(clause) || (time === 'evening' && /pub|bar\b|tavern|inn\b/i.test(where))
-        ? 'having a drink'
-        : /\bwork(?:s|ing)?\b/i.test(clause)
-          ? 'working'
-          : time === 'evening'
-            ? 'spending the evening'
-            : /pub|bar\b/i.test(where)
-              ? 'relaxing'
-              : /store|market|pharmacy|shop|supply/i.test(where)
-                ? 'shopping'
-                : /park|garden|green/i.test(where)
-                  ? 'taking a walk'
-                  : 'spending time';
+    : /\bstud(?:y|ies|ying)\b/i.test(clause)
+      ? 'studying'
+      : /\bwalk(?:s|ing)?\b|\bstroll/i.test(clause)
+        ? 'taking a walk'
+        : /\b(drinks?|drinking|beer|pint)\b/i.test(clause) || (time === 'evening' && /pub|bar\b|tavern|inn\b/i.test(where))
+          ? 'having a drink'
+          : /\bwork(?:s|ing)?\b/i.test(clause)
+            ? 'working'
+            : time === 'evening'
+              ? 'spending the evening'
+              : /pub|bar\b/i.test(where)
+                ? 'relaxing'
+                : /store|market|pharmacy|shop|supply/i.test(where)
+                  ? 'shopping'
+                  : /park|garden|green/i.test(where)
+                    ? 'taking a walk'
+                    : 'spending time';
   return { ...base, activity, when: time };
 }
 
@@ -395,15 +398,19 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     // An evening habit, often told only in a whisper ("You spend most evenings at the pub").
     for (const sentence of [...told, ...sentencesOf(currently), ...sentencesOf(learned)])
       if (/\b(evenings?|nights?|after work)\b/i.test(sentence) && HABIT.test(sentence)) outingFrom(sentence, 'a whisper or the background', false);
-    // Places named in learned/currently: a habit when the sentence says one, never the past ("planted a tree there years ago").
-    for (const sentence of [...sentencesOf(learned), ...sentencesOf(currently)]) {
+    // Places named in a whisper, learned or currently: a habit when the sentence says one, never the past
+    // ("planted a tree there years ago"); the others are listed in the report.
+    const background = [...told.flatMap((t) => sentencesOf(t)).map((t) => ({ t, from: 'a whisper' }))]
+      .concat(sentencesOf(learned).map((t) => ({ t, from: 'learned' })))
+      .concat(sentencesOf(currently).map((t) => ({ t, from: 'currently' })));
+    for (const { t: sentence, from } of background) {
       const sector = sectorsNamedIn(sentence, publicSectors)[0]?.sector;
       if (!sector || sector === work?.place.sector || seen.has(sector)) continue;
-      if (HABIT.test(sentence) && !PAST.test(sentence)) outingFrom(sentence, 'learned/currently', true);
-      else undecided.push(`'${sector}' is named in learned/currently, not as a habit ("${sentence}"): not in the routine`);
+      if (HABIT.test(sentence) && !PAST.test(sentence)) outingFrom(sentence, from, true);
+      else undecided.push(`'${sector}' is named in ${from}, not as a habit ("${sentence}"): not in the routine`);
     }
     const guessed = outings.filter((o) => o.guess).map((o) => o.sector);
-    if (guessed.length) notes.push(`outings from learned/currently: ${guessed.join(', ')}`);
+    if (guessed.length) notes.push(`outings from a whisper or the background: ${guessed.join(', ')}`);
     const hours = hoursADay(`${req} ${currently}`);
     if (hours) notes.push(`${hours.hours} hours a day ${hours.activity}, from the text`);
 
@@ -479,7 +486,8 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     if (!outings.some((o) => o.when === 'breakfast')) add(wake + 30, 'having breakfast', homeRef(kitchen, kitchenObjects), '🍳');
     if (!hours) add(wake + 60, atHome, deskRef, deskEmoji);
     if (work) add(work.end, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf']), '🛋️');
-    let afternoon = work ? work.end : at.afternoon;
+    // Outings the text gives no time: after work, or from late morning on; never into dinner.
+    let afternoon = work ? work.end : Math.max(wake + 180, 10 * 60);
     const defaults =
       outings.length || hours
         ? []
@@ -495,6 +503,10 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       const arena = arenasOf(o.sector).sort((a, b) => scoreName(b.name, keyWords(o.clause)) - scoreName(a.name, keyWords(o.clause)))[0];
       const wanted = o.when ? at[o.when] : afternoon;
       const minute = free(wanted);
+      if (!o.when && day(minute % 1440) > day(dinner) - 90 && day(minute % 1440) < day(dinner) + 60) {
+        undecided.push(`${o.activity} at ${o.sector} (${o.source}) has no time said and none is free before dinner: not in the routine`);
+        continue;
+      }
       if (minute !== wanted) notes.push(`${o.activity} at ${o.sector} moved to ${hhmm(minute)}, after work or a daily habit`);
       if (!o.when) afternoon = minute + 120;
       if (day(minute % 1440) >= sleepEnd - 60) {

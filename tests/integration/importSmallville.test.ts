@@ -146,6 +146,7 @@ describe("importing the reference's town", () => {
       expect(result.report).toContain('undecided: daily_plan_req: "eats at Hamlet Bakery." says no meal: taken as lunch at Hamlet Bakery');
       expect(hoursADay('She spends six hours a day video streaming, and sleeps late.')).toEqual({ hours: 6, activity: 'video streaming' });
       expect(hoursADay('She works long hours.')).toBeNull();
+      expect(hoursADay('Mia spends at least 4 hours a day video streaming or gaming.')).toEqual({ hours: 4, activity: 'video streaming or gaming' });
     });
 
     it('an evening habit told only in a whisper is in the evening; a pub evening is a drink', () => {
@@ -164,6 +165,9 @@ describe("importing the reference's town", () => {
     it('"sit at a place reading" is reading there, in the morning it names', () => {
       const dov = routineOf('dov-reyes');
       expect(dov).toContain('09:00 reading at Hamlet Bakery | Hamlet Bakery: bakery');
+      expect(readOuting('and sit at Corner cafe reading', 'Corner Cafe')).toMatchObject({ activity: 'reading', when: null });
+      expect(readOuting('Kai likes to take a walk around Elm Park', 'Elm Park')).toMatchObject({ activity: 'taking a walk' });
+      expect(readOuting('For planning, Kai frequents Corner Cafe for studying', 'Corner Cafe')).toMatchObject({ activity: 'studying' });
       for (const id of ['ada-quill', 'bram-stone', 'cleo-marsh', 'dov-reyes']) expect(routineOf(id).join('\n')).not.toMatch(/coffee|working at home/);
     });
 
@@ -173,7 +177,7 @@ describe("importing the reference's town", () => {
       expect(dov.filter((b) => / \| home/.test(b) && !/breakfast|dinner|waking|bed/.test(b)).every((b) => /(spending time|relaxing) at home/.test(b))).toBe(
         true,
       );
-      expect(result.report).toContain("undecided: 'Hamlet Green' is named in learned/currently, not as a habit");
+      expect(result.report).toContain("undecided: 'Hamlet Green' is named in learned, not as a habit");
       // Bram's currently says he writes: his desk is for writing.
       expect(routineOf('bram-stone')).toContain('09:00 writing at home | home: main room: desk');
     });
