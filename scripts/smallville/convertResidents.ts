@@ -146,7 +146,7 @@ interface Outing {
 
 /** Words that make a sentence a habit ("spends most evenings", "likes to", "every day"). */
 const HABIT =
-  /\b(every|everyday|frequents?|each|most|often|usually|always|daily|regularly|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings|afternoons)\b/i;
+  /\b(every|everyday|frequents?|each|most|often|usually|always|daily|regularly|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings)\b/i;
 /** Words that put a place in the past ("planted a tree there forty years ago"). */
 const PAST = /\b(ago|once|used to|grew up|was|were|had|planted|built|studied|graduated|met)\b/i;
 const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
@@ -568,7 +568,11 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     for (const other of names) {
       if (other === name) continue;
       const others = names.filter((n) => n !== other && n !== name).map(namesOf);
-      const said = linesAbout(about, namesOf(other), (t) => others.some((m) => m(t)), name);
+      // A pronoun is theirs when it is of their gender and not of the resident's ("and she works too hard").
+      const o = list.find((x) => x.scratch.name.trim() === other)!.scratch;
+      const g = genderOf(`${o.learned ?? ''} ${o.currently ?? ''} ${o.lifestyle ?? ''}`);
+      const theirs = g === gender || g === null ? /$^/ : g === 'female' ? /\b(she|her|hers)\b/i : /\b(he|him|his)\b/i;
+      const said = linesAbout(about, namesOf(other), (t) => others.some((m) => m(t)), name, theirs);
       if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).join(' ');
     }
 

@@ -228,9 +228,17 @@ export function thirdPersonText(text: string, fullName: string): string {
  * What `texts` (the resident's own statements) say about another person: each sentence that names them, cut to its
  * clauses ("A is living with his wife, B, and is running the store" → "A is living with his wife, B"). A clause that
  * names them is kept, with the sentence's subject put back when it lost it ("and is mending B's oven" → "A is mending
- * B's oven"); a clause after a kept one is kept when it goes on about a person by pronoun and names no one else.
+ * B's oven"); a clause after a kept one is kept when it goes on about them by a pronoun not the resident's own and
+ * names no one else.
  */
-export function linesAbout(texts: readonly string[], mentions: (t: string) => boolean, mentionsAnyoneElse: (t: string) => boolean, subject: string): string[] {
+export function linesAbout(
+  texts: readonly string[],
+  mentions: (t: string) => boolean,
+  mentionsAnyoneElse: (t: string) => boolean,
+  subject: string,
+  /** Pronouns that can only be the other person's (the resident's own are theirs: "and spends his free time"). */
+  theirPronouns: RegExp,
+): string[] {
   const out: string[] = [];
   for (const sentence of texts.flatMap((t) => sentencesOf(t))) {
     if (!mentions(sentence)) continue;
@@ -240,7 +248,7 @@ export function linesAbout(texts: readonly string[], mentions: (t: string) => bo
     clauses.forEach((raw, i) => {
       const clause = raw.replace(/^(?:and|but)\s+/, '').trim();
       if (mentions(clause)) going = true;
-      else if (!(going && /\b(she|her|hers|he|him|his)\b/i.test(clause) && !mentionsAnyoneElse(clause))) {
+      else if (!(going && theirPronouns.test(clause) && !mentionsAnyoneElse(clause))) {
         going = false;
         return;
       }
