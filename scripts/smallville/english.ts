@@ -167,7 +167,11 @@ export function thirdPerson(text: string, fullName: string): string {
         SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) ||
         IRREGULAR[nextWord] !== undefined ||
         UNCHANGED.has(nextWord) ||
-        ADVERBS.has(nextWord);
+        ADVERBS.has(nextWord) ||
+        // A relative clause after a noun: "the rye you like" → "the rye Dov likes".
+        (words(prev, -1) >= 0 &&
+          /^(the|a|an|every|each|this|these|those)$/i.test(tokens[words(prev, -1)]) &&
+          !/^(to|for|with|at|of|about)$/i.test(tokens[prev]));
       if (!isSubject) {
         out[i] = named ? first : subject();
         continue;
