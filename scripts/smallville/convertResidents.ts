@@ -61,6 +61,8 @@ export interface ConvertedResident {
   start: { x: number; y: number } | null;
   /** What was derived and what was guessed or dropped, for the report. */
   notes: string[];
+  /** What no rule could decide (which meal, a place named not as a habit, no free time): listed on their own in the report. */
+  undecided: string[];
 }
 
 export interface ResidentsResult {
@@ -526,7 +528,6 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     if (!outings.some((o) => o.when === 'dinner')) add(dinner, 'having dinner', homeRef(kitchen, ['common room table', 'cooking area', 'refrigerator']), '🍽️');
     if (!outings.some((o) => o.when === 'evening')) add(dinner + 60, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf', 'closet']), '🛋️');
     add(sleep - 30, 'getting ready for bed', `home: ${bedroom.name}: ${bed}`, '🛏️', true);
-    for (const u of undecided) notes.push(`undecided: ${u}`);
 
     // In waking-day order; nothing inside work or a daily habit's hours but it; nothing before waking or after bedtime.
     for (const b of blocks) b.minute = day(b.minute % 1440);
@@ -604,7 +605,7 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     };
     const start = r.start && map.reachable(r.start.x, r.start.y) ? r.start : null;
     if (r.start && !start) notes.push(`the reference's start tile ${r.start.x},${r.start.y} cannot be walked to: starts at the bed`);
-    residents.push({ id, folder: r.folder, persona, start, notes });
+    residents.push({ id, folder: r.folder, persona, start, notes, undecided });
   }
   return { residents, skipped };
 }

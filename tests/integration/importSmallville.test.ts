@@ -144,7 +144,7 @@ describe("importing the reference's town", () => {
         '14:00 spending time at home | home: main room',
       ]);
       // Which meal "eats at Hamlet Bakery" means no rule can tell: the report says what was taken.
-      expect(result.report).toContain('undecided: daily_plan_req: "eats at Hamlet Bakery." says no meal: taken as lunch at Hamlet Bakery');
+      expect(result.report).toContain('- **Cleo Marsh**: daily_plan_req: "eats at Hamlet Bakery." says no meal: taken as lunch at Hamlet Bakery');
       expect(hoursADay('She spends six hours a day video streaming, and sleeps late.')).toEqual({ hours: 6, activity: 'video streaming' });
       expect(hoursADay('She works long hours.')).toBeNull();
       expect(hoursADay('Mia spends at least 4 hours a day video streaming or gaming.')).toEqual({ hours: 4, activity: 'video streaming or gaming' });
@@ -178,7 +178,8 @@ describe("importing the reference's town", () => {
       expect(dov.filter((b) => / \| home/.test(b) && !/breakfast|dinner|waking|bed/.test(b)).every((b) => /(spending time|relaxing) at home/.test(b))).toBe(
         true,
       );
-      expect(result.report).toContain("undecided: 'Hamlet Green' is named in learned, not as a habit");
+      expect(result.report).toContain("- **Dov Reyes**: 'Hamlet Green' is named in learned, not as a habit");
+      expect(result.report).toMatch(/Undecided: what no rule could tell[^]*Cleo Marsh[^]*Dov Reyes/);
       // Bram's currently says he writes: his desk is for writing.
       expect(routineOf('bram-stone')).toContain('09:00 writing at home | home: main room: desk');
     });
