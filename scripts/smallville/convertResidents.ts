@@ -96,14 +96,24 @@ export function lookOf(name: string, age: number): ImportedPersona['sprite'] {
 
 const includesWord = (text: string, word: string): boolean => new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
 
-/** Sectors named in `text`, in the order they appear: all of a sector's key words must be there. */
+/**
+ * Sectors named in `text`, in the order they appear: all of a sector's key words must be there, or "the" and its last
+ * word when no other sector ends so ("sits on the green" is Hamlet Green; "the store" of two stores is none).
+ */
 function sectorsNamedIn(text: string, sectors: readonly string[]): Array<{ sector: string; index: number }> {
   const words = keyWords(text);
   const found: Array<{ sector: string; index: number }> = [];
+  const lastOf = (sector: string) => keyWords(sector).at(-1);
   for (const sector of sectors) {
     const keys = keyWords(sector);
-    if (keys.length === 0 || !keys.every((k) => words.includes(k))) continue;
-    found.push({ sector, index: Math.min(...keys.map((k) => words.indexOf(k))) });
+    if (keys.length === 0) continue;
+    if (keys.every((k) => words.includes(k))) {
+      found.push({ sector, index: Math.min(...keys.map((k) => words.indexOf(k))) });
+      continue;
+    }
+    const last = keys.at(-1)!;
+    const short = new RegExp(`\\bthe ${last}\\b`, 'i').exec(text.replace(/'s\b/g, ''));
+    if (short && keys.length > 1 && sectors.filter((x) => lastOf(x) === last).length === 1) found.push({ sector, index: words.indexOf(last) });
   }
   return found.sort((a, b) => a.index - b.index);
 }
@@ -148,7 +158,7 @@ interface Outing {
 
 /** Words that make a sentence a habit ("spends most evenings", "likes to", "every day"). */
 const HABIT =
-  /\b(every|everyday|frequents?|each|most|often|usually|always|daily|regularly|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings)\b/i;
+  /\b(every|everyday|sometimes|frequents?|each|most|often|usually|always|daily|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings)\b/i;
 /** Words that put a place in the past ("planted a tree there forty years ago"). */
 const PAST = /\b(ago|once|used to|grew up|was|were|had|planted|built|studied|graduated|met)\b/i;
 const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };

@@ -182,6 +182,8 @@ describe("importing the reference's town", () => {
       expect(result.report).toMatch(/Undecided: what no rule could tell[^]*Cleo Marsh[^]*Dov Reyes/);
       // Bram's currently says he writes: his desk is for writing.
       expect(routineOf('bram-stone')).toContain('09:00 writing at home | home: main room: desk');
+      // His whisper "You sometimes sit on the green and read": 'the green' is Hamlet Green, the only sector ending so.
+      expect(routineOf('bram-stone')).toContain('11:00 reading at Hamlet Green | Hamlet Green: green');
     });
   });
 
