@@ -148,6 +148,14 @@ export function importSmallville(options: ImportOptions): ImportResult {
     '',
     ...residents.flatMap((r) => [`- **${r.persona.name}**: ${r.notes.length ? r.notes.join('; ') : 'everything from scratch.json as it is'}`]),
     '',
+    ...(residents.some((r) => r.undecided.length)
+      ? [
+          'Undecided: what no rule could tell, and what was taken instead (check these, or edit the persona files):',
+          '',
+          ...residents.flatMap((r) => r.undecided.map((u) => `- **${r.persona.name}**: ${u}`)),
+          '',
+        ]
+      : ['Undecided: nothing.', '']),
     "Dropped for every resident: the reference's cognition settings in scratch.json (vision_r, att_bandwidth, " +
       'retention, recency/relevance/importance weights, reflection thresholds and counters) and its runtime state ' +
       '(current action, path, chat, schedules): this project has its own (server/src/sim/constants.ts), and every ' +

@@ -10,7 +10,7 @@
 // Each guess and each default is said in the report.
 import type { ConvertedArena, ConvertedMap } from './convertMap';
 import type { MemoryNode, ReferenceResident } from './reference';
-import { hhmm, idOf, keyWords, parseTimePhrase, sentencesOf, thirdPerson, timesIn } from './english';
+import { hhmm, idOf, keyWords, linesAbout, parseTimePhrase, sentencesOf, thirdPerson, thirdPersonText, timesIn } from './english';
 
 /** Words of a daily_plan_req that say a resident works or studies somewhere. */
 const WORKING_WORDS = new RegExp(
@@ -61,6 +61,8 @@ export interface ConvertedResident {
   start: { x: number; y: number } | null;
   /** What was derived and what was guessed or dropped, for the report. */
   notes: string[];
+  /** What no rule could decide (which meal, a place named not as a habit, no free time): listed on their own in the report. */
+  undecided: string[];
 }
 
 export interface ResidentsResult {
@@ -94,14 +96,24 @@ export function lookOf(name: string, age: number): ImportedPersona['sprite'] {
 
 const includesWord = (text: string, word: string): boolean => new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
 
-/** Sectors named in `text`, in the order they appear: all of a sector's key words must be there. */
+/**
+ * Sectors named in `text`, in the order they appear: all of a sector's key words must be there, or "the" and its last
+ * word when no other sector ends so ("sits on the green" is Hamlet Green; "the store" of two stores is none).
+ */
 function sectorsNamedIn(text: string, sectors: readonly string[]): Array<{ sector: string; index: number }> {
   const words = keyWords(text);
   const found: Array<{ sector: string; index: number }> = [];
+  const lastOf = (sector: string) => keyWords(sector).at(-1);
   for (const sector of sectors) {
     const keys = keyWords(sector);
-    if (keys.length === 0 || !keys.every((k) => words.includes(k))) continue;
-    found.push({ sector, index: Math.min(...keys.map((k) => words.indexOf(k))) });
+    if (keys.length === 0) continue;
+    if (keys.every((k) => words.includes(k))) {
+      found.push({ sector, index: Math.min(...keys.map((k) => words.indexOf(k))) });
+      continue;
+    }
+    const last = keys.at(-1)!;
+    const short = new RegExp(`\\bthe ${last}\\b`, 'i').exec(text.replace(/'s\b/g, ''));
+    if (short && keys.length > 1 && sectors.filter((x) => lastOf(x) === last).length === 1) found.push({ sector, index: words.indexOf(last) });
   }
   return found.sort((a, b) => a.index - b.index);
 }
@@ -131,6 +143,100 @@ function outingActivity(sector: string, arena: string, minute: number): string {
   return `spending time at ${sector}`;
 }
 
+/** A place a resident goes to, as the text says it: what is done there and when, if said. */
+interface Outing {
+  sector: string;
+  /** "having lunch", "reading", "having a drink": without "at <sector>". */
+  activity: string;
+  when: 'breakfast' | 'morning' | 'lunch' | 'afternoon' | 'dinner' | 'evening' | null;
+  /** The clause or sentence it was read from. */
+  clause: string;
+  source: string;
+  /** Read from the background (learned/currently), not the day's plan. */
+  guess: boolean;
+}
+
+/** Words that make a sentence a habit ("spends most evenings", "likes to", "every day"). */
+const HABIT =
+  /\b(every|everyday|sometimes|frequents?|each|most|often|usually|always|daily|spends?|spending|likes? to|loves? to|goes|visits?|evenings|mornings)\b/i;
+/** Words that put a place in the past ("planted a tree there forty years ago"). */
+const PAST = /\b(ago|once|used to|grew up|was|were|had|planted|built|studied|graduated|met)\b/i;
+const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+
+/** The clauses of a paragraph: its sentences cut at commas and semicolons, a leading "and" dropped. */
+export function clausesOf(text: string): string[] {
+  return sentencesOf(text)
+    .flatMap((s) => s.split(/[,;]\s*/))
+    .map((c) => c.replace(/^(?:and|but|then)\s+/i, '').trim())
+    .filter(Boolean);
+}
+
+/** "spends 6 hours a day streaming" → 6 hours of "streaming"; null when the text says no hours a day. */
+export function hoursADay(text: string): { hours: number; activity: string } | null {
+  const m =
+    /\b(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s+hours?\s+(?:a|per|each|every)\s+day\s+(?:of\s+|on\s+|doing\s+)?([^,.;]+)/i.exec(text);
+  if (!m) return null;
+  const hours = NUMBERS[m[1].toLowerCase()] ?? Number(m[1]);
+  if (!(hours > 0 && hours <= 14)) return null;
+  const activity = m[2].trim().replace(/\s+(?:and|but)$/i, '');
+  return { hours, activity };
+}
+
+/** What a clause naming a place says is done there, and when: a meal is a meal, reading is reading. */
+export function readOuting(clause: string, sector: string): Omit<Outing, 'source' | 'guess'> & { undecided: string | null } {
+  const meal = /\b(breakfast|brunch|lunch|dinner|supper)\b/i.exec(clause)?.[1].toLowerCase();
+  const eats = /\b(eats?|eating|ate|meals?|food)\b/i.test(clause);
+  const time = /\bmornings?\b/i.test(clause)
+    ? 'morning'
+    : /\bafternoons?\b/i.test(clause)
+      ? 'afternoon'
+      : /\b(evenings?|nights?|after work)\b/i.test(clause)
+        ? 'evening'
+        : null;
+  const base = { sector, clause, undecided: null as string | null };
+  if (meal || eats) {
+    const when =
+      meal === 'breakfast'
+        ? 'breakfast'
+        : meal === 'dinner' || meal === 'supper'
+          ? 'dinner'
+          : meal
+            ? 'lunch'
+            : time === 'morning'
+              ? 'breakfast'
+              : time === 'evening'
+                ? 'dinner'
+                : 'lunch';
+    return {
+      ...base,
+      activity: `having ${when === 'lunch' && meal === 'brunch' ? 'brunch' : when}`,
+      when,
+      undecided: meal || time ? null : `"${clause}" says no meal: taken as lunch at ${sector}`,
+    };
+  }
+  const where = `${sector} ${clause}`;
+  const activity = /\bread(?:s|ing)?\b/i.test(clause)
+    ? 'reading'
+    : /\bstud(?:y|ies|ying)\b/i.test(clause)
+      ? 'studying'
+      : /\bwalk(?:s|ing)?\b|\bstroll/i.test(clause)
+        ? 'taking a walk'
+        : /\b(drinks?|drinking|beer|pint)\b/i.test(clause) || (time === 'evening' && /pub|bar\b|tavern|inn\b/i.test(where))
+          ? 'having a drink'
+          : /\bwork(?:s|ing)?\b/i.test(clause)
+            ? 'working'
+            : time === 'evening'
+              ? 'spending the evening'
+              : /pub|bar\b/i.test(where)
+                ? 'relaxing'
+                : /store|market|pharmacy|shop|supply/i.test(where)
+                  ? 'shopping'
+                  : /park|garden|green/i.test(where)
+                    ? 'taking a walk'
+                    : 'spending time';
+  return { ...base, activity, when: time };
+}
+
 export function convertResidents(list: readonly ReferenceResident[], map: ConvertedMap, whispers: ReadonlyMap<string, string[]>): ResidentsResult {
   const skipped: string[] = [];
   const residents: ConvertedResident[] = [];
@@ -155,6 +261,14 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     const name = s.name.trim();
     const id = ids.get(name)!;
     const notes: string[] = [];
+    // The reference sometimes speaks to the resident ("You don't like Sam Moore."): the persona speaks of them.
+    const [learned, currently, lifestyleText] = (['learned', 'currently', 'lifestyle'] as const).map((field) => {
+      const raw = (s[field] ?? '').trim();
+      const said = thirdPersonText(raw, name);
+      if (said !== raw) notes.push(`${field} in the second person, rewritten in the third: "${said}"`);
+      return said;
+    });
+    const told = (whispers.get(name) ?? []).map((w) => thirdPerson(w, name));
 
     // ---- home, bedroom and bed, from living_area "world:sector:arena" ----
     const [, homeSector = '', homeArena = ''] = (s.living_area ?? '').split(':').map((x) => x.trim());
@@ -279,47 +393,76 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     } else if (req) notes.push(`daily_plan_req names no workplace of the map${named.length ? '' : ' and no place'}: "${req}"`);
     else notes.push('no daily_plan_req');
 
-    // Other places named in daily_plan_req, then in learned and currently: outings.
-    const elsewhere = [...named, ...sectorsNamedIn(`${s.learned ?? ''} ${s.currently ?? ''}`, publicSectors)]
-      .map((n) => n.sector)
-      .filter((sec, i, all) => all.indexOf(sec) === i && sec !== work?.place.sector)
-      .slice(0, 2);
-    // Outings the routine takes from the background rather than the plan are a guess: the report says so.
-    const guessed = elsewhere.filter((sec) => !named.some((n) => n.sector === sec));
-    if (guessed.length) notes.push(`outings guessed from learned/currently: ${guessed.join(', ')}`);
+    // ---- habits the text states, clause by clause: places and what is done there, hours a day, evenings ----
+    const outings: Outing[] = [];
+    const undecided: string[] = [];
+    const seen = new Set<string>();
+    const outingFrom = (clause: string, source: string, guess: boolean) => {
+      const sector = sectorsNamedIn(clause, publicSectors)[0]?.sector;
+      if (!sector || sector === work?.place.sector) return;
+      const o = readOuting(clause, sector);
+      if (seen.has(`${sector}|${o.when}`)) return;
+      seen.add(sector).add(`${sector}|${o.when}`);
+      if (o.undecided) undecided.push(`${source}: ${o.undecided}`);
+      outings.push({ ...o, source, guess });
+    };
+    for (const clause of clausesOf(req)) outingFrom(clause, 'daily_plan_req', false);
+    // An evening habit, often told only in a whisper ("You spend most evenings at the pub").
+    for (const sentence of [...told, ...sentencesOf(currently), ...sentencesOf(learned)])
+      if (/\b(evenings?|nights?|after work)\b/i.test(sentence) && HABIT.test(sentence)) outingFrom(sentence, 'a whisper or the background', false);
+    // Places named in a whisper, learned or currently: a habit when the sentence says one, never the past
+    // ("planted a tree there years ago"); the others are listed in the report.
+    const background = [...told.flatMap((t) => sentencesOf(t)).map((t) => ({ t, from: 'a whisper' }))]
+      .concat(sentencesOf(learned).map((t) => ({ t, from: 'learned' })))
+      .concat(sentencesOf(currently).map((t) => ({ t, from: 'currently' })));
+    for (const { t: sentence, from } of background) {
+      const sector = sectorsNamedIn(sentence, publicSectors)[0]?.sector;
+      if (!sector || sector === work?.place.sector || seen.has(sector)) continue;
+      if (HABIT.test(sentence) && !PAST.test(sentence)) outingFrom(sentence, from, true);
+      else undecided.push(`'${sector}' is named in ${from}, not as a habit ("${sentence}"): not in the routine`);
+    }
+    const guessed = outings.filter((o) => o.guess).map((o) => o.sector);
+    if (guessed.length) notes.push(`outings from a whisper or the background: ${guessed.join(', ')}`);
+    const hours = hoursADay(`${req} ${currently}`);
+    if (hours) notes.push(`${hours.hours} hours a day ${hours.activity}, from the text`);
 
-    // ---- the routine: fixed points, work, outings; each block lasts until the next ----
+    // ---- time at home: only what the text says is done there (a desk is no job), or what the room is for ----
+    const everything = `${req} ${learned} ${currently}`;
+    const desk = ['easel', 'piano', 'guitar', 'computer desk', 'computer', 'desk', 'game console', 'harp'].find(
+      (o) => bedroom.objects.includes(o) || living.objects.includes(o),
+    );
+    const deskDoing = !desk
+      ? null
+      : ((
+          {
+            easel: 'painting at home',
+            piano: 'practising the piano',
+            guitar: 'playing the guitar',
+            harp: 'playing the harp',
+            'game console': 'playing games at home',
+          } as Record<string, string>
+        )[desk] ??
+        (/\bwrit(?:e|es|ing|er)\b/i.test(everything)
+          ? 'writing at home'
+          : /\bwork(?:s|ing)? (?:from|at) home\b|\bremote(?:ly)?\b/i.test(everything)
+            ? 'working at home'
+            : null));
+    const atHome = deskDoing ?? 'spending time at home';
+    const deskEmoji = deskDoing
+      ? (({ easel: '🎨', piano: '🎹', guitar: '🎸', harp: '🎵', 'game console': '🎮' } as Record<string, string>)[desk!] ??
+        (/writ/.test(deskDoing) ? '✍️' : '💻'))
+      : '🏠';
+    const deskRef = deskDoing ? homeRef(bedroom.objects.includes(desk!) ? bedroom : living, [desk!]) : homeRef(living, ['common room sofa', 'shelf']);
+    if (desk && !deskDoing && !hours) notes.push(`a ${desk} at home, but no desk work in the text: time at home is 'spending time at home'`);
+
+    // ---- the routine: fixed points, work, habits, outings; each block lasts until the next ----
     const blocks: Array<RoutineBlock & { minute: number; keep?: boolean }> = [];
     const add = (minute: number, activity: string, place: string, emoji: string, keep = false) =>
       blocks.push({ minute: Math.round(minute / 5) * 5, at: '', activity, place, emoji, keep });
     add(wake, 'waking up and getting ready', homeRef(bath, ['shower', 'bathroom sink']), '🚿', true);
-    add(wake + 30, 'having breakfast', homeRef(kitchen, kitchenObjects), '🍳');
-    const desk = ['easel', 'piano', 'guitar', 'computer desk', 'computer', 'desk', 'game console', 'harp'].find(
-      (o) => bedroom.objects.includes(o) || living.objects.includes(o),
-    );
-    const atHome =
-      desk === 'easel'
-        ? 'painting at home'
-        : desk === 'piano'
-          ? 'practising the piano'
-          : desk === 'guitar'
-            ? 'playing the guitar'
-            : desk === 'harp'
-              ? 'playing the harp'
-              : desk === 'game console'
-                ? 'playing games at home'
-                : desk
-                  ? 'working at home'
-                  : 'spending time at home';
-    const deskEmoji =
-      ({ easel: '🎨', piano: '🎹', guitar: '🎸', harp: '🎵', 'game console': '🎮' } as Record<string, string>)[desk ?? ''] ?? (desk ? '💻' : '🏠');
-    const deskRef = desk ? homeRef(bedroom.objects.includes(desk) ? bedroom : living, [desk]) : homeRef(living);
-    const outingAt = (sector: string, minute: number) => {
-      const arena = arenasOf(sector).sort((a, b) => scoreName(b.name, reqWords) - scoreName(a.name, reqWords))[0];
-      add(minute, outingActivity(sector, arena.name, minute), `${sector}: ${arena.name}`, emojiFor(`${sector} ${arena.name}`, '📍'));
-    };
+    const busy: Array<{ start: number; end: number }> = [];
     if (work) {
-      add(wake + 60, atHome, deskRef, deskEmoji);
+      busy.push({ start: work.start, end: work.end });
       add(
         work.start,
         work.activity,
@@ -327,26 +470,78 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
         emojiFor(`${work.place.sector} ${work.place.arena.name} ${work.activity}`, '💼'),
         true,
       );
-      if (elsewhere.length) outingAt(elsewhere[0], work.end);
-      else add(work.end, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf']), '🛋️');
-    } else {
-      add(wake + 60, atHome, deskRef, deskEmoji);
-      const outings = elsewhere.length
-        ? elsewhere
-        : ['cafe', 'park'].map((kind) => publicSectors.find((sec) => new RegExp(kind, 'i').test(sec))).filter((x): x is string => Boolean(x));
-      if (!elsewhere.length && outings.length)
-        notes.push(`no place to go named: lunch and a walk in town (${outings.join(', ')}) so the day is not all at home`);
-      if (outings[0]) outingAt(outings[0], Math.max(wake + 180, 12 * 60));
-      if (outings[1]) outingAt(outings[1], Math.max(wake + 300, 15 * 60));
-      if (outings.length) add(Math.max(wake + 360, 16 * 60 + 30), atHome, deskRef, deskEmoji);
     }
-    add(dinner, 'having dinner', homeRef(kitchen, ['common room table', 'cooking area', 'refrigerator']), '🍽️');
-    add(dinner + 60, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf', 'closet']), '🛋️');
-    add(sleep - 30, 'getting ready for bed', `home: ${bedroom.name}: ${bed}`, '🛏️');
+    if (hours) {
+      const start = work && work.start <= wake + 60 + hours.hours * 60 ? work.end : wake + 60;
+      const sector = sectorsNamedIn(hours.activity, publicSectors)[0]?.sector;
+      const place = sector
+        ? `${sector}: ${arenasOf(sector)[0].name}`
+        : deskRef.startsWith('home') && desk
+          ? homeRef(bedroom.objects.includes(desk) ? bedroom : living, [desk])
+          : deskRef;
+      add(start, hours.activity, place, /stream|video|game/i.test(hours.activity) ? '🎥' : emojiFor(hours.activity, '⏳'), true);
+      busy.push({ start, end: start + hours.hours * 60 });
+      add(start + hours.hours * 60, atHome, deskRef, deskEmoji);
+    }
+    const free = (m: number) => {
+      for (const b of [...busy].sort((x, y) => x.start - y.start)) if (m >= b.start && m < b.end) m = b.end;
+      return m;
+    };
+    const at: Record<NonNullable<Outing['when']>, number> = {
+      breakfast: wake + 30,
+      morning: Math.max(wake + 90, 9 * 60),
+      lunch: 12 * 60,
+      afternoon: Math.max(wake + 300, 15 * 60),
+      dinner,
+      evening: dinner + 60,
+    };
+    if (!outings.some((o) => o.when === 'breakfast')) add(wake + 30, 'having breakfast', homeRef(kitchen, kitchenObjects), '🍳');
+    if (!hours) add(wake + 60, atHome, deskRef, deskEmoji);
+    if (work) add(work.end, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf']), '🛋️');
+    // Outings the text gives no time: after work, or from late morning on; never into dinner.
+    let afternoon = work ? work.end : Math.max(wake + 180, 10 * 60);
+    const defaults =
+      outings.length || hours
+        ? []
+        : ['cafe', 'park'].map((kind) => publicSectors.find((sec) => new RegExp(kind, 'i').test(sec))).filter((x): x is string => Boolean(x));
+    if (defaults.length) notes.push(`no place to go named: lunch and a walk in town (${defaults.join(', ')}) so the day is not all at home`);
+    for (const [k, sector] of defaults.entries()) {
+      const arena = arenasOf(sector)[0];
+      const minute = k === 0 ? Math.max(wake + 180, 12 * 60) : Math.max(wake + 300, 15 * 60);
+      add(minute, outingActivity(sector, arena.name, minute), `${sector}: ${arena.name}`, emojiFor(`${sector} ${arena.name}`, '📍'));
+      add(minute + 90, atHome, deskRef, deskEmoji);
+    }
+    for (const o of outings) {
+      const arena = arenasOf(o.sector).sort((a, b) => scoreName(b.name, keyWords(o.clause)) - scoreName(a.name, keyWords(o.clause)))[0];
+      const wanted = o.when ? at[o.when] : afternoon;
+      const minute = free(wanted);
+      if (!o.when && day(minute % 1440) > day(dinner) - 90 && day(minute % 1440) < day(dinner) + 60) {
+        undecided.push(`${o.activity} at ${o.sector} (${o.source}) has no time said and none is free before dinner: not in the routine`);
+        continue;
+      }
+      if (minute !== wanted) notes.push(`${o.activity} at ${o.sector} moved to ${hhmm(minute)}, after work or a daily habit`);
+      if (!o.when) afternoon = minute + 120;
+      if (day(minute % 1440) >= sleepEnd - 60) {
+        undecided.push(`${o.activity} at ${o.sector} (${o.source}) finds no free time before bed: not in the routine`);
+        continue;
+      }
+      add(
+        minute,
+        `${o.activity} ${o.activity === 'taking a walk' ? 'in' : 'at'} ${o.sector}`,
+        `${o.sector}: ${arena.name}`,
+        emojiFor(`${o.sector} ${arena.name} ${o.activity}`, '📍'),
+        true,
+      );
+      const back = o.when === 'evening' ? null : minute + (/having (lunch|breakfast|dinner)/.test(o.activity) ? 60 : 120);
+      if (back !== null && o.when !== 'dinner') add(back, atHome, deskRef, deskEmoji);
+    }
+    if (!outings.some((o) => o.when === 'dinner')) add(dinner, 'having dinner', homeRef(kitchen, ['common room table', 'cooking area', 'refrigerator']), '🍽️');
+    if (!outings.some((o) => o.when === 'evening')) add(dinner + 60, 'relaxing at home', homeRef(living, ['common room sofa', 'shelf', 'closet']), '🛋️');
+    add(sleep - 30, 'getting ready for bed', `home: ${bedroom.name}: ${bed}`, '🛏️', true);
 
-    // In waking-day order; nothing inside work hours but work; nothing before waking or after bedtime.
+    // In waking-day order; nothing inside work or a daily habit's hours but it; nothing before waking or after bedtime.
     for (const b of blocks) b.minute = day(b.minute % 1440);
-    const inWork = (m: number) => work !== null && m > work.start && m < work.end;
+    const inWork = (m: number) => busy.some((w) => m > w.start && m < w.end);
     const kept = blocks
       .filter((b) => b.keep || (!inWork(b.minute) && b.minute > wake && b.minute < sleepEnd - 5))
       .sort((a, b) => a.minute - b.minute || Number(b.keep) - Number(a.keep));
@@ -361,7 +556,6 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     if (dinnerParsed === null) notes.push(`no dinner time in lifestyle: ${hhmm(DEFAULT_DINNER)}, if not at work then`);
 
     // ---- memories and relationships ----
-    const told = (whispers.get(name) ?? []).map((w) => thirdPerson(w, name));
     const fromNodes = seedFromNodes(r.nodes);
     if (r.nodes.length)
       notes.push(
@@ -371,21 +565,26 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     if (told.length) notes.push(`${told.length} whispers (agent_history_init) as seed memories, rewritten in the third person`);
     const seedMemories = [...fromNodes, ...told];
     if (seedMemories.length === 0) {
-      seedMemories.push(...sentencesOf(s.learned ?? '').slice(0, 2));
+      seedMemories.push(...sentencesOf(learned).slice(0, 2));
       notes.push('no memory stream or whispers: seed memories from learned');
     }
     if (seedMemories.length === 0) seedMemories.push(`${name} lives in ${bedroom.sector}.`);
-    const about = [...told, ...fromNodes, ...sentencesOf(s.learned ?? ''), ...sentencesOf(s.currently ?? '')];
+    // Each line holds only what is said of that person: sentences that name them, cut to the clauses about them.
+    const about = [...told, ...fromNodes, learned, currently];
     const relationships: Record<string, string> = {};
+    const namesOf = (other: string) => (t: string) => {
+      const first = other.split(' ')[0];
+      return includesWord(t, other) || (firstNameCount.get(first) === 1 && includesWord(t, first));
+    };
     for (const other of names) {
       if (other === name) continue;
-      const first = other.split(' ')[0];
-      const said = about.filter((t) => includesWord(t, other) || (firstNameCount.get(first) === 1 && includesWord(t, first)));
-      if (said.length)
-        relationships[ids.get(other)!] = said
-          .slice(0, 3)
-          .map((t) => t.replace(/[.\s]*$/, '.'))
-          .join(' ');
+      const others = names.filter((n) => n !== other && n !== name).map(namesOf);
+      // A pronoun is theirs when it is of their gender and not of the resident's ("and she works too hard").
+      const o = list.find((x) => x.scratch.name.trim() === other)!.scratch;
+      const g = genderOf(`${o.learned ?? ''} ${o.currently ?? ''} ${o.lifestyle ?? ''}`);
+      const theirs = g === gender || g === null ? /$^/ : g === 'female' ? /\b(she|her|hers)\b/i : /\b(he|him|his)\b/i;
+      const said = linesAbout(about, namesOf(other), (t) => others.some((m) => m(t)), name, theirs);
+      if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).join(' ');
     }
 
     const age = Number.isFinite(Number(s.age)) && Number(s.age) >= 1 ? Math.min(120, Math.round(Number(s.age))) : 30;
@@ -400,9 +599,9 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       name,
       age,
       innate: innate.length ? innate : ['kind'],
-      learned: text(s.learned, `${name} lives in ${bedroom.sector}.`),
-      currently: text(s.currently, `${name} is going about an ordinary day.`),
-      lifestyle: text(s.lifestyle, `${name} wakes at ${hhmm(wake)} and goes to bed at ${hhmm(sleep)}.`),
+      learned: text(learned, `${name} lives in ${bedroom.sector}.`),
+      currently: text(currently, `${name} is going about an ordinary day.`),
+      lifestyle: text(lifestyleText, `${name} wakes at ${hhmm(wake)} and goes to bed at ${hhmm(sleep)}.`),
       wakeAt: hhmm(wake),
       sleepAt: hhmm(sleep),
       home: bedroom.sector,
@@ -416,7 +615,7 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     };
     const start = r.start && map.reachable(r.start.x, r.start.y) ? r.start : null;
     if (r.start && !start) notes.push(`the reference's start tile ${r.start.x},${r.start.y} cannot be walked to: starts at the bed`);
-    residents.push({ id, folder: r.folder, persona, start, notes });
+    residents.push({ id, folder: r.folder, persona, start, notes, undecided });
   }
   return { residents, skipped };
 }

@@ -167,7 +167,11 @@ export function thirdPerson(text: string, fullName: string): string {
         SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) ||
         IRREGULAR[nextWord] !== undefined ||
         UNCHANGED.has(nextWord) ||
-        ADVERBS.has(nextWord);
+        ADVERBS.has(nextWord) ||
+        // A relative clause after a noun: "the rye you like" → "the rye Dov likes".
+        (words(prev, -1) >= 0 &&
+          /^(the|a|an|every|each|this|these|those)$/i.test(tokens[words(prev, -1)]) &&
+          !/^(to|for|with|at|of|about)$/i.test(tokens[prev]));
       if (!isSubject) {
         out[i] = named ? first : subject();
         continue;
@@ -214,4 +218,49 @@ export function keyWords(text: string): string[] {
           ? w.slice(0, -1)
           : w,
     );
+}
+
+/** A paragraph with its second-person sentences ("You don't like Sam.") in the third person; the others as they are. */
+export function thirdPersonText(text: string, fullName: string): string {
+  if (!/\byou(?:r|rs|rself|'re|'ve|'ll|'d)?\b/i.test(text)) return text;
+  return sentencesOf(text)
+    .map((s) => (/\byou(?:r|rs|rself|'re|'ve|'ll|'d)?\b/i.test(s) ? thirdPerson(s, fullName) : s))
+    .join(' ');
+}
+
+/**
+ * What `texts` (the resident's own statements) say about another person: each sentence that names them, cut to its
+ * clauses ("A is living with his wife, B, and is running the store" → "A is living with his wife, B"). A clause that
+ * names them is kept, with the sentence's subject put back when it lost it ("and is mending B's oven" → "A is mending
+ * B's oven"); a clause after a kept one is kept when it goes on about them by a pronoun not the resident's own and
+ * names no one else.
+ */
+export function linesAbout(
+  texts: readonly string[],
+  mentions: (t: string) => boolean,
+  mentionsAnyoneElse: (t: string) => boolean,
+  subject: string,
+  /** Pronouns that can only be the other person's (the resident's own are theirs: "and spends his free time"). */
+  theirPronouns: RegExp,
+): string[] {
+  const out: string[] = [];
+  for (const sentence of texts.flatMap((t) => sentencesOf(t))) {
+    if (!mentions(sentence)) continue;
+    const clauses = sentence.replace(/[.!?\s]+$/, '').split(/,\s+(?=(?:and|but)\s)|;\s*/);
+    const kept: string[] = [];
+    let going = false;
+    clauses.forEach((raw, i) => {
+      const clause = raw.replace(/^(?:and|but)\s+/, '').trim();
+      if (mentions(clause)) going = true;
+      else if (!(going && theirPronouns.test(clause) && !mentionsAnyoneElse(clause))) {
+        going = false;
+        return;
+      }
+      // A later clause whose subject was the sentence's: "is mending ..." → "<subject> is mending ...".
+      const bare = i > 0 && /^(?:is|was|has|had|does|also|often|always|will|would|can|[a-z]+s)\b/.test(clause) && !/^(?:she|he|they|it|this)\b/i.test(clause);
+      kept.push(i === 0 ? clause : bare ? `${subject} ${clause}` : clause);
+    });
+    if (kept.length) out.push(`${kept.join(', and ')}.`.replace(/^[a-z]/, (c) => c.toUpperCase()));
+  }
+  return out.filter((l, i, all) => all.indexOf(l) === i);
 }

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSmallville, type ImportResult } from '../../scripts/importSmallville';
+import { linesAbout, thirdPersonText } from '../../scripts/smallville/english';
+import { hoursADay, readOuting } from '../../scripts/smallville/convertResidents';
 import { referenceDateToStartTime } from '../../scripts/smallville/reference';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFolder } from '../../server/src/world/persona';
@@ -96,6 +98,95 @@ describe("importing the reference's town", () => {
     expect(bram.routine.at(-1)).toMatchObject({ at: '23:30', place: 'home: main room: bed' });
   });
 
+  describe("the residents as the reference wrote them (issue 22 §2's shapes, in residents written for the fixture)", () => {
+    const persona = (id: string) => loadPersonaFolder(result.personasDir, loadTownMap(result.mapFile)).personas.find((p) => p.id === id)!;
+
+    it('a relationship line holds what is said of that person, not a sentence about someone else nor the rest of `currently`', () => {
+      const dov = persona('dov-reyes');
+      // currently: "... living with his brother, Bram Stone, and is mending the bakery's old oven for Ada Quill. ..."
+      expect(dov.relationships['bram-stone']).toBe("Bram Stone is Dov's older brother. Dov Reyes is living with his brother, Bram Stone.");
+      expect(dov.relationships['ada-quill']).toMatch(/^Ada Quill bakes the rye .*\. Dov Reyes is mending the bakery's old oven for Ada Quill\.$/);
+      expect(dov.relationships['ada-quill']).not.toMatch(/Bram|curious/);
+      // The whisper "Ada Quill is your landlady. Bram Stone taught you chess": Bram's line does not open with Ada.
+      const cleo = persona('cleo-marsh');
+      expect(cleo.relationships['bram-stone']).toBe('Bram Stone taught Cleo chess.');
+      expect(cleo.relationships['ada-quill']).not.toMatch(/Bram/);
+      // A clause going on about the person by a pronoun is kept; one with the resident's own pronoun is theirs, not the person's.
+      const jo = (t: string) => /\bJo\b/.test(t);
+      const line = 'Al Ray lives with his wife of 30 years, Jo Ray, and spends his free time fishing, and she paints.';
+      expect(linesAbout([line], jo, () => false, 'Al Ray', /\b(she|her)\b/i)).toEqual(['Al Ray lives with his wife of 30 years, Jo Ray.']);
+      expect(persona('bram-stone').relationships['ada-quill']).toMatch(/Ada Quill is Bram Stone's neighbour, and Bram thinks she works too hard\.$/);
+    });
+
+    it("turns the reference's second person into the third, in currently and the lines drawn from it", () => {
+      const dov = persona('dov-reyes');
+      expect(dov.currently).toMatch(/\. Dov Reyes doesn't trust Cleo Marsh\.$/);
+      expect(dov.relationships['cleo-marsh']).toBe("Dov Reyes doesn't trust Cleo Marsh.");
+      for (const file of fs.readdirSync(result.personasDir))
+        expect(fs.readFileSync(path.join(result.personasDir, file), 'utf8'), file).not.toMatch(/\byou(r)?\b/i);
+      expect(result.report).toContain(`currently in the second person, rewritten in the third: "${dov.currently}"`);
+      expect(thirdPersonText('Ann bakes. You like her bread; your dog does too.', 'Bo Li')).toBe("Ann bakes. Bo Li likes her bread; Bo's dog does too.");
+      expect(thirdPersonText('Ann bakes.', 'Bo Li')).toBe('Ann bakes.');
+    });
+  });
+
+  describe('habits kept as written, nothing invented', () => {
+    const routineOf = (id: string) =>
+      loadPersonaFolder(result.personasDir, loadTownMap(result.mapFile))
+        .personas.find((p) => p.id === id)!
+        .routine.map((b) => `${b.at} ${b.activity} | ${b.place}`);
+
+    it('"5 hours a day streaming" is five hours of streaming, at the desk; "eats at" a place is a meal there', () => {
+      const cleo = routineOf('cleo-marsh');
+      expect(cleo.slice(2, 5)).toEqual([
+        '08:00 streaming her puzzle games online | home: main room: desk',
+        '13:00 having lunch at Hamlet Bakery | Hamlet Bakery: bakery',
+        '14:00 spending time at home | home: main room',
+      ]);
+      // Which meal "eats at Hamlet Bakery" means no rule can tell: the report says what was taken.
+      expect(result.report).toContain('- **Cleo Marsh**: daily_plan_req: "eats at Hamlet Bakery." says no meal: taken as lunch at Hamlet Bakery');
+      expect(hoursADay('She spends six hours a day video streaming, and sleeps late.')).toEqual({ hours: 6, activity: 'video streaming' });
+      expect(hoursADay('She works long hours.')).toBeNull();
+      expect(hoursADay('Mia spends at least 4 hours a day video streaming or gaming.')).toEqual({ hours: 4, activity: 'video streaming or gaming' });
+    });
+
+    it('an evening habit told only in a whisper is in the evening; a pub evening is a drink', () => {
+      expect(routineOf('cleo-marsh').slice(-2)).toEqual([
+        '19:00 spending the evening at Hamlet Bakery | Hamlet Bakery: bakery',
+        '22:30 getting ready for bed | home: main room: bed',
+      ]);
+      expect(readOuting('Kai spends most evenings at the Fox Inn', 'Fox Inn')).toMatchObject({ activity: 'having a drink', when: 'evening' });
+      expect(readOuting('Kai eats breakfast at Corner Cafe', 'Corner Cafe')).toMatchObject({
+        activity: 'having breakfast',
+        when: 'breakfast',
+        undecided: null,
+      });
+    });
+
+    it('"sit at a place reading" is reading there, in the morning it names', () => {
+      const dov = routineOf('dov-reyes');
+      expect(dov).toContain('09:00 reading at Hamlet Bakery | Hamlet Bakery: bakery');
+      expect(readOuting('and sit at Corner cafe reading', 'Corner Cafe')).toMatchObject({ activity: 'reading', when: null });
+      expect(readOuting('Kai likes to take a walk around Elm Park', 'Elm Park')).toMatchObject({ activity: 'taking a walk' });
+      expect(readOuting('For planning, Kai frequents Corner Cafe for studying', 'Corner Cafe')).toMatchObject({ activity: 'studying' });
+      for (const id of ['ada-quill', 'bram-stone', 'cleo-marsh', 'dov-reyes']) expect(routineOf(id).join('\n')).not.toMatch(/coffee|working at home/);
+    });
+
+    it('a retiree with a desk does no desk work; a place named only as the past is no outing, and the report says so', () => {
+      const dov = routineOf('dov-reyes');
+      expect(dov.filter((b) => /desk|Hamlet Green/.test(b))).toEqual([]);
+      expect(dov.filter((b) => / \| home/.test(b) && !/breakfast|dinner|waking|bed/.test(b)).every((b) => /(spending time|relaxing) at home/.test(b))).toBe(
+        true,
+      );
+      expect(result.report).toContain("- **Dov Reyes**: 'Hamlet Green' is named in learned, not as a habit");
+      expect(result.report).toMatch(/Undecided: what no rule could tell[^]*Cleo Marsh[^]*Dov Reyes/);
+      // Bram's currently says he writes: his desk is for writing.
+      expect(routineOf('bram-stone')).toContain('09:00 writing at home | home: main room: desk');
+      // His whisper "You sometimes sit on the green and read": 'the green' is Hamlet Green, the only sector ending so.
+      expect(routineOf('bram-stone')).toContain('11:00 reading at Hamlet Green | Hamlet Green: green');
+    });
+  });
+
   it('says what it converted and what it dropped, in <out>/import-report.md', () => {
     const report = fs.readFileSync(path.join(out, 'import-report.md'), 'utf8');
     expect(report).toBe(result.report);
@@ -108,7 +199,7 @@ describe("importing the reference's town", () => {
       "layer 'Collisions': the reference's block ids",
       "tileset 'blocks': only the block layers used it",
       "tileset 'tall' (32x4160 px",
-      '2 of 2 residents',
+      '4 of 4 residents',
       'vision_r',
     ])
       expect(report).toContain(line);
@@ -143,7 +234,7 @@ describe("importing the reference's town", () => {
     fs.rmSync(visuals, { recursive: true });
     const noArt = importSmallville({ checkout: copy, outDir: path.join(copy, 'out2') });
     expect(noArt.report).toContain('the visual map (visuals/the_ville*.json): not found, so the town has no art; it still runs');
-    expect(loadPersonaFolder(noArt.personasDir, loadTownMap(noArt.mapFile)).personas).toHaveLength(2);
+    expect(loadPersonaFolder(noArt.personasDir, loadTownMap(noArt.mapFile)).personas).toHaveLength(4);
   });
 
   it('says plainly when the folder is not a checkout of the reference', () => {
@@ -167,8 +258,8 @@ describe("importing the reference's town", () => {
           .agents()
           .map((a) => a.spec.id)
           .sort(),
-      ).toEqual(['ada-quill', 'bram-stone']);
-      await waitFor('both residents to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
+      ).toEqual(['ada-quill', 'bram-stone', 'cleo-marsh', 'dov-reyes']);
+      await waitFor('every resident to have a plan', () => town.town.sim.agents().every((a) => a.plan !== null), 30_000);
       const ada = town.town.sim.agent('ada-quill')!;
       expect(ada.plan!.actions.some((a) => a.address === 'Hamlet Bakery: bakery: behind the bakery counter')).toBe(true);
     });

@@ -42,6 +42,8 @@ describe('reading the reference residents', () => {
     expect(latoya('Maria Lopez is a loyal friend to you')).toBe('Maria Lopez is a loyal friend to Latoya Williams');
     expect(latoya('For planning, you frequent Hobbs Cafe')).toBe('For planning, Latoya Williams frequents Hobbs Cafe');
     expect(latoya('You do not like Carlos Gomez')).toBe('Latoya Williams does not like Carlos Gomez');
+    expect(latoya('Ada Quill bakes the rye you like')).toBe('Ada Quill bakes the rye Latoya Williams likes');
+    expect(latoya('Ada Quill gave a loaf to you')).toBe('Ada Quill gave a loaf to Latoya Williams');
   });
 
   it('makes persona ids of names, and key words that match across spellings', () => {
