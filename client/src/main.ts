@@ -5,6 +5,7 @@
 import Phaser from 'phaser';
 import type { PlaceTree } from '@protocol/places';
 import type { ErrorReply } from '@protocol/messages';
+import type { TownList } from '@protocol/towns';
 import { parseIsoMoment } from '@protocol/time';
 import { Boot } from './scenes/Boot';
 import { Preloader } from './scenes/Preloader';
@@ -124,7 +125,14 @@ function requestedMoment(): number | null {
 /** A world file that is no running town: the listing says so, and the page replays it without asking /api/town (a 404) first. */
 async function isFileOnly(world: string | null): Promise<boolean> {
   if (world === null) return false;
-  const listing = await fetchWorlds().catch(() => null);
+  const [listing, towns] = await Promise.all([
+    fetchWorlds().catch(() => null),
+    fetch('/api/towns')
+      .then((r) => (r.ok ? (r.json() as Promise<TownList>) : null))
+      .catch(() => null),
+  ]);
+  // A town running now (this process's second world, or one held by another process) is joined live.
+  if (towns?.towns.some((t) => t.name === world)) return false;
   return listing?.worlds.some((w) => w.id === world && !w.live && !w.error) ?? false;
 }
 

@@ -30,7 +30,7 @@ async function endpoints(latencies: number[], concurrency = 4) {
   stubs = await Promise.all(latencies.map((latencyMs) => new OpenAIStub({ latencyMs }).start()));
   return stubs.map((s, i) => ({
     name: `stub-${i}`,
-    model: new OpenAIChatModel({ baseURL: s.url, apiKey: 'k', models: { default: 'stub-model' }, timeoutMs: 2000 }),
+    model: new OpenAIChatModel({ baseURL: s.url, apiKey: 'k', models: { default: 'stub-model' }, timeoutMs: 2000, responseFormat: 'json_schema' }),
     concurrency,
   }));
 }
