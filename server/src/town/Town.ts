@@ -225,6 +225,16 @@ export class Town implements Composed {
       const inputs: Input[] = [{ kind: 'restarted' }];
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
       for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
+      // An operator's add the last run logged (the persona seeded) but stopped before a step applied: it arrives now.
+      const lastAction = new Map<string, string>();
+      for (const e of this.db.events.scan({ kinds: ['operator.action'] }))
+        if (e.kind === 'operator.action' && e.data.agentId && (e.data.action === 'add agent' || e.data.action === 'remove agent'))
+          lastAction.set(e.data.agentId, e.data.action);
+      for (const p of personaList)
+        if (!present.has(p.id) && lastAction.get(p.id) === 'add agent') {
+          inputs.push({ kind: 'addAgent', resident: toResident(p, this.map) });
+          present.add(p.id);
+        }
       const outside = personaList.filter((p) => !present.has(p.id)).length;
       if (outside > 0)
         this.logger.info(`world '${this.config.world}': ${outside} persona file(s) in ${this.config.personasDir} are not in town; add them from the page`);
