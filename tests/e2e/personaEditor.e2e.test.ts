@@ -259,7 +259,8 @@ describe('the persona editor in the browser', () => {
     await town.close();
     town = await startTestTown({ operatorToken: TOKEN, rate: 120, startTime: '2026-02-13T09:30', personasDir });
     expect(town.town.sim.agent('nadia')?.spec.name).toBe('Nadia Petrova');
-  });
+    // A stop and a new world's start (every resident seeded): slower than one step when the suite runs in parallel.
+  }, 90_000);
 
   it('a spectator sees the editor read-only, and the server refuses its writes', async () => {
     const page = watch(await browser.context.newPage());
@@ -298,7 +299,7 @@ describe('the persona editor in the browser', () => {
     await page.screenshot({ path: 'test-results/persona-editor-spectator.png' });
     expect(cspViolations).toEqual([]);
     await page.close();
-  });
+  }, 60_000);
 });
 
 describe('the persona editor on an LLM town', () => {
