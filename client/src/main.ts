@@ -5,7 +5,6 @@
 import Phaser from 'phaser';
 import type { PlaceTree } from '@protocol/places';
 import type { ErrorReply } from '@protocol/messages';
-import type { TownList } from '@protocol/towns';
 import { parseIsoMoment } from '@protocol/time';
 import { Boot } from './scenes/Boot';
 import { Preloader } from './scenes/Preloader';
@@ -13,7 +12,7 @@ import { Town, type TownHost } from './scenes/Town';
 import { connectToTown, forgetToken, isTokenRefused, rememberToken, takeToken, type TownConnection } from './net/townConnection';
 import { connectToReplay } from './net/replayConnection';
 import { ConnectionHub } from './net/connectionHub';
-import { chosenWorld, fetchReplayWorld, fetchTownInfo, fetchWorlds } from './net/api';
+import { chosenWorld, fetchReplayWorld, fetchTownInfo, fetchTowns, fetchWorlds } from './net/api';
 import { Hud, type ViewControls } from './ui/hud';
 import { Inspector } from './ui/inspector';
 import { FeedPanel } from './ui/feed';
@@ -125,12 +124,7 @@ function requestedMoment(): number | null {
 /** A world file that is no running town: the listing says so, and the page replays it without asking /api/town (a 404) first. */
 async function isFileOnly(world: string | null): Promise<boolean> {
   if (world === null) return false;
-  const [listing, towns] = await Promise.all([
-    fetchWorlds().catch(() => null),
-    fetch('/api/towns')
-      .then((r) => (r.ok ? (r.json() as Promise<TownList>) : null))
-      .catch(() => null),
-  ]);
+  const [listing, towns] = await Promise.all([fetchWorlds().catch(() => null), fetchTowns().catch(() => null)]);
   // A town running now (this process's second world, or one held by another process) is joined live.
   if (towns?.towns.some((t) => t.name === world)) return false;
   return listing?.worlds.some((w) => w.id === world && !w.live && !w.error) ?? false;

@@ -2,6 +2,7 @@
 import type { AddablePersonasReply, TownInfo } from '@protocol/api';
 import type { FeedItem } from '@protocol/messages';
 import type { ReplayWorldInfo, Timeline, WorldListing } from '@protocol/replay';
+import type { TownList } from '@protocol/towns';
 
 /** The world named in the page's address (`?world=<name>`), or null for the server's default. */
 export function chosenWorld(): string | null {
@@ -39,6 +40,9 @@ export const fetchFeed = async (limit: number): Promise<FeedItem[]> => (await ge
 
 /** The world files a viewer may replay (DATA_DIR and its backups). */
 export const fetchWorlds = (): Promise<WorldListing> => getJson<WorldListing>('/api/worlds');
+
+/** The towns running now, in this process and the others that share its Redis. */
+export const fetchTowns = (): Promise<TownList> => getJson<TownList>('/api/towns');
 
 /** A world's recorded span and its timeline markers (null: the live world the page watches). */
 export const fetchTimeline = (world: string | null): Promise<Timeline> => getJson<Timeline>(forFile('/api/timeline', world));

@@ -3,7 +3,7 @@
 // stops towns there), and a small link to it from a town's page when more than one runs.
 import type { TownList, TownSummary } from '@protocol/towns';
 import { takeToken } from '../net/townConnection';
-import { chosenWorld, withWorld } from '../net/api';
+import { chosenWorld, fetchTowns, withWorld } from '../net/api';
 import './towns.css';
 
 const REFRESH_MS = 5000;
@@ -125,8 +125,7 @@ function startForm(token: string, say: (text: string, isError?: boolean) => void
 
 /** On a town's page: a link to the start page, shown when more than one town runs. */
 export function mountTownsLink(): void {
-  void fetch('/api/towns')
-    .then((r) => r.json() as Promise<TownList>)
+  void fetchTowns()
     .then((list) => {
       if (list.towns.length < 2) return;
       const link = el('a', `${list.towns.length} towns`);
