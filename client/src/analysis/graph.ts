@@ -87,9 +87,36 @@ export function relationshipGraph(container: HTMLElement, g: GraphView, onEdge: 
       layout: { name: 'cose', animate: false, randomize: false, nodeDimensionsIncludeLabels: true, nodeRepulsion: () => 40000, idealEdgeLength: () => 90 },
     }),
   );
+  // cose places nodes by forces, not by their labels' boxes: labels that still cover one another are moved apart.
+  separateLabels(cy);
   cy.on('tap', 'edge', (ev) => onEdge(ev.target.data('source') as string, ev.target.data('target') as string));
   cy.on('tap', 'node', (ev) => onNode(ev.target.id()));
   return cy;
+}
+
+/** Pushes nodes whose label boxes overlap apart along the axis they overlap least on, until none do (20 passes at most). */
+function separateLabels(cy: Core, gap = 2): void {
+  const box = (n: cytoscape.NodeSingular) => n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true });
+  for (let pass = 0; pass < 20; pass++) {
+    let moved = false;
+    const nodes = cy.nodes().toArray();
+    for (let i = 0; i < nodes.length; i++)
+      for (let j = i + 1; j < nodes.length; j++) {
+        const [p, q] = [box(nodes[i]), box(nodes[j])];
+        const dx = Math.min(p.x2, q.x2) - Math.max(p.x1, q.x1);
+        const dy = Math.min(p.y2, q.y2) - Math.max(p.y1, q.y1);
+        if (dx <= 0 || dy <= 0) continue;
+        const [a, b] = [nodes[i].position(), nodes[j].position()];
+        const alongX = dx < dy;
+        const shift = ((alongX ? dx : dy) + gap) / 2;
+        const sign = (alongX ? a.x <= b.x : a.y <= b.y) ? -1 : 1;
+        nodes[i].position(alongX ? { x: a.x + sign * shift, y: a.y } : { x: a.x, y: a.y + sign * shift });
+        nodes[j].position(alongX ? { x: b.x - sign * shift, y: b.y } : { x: b.x, y: b.y - sign * shift });
+        moved = true;
+      }
+    if (!moved) break;
+  }
+  cy.fit(undefined, 30); // as the layout fits (cose: padding 30)
 }
 
 /** The who-told-whom tree of a topic: a root for each agent who knew it first-hand (seed, whisper, observation). */
