@@ -149,8 +149,9 @@ export class AgentRuntime {
     return out;
   }
 
-  seed(agentId: AgentId, gameMs: number): Promise<void> {
-    return seed(this.c, this.memory, agentId, gameMs);
+  /** Seeds these residents' memories: rated together, written in order (operations/interview.ts). */
+  seed(agentIds: AgentId[], gameMs: number): Promise<void> {
+    return seed(this.c, this.memory, agentIds, gameMs);
   }
 
   whisper(agentId: AgentId, text: string, gameMs: number): Promise<Memory> {

@@ -254,7 +254,10 @@ export class Town implements Composed {
           `#${lastSeq}, ${folded} folded in since the last snapshot)`,
       );
     } else {
-      for (const p of personaList) await this.runtime.seed(p.id, now);
+      await this.runtime.seed(
+        personaList.map((p) => p.id),
+        now,
+      );
       this.log.queue(personaList.map((p) => personaEvent(p, now)));
       const data = {
         mind: this.mind.label,

@@ -103,7 +103,7 @@ export class OperatorCommands {
       const resident = toResident(persona, map, options.spawn);
       for (const w of warnings) this.p.logger.warn(w.message);
       personas.set(persona.id, persona);
-      await this.p.runtime.seed(persona.id, this.p.clock.gameMs);
+      await this.p.runtime.seed([persona.id], this.p.clock.gameMs);
       this.p.log.queue([personaEvent(persona, this.p.clock.gameMs)]);
       loop.enqueue({ kind: 'addAgent', resident });
       this.record(by, { action: 'add agent', agentId: persona.id, name: persona.name });

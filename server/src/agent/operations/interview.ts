@@ -41,13 +41,25 @@ export async function whisper(c: CognitionContext, memory: AgentMemory, agentId:
   return c.deps.memories.get(id)!;
 }
 
-/** Writes the persona's seed memories, once, when a world is new or the persona arrives. */
-export async function seed(c: CognitionContext, memory: AgentMemory, agentId: AgentId, gameMs: number): Promise<void> {
-  const persona = c.persona(agentId);
-  const texts = [persona.currently, ...persona.seedMemories];
-  const importance = await c.mind.rateImportance(c.mindContext(agentId, gameMs), texts);
-  await memory.remember(
-    agentId,
-    texts.map((t, i) => ({ kind: 'observation' as const, description: t, importance: importance[i], gameMs })),
-  );
+/**
+ * Writes the personas' seed memories, once, when a world is new or a persona arrives. Every persona's
+ * seeds are rated at once (an LLM answers them side by side, as its concurrency allows), and each
+ * persona's memories are written in the list's order as soon as its rating and those before it are in,
+ * so a start cut short leaves a prefix of the residents seeded, never a gap.
+ */
+export async function seed(c: CognitionContext, memory: AgentMemory, agentIds: AgentId[], gameMs: number): Promise<void> {
+  const texts = agentIds.map((id) => {
+    const persona = c.persona(id);
+    return [persona.currently, ...persona.seedMemories];
+  });
+  const ratings = agentIds.map((id, i) => c.mind.rateImportance(c.mindContext(id, gameMs), texts[i]));
+  // The first failure is the one thrown below; the others must not surface as unhandled rejections.
+  for (const r of ratings) r.catch(() => {});
+  for (const [i, agentId] of agentIds.entries()) {
+    const importance = await ratings[i];
+    await memory.remember(
+      agentId,
+      texts[i].map((t, j) => ({ kind: 'observation' as const, description: t, importance: importance[j], gameMs })),
+    );
+  }
 }
