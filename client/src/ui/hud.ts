@@ -77,7 +77,11 @@ export class Hud {
     this.el.clock.textContent = replay ? `Replay · ${when}` : when;
     this.el.clock.classList.toggle('replay', replay);
     const rate = (r: number) => `${Math.round((r / 60) * 10) / 10}×`;
-    const waiting = s.storageProblem ? `paused: the world file refuses writes (${s.storageProblem})` : `waiting (${s.holdReason})`;
+    const waiting = s.storageProblem
+      ? `paused: the world file refuses writes (${s.storageProblem})`
+      : s.holdReason.split(',').includes('starting')
+        ? "starting: writing the residents' first memories"
+        : `waiting (${s.holdReason})`;
     const held = replay ? (s.replayRate > 0 ? '' : 'paused') : s.paused ? 'paused' : s.holdReason ? waiting : '';
     this.el.speed.textContent = held || rate(replay ? s.replayRate : s.rate);
     this.el.speed.classList.toggle('held', held !== '');

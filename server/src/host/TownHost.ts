@@ -101,7 +101,7 @@ export class TownHost implements TownDirectory {
       let town: Town;
       try {
         const { minds, logger, wallClock } = this.parts;
-        town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock });
+        town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger, wallClock, startInBackground: true });
       } catch (error) {
         // A bad map or persona folder is the operator's to fix: the message names the file and field.
         if (how.operatorRequest) throw new HttpError(400, error instanceof Error ? error.message : String(error));

@@ -43,7 +43,7 @@ export const TownState = schema(
     /** Game ms per real ms (60 = one game minute per real second). */
     rate: t.float32().default(60),
     paused: t.boolean().default(false),
-    /** Why the clock is held, if it is: '' | 'paused' | 'idle' | 'waiting-for-minds' | 'budget' | 'storage'. */
+    /** Why the clock is held, if it is: '' | 'starting' | 'paused' | 'idle' | 'waiting-for-minds' | 'budget' | 'storage'. */
     holdReason: t.string().default(''),
     /** Why the world file refuses writes ('' while it takes them): "SQLITE_FULL: database or disk is full". */
     storageProblem: t.string().default(''),

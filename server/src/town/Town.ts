@@ -41,6 +41,12 @@ export interface TownParts {
   createMind?: (hooks: MindHooks) => MindBundle;
   /** Wall time for the room, jobs and records; tests pass a ManualClock. */
   wallClock?: WallClock;
+  /**
+   * A new world's first start (its residents' seed memories rated, the run started, the first snapshot)
+   * goes on after `open` returns, the clock held ('starting') until it is done, so a server serves the
+   * page at once however slow the LLM is. Without it (scenarios, tests) `open` returns a started town.
+   */
+  startInBackground?: boolean;
 }
 
 /** How the world file was found: new, or resumed with the events folded in since its last snapshot. */
@@ -88,6 +94,9 @@ export class Town implements Composed {
   readonly embedder: Embedder;
   readonly opening: Opening;
   private closed = false;
+  /** Whether the first start (new world) or the resume is done; see `startInBackground`. */
+  private started = false;
+  private startup: Promise<void> = Promise.resolve();
 
   private constructor(parts: Composed) {
     this.config = parts.config;
@@ -208,7 +217,7 @@ export class Town implements Composed {
         embedder: parts.embedder,
         opening,
       });
-      await town.start(personaList);
+      await town.start(personaList, parts.startInBackground ?? false);
       return town;
     } catch (error) {
       db.close();
@@ -216,7 +225,7 @@ export class Town implements Composed {
     }
   }
 
-  private async start(personaList: Persona[]): Promise<void> {
+  private async start(personaList: Persona[], inBackground: boolean): Promise<void> {
     const now = this.clock.gameMs;
     if (this.opening.kind === 'resumed') {
       // Operations in flight when the process stopped are gone. The town is who was in it: a persona file
@@ -248,28 +257,56 @@ export class Town implements Composed {
       const { folded } = this.opening;
       const agents = [...present].filter((id) => this.personas.has(id)).length;
       this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents, folded } }]);
+      this.started = true;
       const lastSeq = this.db.events.lastSeq();
       this.logger.info(
         `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
           `#${lastSeq}, ${folded} folded in since the last snapshot)`,
       );
-    } else {
-      await this.runtime.seed(
-        personaList.map((p) => p.id),
-        now,
+    } else if (inBackground) {
+      this.holds.starting(true);
+      this.startup = this.begin(personaList, now).then(
+        () => this.holds.starting(false),
+        (error: unknown) =>
+          this.logger.error(
+            `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
+              'the town stays held; a restart starts it anew',
+          ),
       );
-      this.log.queue(personaList.map((p) => personaEvent(p, now)));
-      const data = {
-        mind: this.mind.label,
-        agents: personaList.length,
-        seed: this.config.seed,
-        map: this.config.mapFile,
-        ablation: this.runtime.settings.ablation,
-        conversationMode: this.runtime.settings.conversationMode,
-      };
-      this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
-      this.loop.saveSnapshot();
+    } else {
+      await this.begin(personaList, now);
     }
+  }
+
+  /** A new world's first start: every resident's seed memories, the personas and `run.started` logged, the first snapshot. */
+  private async begin(personaList: Persona[], now: number): Promise<void> {
+    await this.runtime.seed(
+      personaList.map((p) => p.id),
+      now,
+    );
+    if (this.closed) return;
+    this.log.queue(personaList.map((p) => personaEvent(p, now)));
+    const data = {
+      mind: this.mind.label,
+      agents: personaList.length,
+      seed: this.config.seed,
+      map: this.config.mapFile,
+      ablation: this.runtime.settings.ablation,
+      conversationMode: this.runtime.settings.conversationMode,
+    };
+    this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
+    this.loop.saveSnapshot();
+    this.started = true;
+  }
+
+  /** False while a new world's first start goes on in the background (the clock is held 'starting'). */
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  /** Resolves once the town has started (at once for a resumed world or one started in the foreground). */
+  whenStarted(): Promise<void> {
+    return this.startup;
   }
 
   get gameMs(): number {
@@ -289,6 +326,13 @@ export class Town implements Composed {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (!this.started) {
+      // Stopped during its first start: nothing of it is kept as a start (the next one discards it and starts anew).
+      await this.startup;
+      this.log.close();
+      this.db.close();
+      return;
+    }
     await this.loop.settle();
     await this.runtime.flushObservations(this.clock.gameMs);
     try {

@@ -1,6 +1,6 @@
 // Why the game clock is held, with one owner: every reason is set and cleared here, from what the
-// rest of the town reports (the operator paused, nobody is watching, minds lag, the budget is spent).
-export const HOLD_REASONS = ['paused', 'idle', 'waiting-for-minds', 'budget', 'storage'] as const;
+// rest of the town reports (a new world still starting, the operator paused, nobody is watching, minds lag, the budget is spent).
+export const HOLD_REASONS = ['starting', 'paused', 'idle', 'waiting-for-minds', 'budget', 'storage'] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 export class ClockHolds {
@@ -34,6 +34,11 @@ export class ClockHolds {
 
   list(): HoldReason[] {
     return HOLD_REASONS.filter((r) => this.reasons.has(r));
+  }
+
+  /** A new world's first start (its residents' seed memories) is still going on. */
+  starting(on: boolean): void {
+    this.toggle('starting', on);
   }
 
   operatorPaused(paused: boolean): void {

@@ -62,9 +62,10 @@ export class TownLoop {
     this.pending.push(...inputs);
   }
 
-  /** Throws while a lockstep run goes: a second one is refused. */
+  /** Throws while a lockstep run goes (a second one is refused) or while a new world still starts. */
   refuseSecondLockstep(): void {
     if (this.lockstep) throw new Error('the town is already running a lockstep run');
+    if (this.p.holds.has('starting')) throw new Error("the town is still starting (seeding its residents' memories); step once it runs");
   }
 
   /** Whether an input waits for the next step (queued by an operator, not yet applied). */
@@ -84,7 +85,8 @@ export class TownLoop {
 
   /** Live mode: advance by a real-time delta, step the sim, and hand new requests to the runtime. */
   tick(realDeltaMs: number): TickResult {
-    if (this.lockstep) return { ...emptyResult(), logged: [] };
+    // A new world still starting (its residents' seed memories): nothing steps until it has.
+    if (this.lockstep || this.p.holds.has('starting')) return { ...emptyResult(), logged: [] };
     const { sim, clock, runtime, holds } = this.p;
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
