@@ -25,6 +25,8 @@ export async function startTestTown(overrides: Partial<ConfigInput> = {}, option
     logLevel: 'warn',
     ...overrides,
   }, {}, options);
+  // The server starts a new world in the background (held 'starting'); a test begins with a started town.
+  await town.town.whenStarted();
   return { ...town, dataDir };
 }
 

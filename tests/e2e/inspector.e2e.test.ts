@@ -2,15 +2,29 @@
 // force in view (live and in replay), Esc in a field leaves the field first, and the clock bar stays one
 // row at 1024 px for a spectator and at 1440 px for an operator while paused or replaying. Any console
 // error or warning on a page fails the test.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, watchConsole, type LaunchedBrowser } from './browser';
-import { startTestTown } from '../helpers';
+import { startTestTown, subsetPersonas } from '../helpers';
 import { findActionIndex } from '../../server/src/protocol/plan';
 import { ownClockGameMs } from '../../server/src/protocol/lateness';
 import { planMomentAt } from '../../server/src/world/clockText';
 
 const TOKEN = 'e2e-inspector';
+
+/** Whether the highlighted plan step lies inside the plan list's visible box, and its index. */
+const currentStep = (page: Page) =>
+  page.evaluate(() => {
+    const list = document.querySelector<HTMLElement>('#panel ol.plan');
+    const item = list?.querySelector<HTMLElement>('li.current');
+    if (!list || !item) return null;
+    const l = list.getBoundingClientRect();
+    const i = item.getBoundingClientRect();
+    return { index: [...list.children].indexOf(item), inView: i.top >= l.top - 1 && i.bottom <= l.bottom + 1, scrolled: list.scrollTop };
+  });
 
 describe('the inspector and the clock bar', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
@@ -50,17 +64,6 @@ describe('the inspector and the clock bar', () => {
       for (const m of middles.sort((a, b) => a - b)) if (!rows.some((r) => Math.abs(r - m) <= 6)) rows.push(m);
       const last = [...hud.children].at(-1)!.getBoundingClientRect();
       return { rows: rows.length, height: hud.getBoundingClientRect().height, lastRight: last.right, width: window.innerWidth };
-    });
-
-  /** Whether the highlighted plan step lies inside the plan list's visible box, and its index. */
-  const currentStep = (page: Page) =>
-    page.evaluate(() => {
-      const list = document.querySelector<HTMLElement>('#panel ol.plan');
-      const item = list?.querySelector<HTMLElement>('li.current');
-      if (!list || !item) return null;
-      const l = list.getBoundingClientRect();
-      const i = item.getBoundingClientRect();
-      return { index: [...list.children].indexOf(item), inView: i.top >= l.top - 1 && i.bottom <= l.bottom + 1, scrolled: list.scrollTop };
     });
 
   it('keeps the step in force in view in the plan list at 1024 px, and the clock bar in one row for a spectator', async () => {
@@ -177,5 +180,49 @@ describe('the inspector and the clock bar', () => {
     expect((await currentStep(replay))!.inView).toBe(true);
     await replay.close();
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the inspector after midnight', () => {
+  let town: Awaited<ReturnType<typeof startTestTown>>;
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    // A night owl: Marek closes the pub and counts the till after midnight, in bed at 1:30.
+    const personasDir = subsetPersonas(['marek', 'ayo', 'yumi']);
+    const file = path.join(personasDir, 'marek.yaml');
+    const marek = YAML.parse(fs.readFileSync(file, 'utf8')) as { sleepAt: string; routine: { at: string; activity: string; place: string; emoji: string }[] };
+    marek.sleepAt = '01:30';
+    marek.routine.push({ at: '00:15', activity: 'counting the till', place: 'work: bar counter', emoji: '💷' });
+    fs.writeFileSync(file, YAML.stringify(marek));
+    town = await startTestTown({ operatorToken: TOKEN, rate: 60, startTime: '2026-02-13T23:40', personasDir });
+    browser = await launchBrowser();
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await town?.close();
+  });
+
+  it('shows the step in force of an agent still up after midnight: the one of the day it woke on', async () => {
+    // To 0:25 of the 14th: Marek's waking day is still the 13th, whose plan holds the step after midnight.
+    await town.town.commands.step(45, 'test');
+    town.town.clock.pause();
+    const page = await browser.context.newPage();
+    const watch = watchConsole(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(town.url);
+    await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
+    await page.evaluate(() => window.__smalltown!.follow('marek'));
+    const agent = town.town.sim.agent('marek')!;
+    const moment = planMomentAt(ownClockGameMs('marek', town.town.clock.gameMs), agent.spec.wakeMinute, agent.spec.sleepMinute);
+    expect(moment.minute).toBeGreaterThan(24 * 60);
+    expect(agent.asleep).toBe(false);
+    const index = findActionIndex(agent.plan!.actions, moment.minute);
+    expect(agent.plan!.actions[index]!.description).toBe('counting the till');
+    await expect.poll(() => currentStep(page), { timeout: 15_000 }).not.toBeNull();
+    expect((await currentStep(page))!.index).toBe(index);
+    expect(await page.locator('#panel ol.plan li.current').textContent()).toContain('counting the till');
+    await page.close();
+    expect(watch.problems).toEqual([]);
   });
 });
