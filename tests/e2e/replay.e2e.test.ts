@@ -73,6 +73,20 @@ describe('replay in the browser', () => {
     // Time passes: at least half a game hour.
     await expect.poll(async () => (await view(viewer)).gameMs, { timeout: 30_000 }).toBeGreaterThan(t0 + 30 * GAME_MS_PER_MINUTE);
 
+    // The live span grew meanwhile; its markers (a layer moved and scaled onto it) stand where the span puts them.
+    const misplaced = await viewer.evaluate(() => {
+      const { span } = window.__smalltown!.view();
+      const track = document.querySelector('.timeline-track')!.getBoundingClientRect();
+      const nodes = [...document.querySelectorAll<HTMLElement>('.timeline-marker')];
+      const off = nodes.map((n) => {
+        const at = track.left + ((Number(n.dataset.gameMs) - span.firstGameMs) / (span.lastGameMs - span.firstGameMs)) * track.width;
+        return Math.abs(n.getBoundingClientRect().left - at);
+      });
+      return { markers: nodes.length, worstPx: Math.max(0, ...off) };
+    });
+    expect(misplaced.markers).toBeGreaterThan(0);
+    expect(misplaced.worstPx).toBeLessThan(1.5);
+
     // Scrub with the mouse: drag the timeline's cursor back to the noted moment.
     const track = viewer.locator('.timeline-track');
     const box = (await track.boundingBox())!;
