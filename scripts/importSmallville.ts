@@ -46,6 +46,7 @@ export const DEFAULT_OUT = 'data/the_ville';
 
 /** Runs the whole import by the rules; throws ImportError (or the loaders' errors) with what is wrong. */
 export function importSmallville(options: ImportOptions): ImportResult {
+  if (options.llm) throw new ImportError('llm: the model writes personas in importSmallvilleWithLlm (this one uses the rules only)');
   return finishImport(beginImport(options), null);
 }
 
