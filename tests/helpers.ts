@@ -14,22 +14,18 @@ export function tempDir(prefix = 'smalltown-test-'): string {
 /** A server for one test file: offline mind, no idle pause, no cron jobs, quiet. */
 export async function startTestTown(overrides: Partial<ConfigInput> = {}, options: StartOptions = {}): Promise<RunningTown & { dataDir: string }> {
   const dataDir = overrides.dataDir ?? tempDir();
-  const town = await startTown(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      seed: 1,
-      idlePauseMinutes: 0,
-      backupCron: 'off',
-      idleCheckCron: 'off',
-      housekeepingCron: 'off',
-      logLevel: 'warn',
-      ...overrides,
-    },
-    {},
-    options,
-  );
+  const town = await startTown({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    seed: 1,
+    idlePauseMinutes: 0,
+    backupCron: 'off',
+    idleCheckCron: 'off',
+    housekeepingCron: 'off',
+    logLevel: 'warn',
+    ...overrides,
+  }, {}, options);
   return { ...town, dataDir };
 }
 
