@@ -32,6 +32,19 @@ describe('renaming a persona that lives in a running town', () => {
   let dataDir: string;
   const before = { memories: 0, events: 0, vectors: 0, tile: -1, plan: '', relationshipsOf: 0, relationshipsTo: 0, renamedAtMs: 0, earlyMs: 0, earlyTile: -1 };
 
+  /** What Claire has now, to compare with after the rename. */
+  const measure = () => {
+    const claire = town.town.sim.agent('claire')!;
+    before.tile = claire.tile;
+    before.plan = JSON.stringify(claire.plan);
+    before.memories = town.town.db.memories.count('claire' as AgentId);
+    before.vectors = count(town, 'SELECT count(*) FROM vec_memories WHERE agent_id = ?', 'claire');
+    before.events = count(town, 'SELECT count(*) FROM events WHERE agent_id = ?', 'claire');
+    before.relationshipsOf = count(town, 'SELECT count(*) FROM relationships WHERE agent_id = ?', 'claire');
+    before.relationshipsTo = count(town, 'SELECT count(*) FROM relationships WHERE other_id = ?', 'claire');
+    before.renamedAtMs = town.town.clock.gameMs;
+  };
+
   beforeAll(async () => {
     fs.cpSync('personas', personasDir, { recursive: true });
     town = await startTestTown({ operatorToken: TOKEN, personasDir, startTime: '2026-02-13T09:30' });
@@ -43,15 +56,7 @@ describe('renaming a persona that lives in a running town', () => {
     before.earlyMs = town.town.clock.gameMs;
     before.earlyTile = town.town.sim.agent('claire')!.tile;
     await town.town.commands.step(90, 'test');
-    const claire = town.town.sim.agent('claire')!;
-    before.tile = claire.tile;
-    before.plan = JSON.stringify(claire.plan);
-    before.memories = town.town.db.memories.count('claire' as AgentId);
-    before.vectors = count(town, 'SELECT count(*) FROM vec_memories WHERE agent_id = ?', 'claire');
-    before.events = count(town, 'SELECT count(*) FROM events WHERE agent_id = ?', 'claire');
-    before.relationshipsOf = count(town, 'SELECT count(*) FROM relationships WHERE agent_id = ?', 'claire');
-    before.relationshipsTo = count(town, 'SELECT count(*) FROM relationships WHERE other_id = ?', 'claire');
-    before.renamedAtMs = town.town.clock.gameMs;
+    measure();
   }, 120_000);
   afterAll(async () => {
     await town?.close();
@@ -72,6 +77,11 @@ describe('renaming a persona that lives in a running town', () => {
       expect(r.body.errors![0].message).toMatch(message);
     }
     expect((await rename(town, 'claire', 'clara', null)).status).toBe(401);
+    // While the operator's step runs, a rename is refused (it would rewrite what the step is writing).
+    const stepping = town.town.commands.step(10, 'test');
+    await expect(town.town.commands.renameAgent('claire', 'clara', 'test')).rejects.toThrow(/already running a lockstep run/);
+    await stepping;
+    measure();
     expect(fs.existsSync(path.join(personasDir, 'claire.yaml'))).toBe(true);
     expect(town.town.sim.agent('claire')).toBeDefined();
     expect(count(town, "SELECT count(*) FROM events WHERE kind = 'agent.renamed'")).toBe(0);
