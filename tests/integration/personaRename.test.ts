@@ -111,7 +111,10 @@ describe('renaming a persona that lives in a running town', () => {
   });
 
   it('moves the file and keeps the agent: place, plan, memories and their vectors, relationships both ways, events', async () => {
+    // A whisper under way as the rename is asked for: the rename waits for it, and its memory goes along.
+    const whispered = town.town.commands.whisper('claire' as AgentId, 'The library gets a new reading room next week.', 'test');
     const r = await rename(town, 'claire', 'clara');
+    await whispered;
     expect(r.status, r.body.error).toBe(200);
     expect(r.body).toMatchObject({ from: 'claire', to: 'clara', file: 'clara.yaml', inTown: true, relationshipsIn: ['freya', 'isabella', 'kenji', 'omar'] });
     // Observations still buffered are stored first (as at a stop), then everything moves.
@@ -134,6 +137,7 @@ describe('renaming a persona that lives in a running town', () => {
     expect(personas.get('isabella')!.relationships.clara).toMatch(/librarian/);
     expect(db.memories.count('clara' as AgentId)).toBe(memories);
     expect(db.memories.count('claire' as AgentId)).toBe(0);
+    expect(db.memories.search('clara' as AgentId, 'new reading room', 5)).toHaveLength(1);
     expect(count(town, 'SELECT count(*) FROM vec_memories WHERE agent_id = ?', 'clara')).toBe(memories);
     expect(before.vectors).toBe(before.memories);
     expect(count(town, 'SELECT count(*) FROM vec_memories WHERE agent_id = ?', 'claire')).toBe(0);
