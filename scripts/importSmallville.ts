@@ -8,18 +8,24 @@
 // Then: MAP_FILE=<out>/the_ville.tmj PERSONAS_DIR=<out>/personas npm start
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { loadTownMap } from '../server/src/world/map';
 import { loadPersonaFolder } from '../server/src/world/persona';
 import { convertMap } from './smallville/convertMap';
 import { convertResidents, type ConvertedResident } from './smallville/convertResidents';
 import { findVisualMap, ImportError, readMaze, readSim, readWhispers } from './smallville/reference';
+import { personaYaml, writePersonasWithLlm, type LlmPersonaOutcome } from './smallville/llmPersonas';
+import { loadConfig } from '../server/src/config';
+import { OpenAIChatModel } from '../server/src/llm/OpenAIChatModel';
+import { RetryingChatModel } from '../server/src/llm/RetryingChatModel';
+import type { ChatModel } from '../server/src/llm/types';
 
 export interface ImportOptions {
   checkout: string;
   outDir: string;
   sim?: string;
   visual?: string;
+  /** Let the LLM the settings name (OPENAI_BASE_URL, LLM_MODEL…) write each persona (the command line's --llm). */
+  llm?: boolean;
 }
 
 export interface ImportResult {
@@ -28,6 +34,8 @@ export interface ImportResult {
   reportFile: string;
   report: string;
   residents: ConvertedResident[];
+  /** With --llm: who wrote each persona (the model, the model after a repair turn, or the rules) and why. */
+  llm: LlmPersonaOutcome[] | null;
   /** The reference simulation's start, as START_TIME takes it, or null when it could not be read. */
   startTime: string | null;
   /** The command that starts the imported town, START_TIME included. */
@@ -36,8 +44,26 @@ export interface ImportResult {
 
 export const DEFAULT_OUT = 'data/the_ville';
 
-/** Runs the whole import; throws ImportError (or the loaders' errors) with what is wrong. */
+/** Runs the whole import by the rules; throws ImportError (or the loaders' errors) with what is wrong. */
 export function importSmallville(options: ImportOptions): ImportResult {
+  if (options.llm) throw new ImportError('llm: the model writes personas in importSmallvilleWithLlm (this one uses the rules only)');
+  return finishImport(beginImport(options), null);
+}
+
+/**
+ * The import with the model writing each persona from its scratch file (smallville/llmPersonas.ts): checked
+ * by the persona loader, one repair turn, and the rules' persona for any the model cannot get right.
+ */
+export async function importSmallvilleWithLlm(options: ImportOptions, model: ChatModel, onOutcome?: (o: LlmPersonaOutcome) => void): Promise<ImportResult> {
+  const begun = beginImport(options);
+  const written = await writePersonasWithLlm(begun.residents, begun.sim.residents, { model, map: begun.loadedMap, onOutcome });
+  return finishImport({ ...begun, residents: written.residents }, written.outcomes);
+}
+
+type Begun = ReturnType<typeof beginImport>;
+
+/** Reads the checkout, converts the map and the residents by the rules, and writes the map. */
+function beginImport(options: ImportOptions) {
   const checkout = path.resolve(options.checkout);
   const outDir = path.resolve(options.outDir);
   if (!fs.existsSync(checkout)) throw new ImportError(`no such folder: ${checkout}`);
@@ -73,19 +99,25 @@ export function importSmallville(options: ImportOptions): ImportResult {
 
   const mapFile = path.join(outDir, 'the_ville.tmj');
   fs.writeFileSync(mapFile, `${JSON.stringify(tmj)}\n`);
+  const loadedMap = loadTownMap(mapFile);
+  return { checkout, outDir, sim, whispers, visualFile, map, residents, skipped, mapFile, loadedMap };
+}
+
+/** Writes the persona files and the report; `outcomes` are the model's, per resident, with `--llm`. */
+function finishImport(begun: Begun, outcomes: LlmPersonaOutcome[] | null): ImportResult {
+  const { checkout, outDir, sim, whispers, visualFile, map, residents, skipped, mapFile, loadedMap } = begun;
   const personasDir = path.join(outDir, 'personas');
   fs.rmSync(personasDir, { recursive: true, force: true });
   fs.mkdirSync(personasDir, { recursive: true });
   const schema = path.relative(personasDir, path.resolve('personas/persona.schema.json')).split(path.sep).join('/');
   for (const r of residents) {
-    const header = `# yaml-language-server: $schema=${schema}\n# Imported by npm run import:smallville from ${path.join(sim.name, 'personas', r.folder)}\n`;
-    // Times quoted, as people write them, so no YAML reader takes "06:00" for a number.
-    const body = YAML.stringify(r.persona, { lineWidth: 100 }).replace(/^(\s*(?:- )?(?:at|wakeAt|sleepAt): )(\d\d:\d\d)$/gm, '$1"$2"');
-    fs.writeFileSync(path.join(personasDir, `${r.id}.yaml`), header + body);
+    const by = outcomes?.find((o) => o.id === r.id && o.source !== 'rules') ? ' --llm (written by the model)' : '';
+    const from = path.join(sim.name, 'personas', r.folder);
+    const header = `# yaml-language-server: $schema=${schema}\n# Imported by npm run import:smallville${by} from ${from}\n`;
+    fs.writeFileSync(path.join(personasDir, `${r.id}.yaml`), header + personaYaml(r.persona));
   }
 
   // What we wrote must load, as the server will load it.
-  const loadedMap = loadTownMap(mapFile);
   const loaded = loadPersonaFolder(personasDir, loadedMap);
 
   const rel = (p: string) => {
@@ -148,6 +180,7 @@ export function importSmallville(options: ImportOptions): ImportResult {
     '',
     ...residents.flatMap((r) => [`- **${r.persona.name}**: ${r.notes.length ? r.notes.join('; ') : 'everything from scratch.json as it is'}`]),
     '',
+    ...(outcomes ? llmSection(outcomes) : []),
     ...(residents.some((r) => r.undecided.length)
       ? [
           'Undecided: what no rule could tell, and what was taken instead (check these, or edit the persona files):',
@@ -167,7 +200,25 @@ export function importSmallville(options: ImportOptions): ImportResult {
   const report = lines.join('\n');
   const reportFile = path.join(outDir, 'import-report.md');
   fs.writeFileSync(reportFile, report);
-  return { mapFile, personasDir, reportFile, report, residents, startTime: sim.startTime, command };
+  return { mapFile, personasDir, reportFile, report, residents, llm: outcomes, startTime: sim.startTime, command };
+}
+
+/** The report's account of --llm: who wrote each persona, and each resident the rules stand in for, with why. */
+function llmSection(outcomes: readonly LlmPersonaOutcome[]): string[] {
+  const count = (s: LlmPersonaOutcome['source']) => outcomes.filter((o) => o.source === s).length;
+  const rules = outcomes.filter((o) => o.source === 'rules');
+  return [
+    '## Written by the model (--llm)',
+    '',
+    `${count('model')} of ${outcomes.length} personas written by the model and passed by the persona loader at once, ${count('repaired')} after ` +
+      `one repair turn, ${rules.length} by the rules (the model's could not be used).`,
+    '',
+    ...outcomes
+      .filter((o) => o.source === 'repaired')
+      .map((o) => `- **${o.name}**: the model's, after a repair turn (${o.reason?.replace(/^repaired: /, '')})`),
+    ...(rules.length ? ['', "The rules' persona stands for (check these first):", '', ...rules.map((o) => `- **${o.name}** (\`${o.id}\`): ${o.reason}`)] : []),
+    '',
+  ];
 }
 
 function parseArgs(argv: readonly string[]): ImportOptions {
@@ -182,6 +233,7 @@ function parseArgs(argv: readonly string[]): ImportOptions {
     if (a === '--out') options.outDir = value();
     else if (a === '--sim') options.sim = value();
     else if (a === '--visual') options.visual = value();
+    else if (a === '--llm') options.llm = true;
     else if (a === '-h' || a === '--help') throw new ImportError('usage');
     else if (a.startsWith('-')) throw new ImportError(`unknown option ${a}`);
     else if (!options.checkout) options.checkout = a;
@@ -191,15 +243,37 @@ function parseArgs(argv: readonly string[]): ImportOptions {
   return options as ImportOptions;
 }
 
-const USAGE = `usage: npm run import:smallville -- <checkout of joonspk-research/generative_agents> [--out DIR] [--sim NAME] [--visual FILE]
+const USAGE = `usage: npm run import:smallville -- <checkout of joonspk-research/generative_agents> [--out DIR] [--sim NAME] [--visual FILE] [--llm]
   --out DIR      where to write the_ville.tmj, personas/ and import-report.md (default ${DEFAULT_OUT})
   --sim NAME     the simulation under environment/frontend_server/storage/ to take residents from
                  (default: the base_* one with the most residents, e.g. base_the_ville_n25)
-  --visual FILE  the reference's Tiled map under the_ville/visuals/ (default: the_ville_jan7.json)`;
+  --visual FILE  the reference's Tiled map under the_ville/visuals/ (default: the_ville_jan7.json)
+  --llm          the LLM of OPENAI_BASE_URL (and LLM_MODEL, LLM_MODEL_PLAN, OPENAI_API_KEY, LLM_RESPONSE_FORMAT,
+                 LLM_TIMEOUT_MS, LLM_MAX_RETRIES, as for the town) writes each persona from its scratch file;
+                 the persona loader checks it, one repair turn, else the rules' persona (listed in the report)`;
+
+/** The model of the town's settings, with transport retries, for --llm; an ImportError when no endpoint is set. */
+export function importModel(env: Record<string, string | undefined> = process.env): ChatModel {
+  const { llm } = loadConfig(env);
+  if (!llm.baseURL) throw new ImportError('--llm needs an LLM: set OPENAI_BASE_URL (and LLM_MODEL), as for the town');
+  const adapter = new OpenAIChatModel({
+    baseURL: llm.baseURL,
+    apiKey: llm.apiKey,
+    models: { default: llm.model, ...llm.models },
+    responseFormat: llm.responseFormat,
+    timeoutMs: llm.timeoutMs,
+  });
+  return new RetryingChatModel(adapter, { maxRetries: llm.maxRetries });
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const result = importSmallville(parseArgs(process.argv.slice(2)));
+    const options = parseArgs(process.argv.slice(2));
+    const result = options.llm
+      ? await importSmallvilleWithLlm(options, importModel(), (o) =>
+          console.error(`${o.name}: ${o.source === 'rules' ? `the rules' (${o.reason})` : o.source}`),
+        )
+      : importSmallville(options);
     console.log(result.report);
     console.log(`wrote ${result.reportFile}`);
   } catch (error) {

@@ -1,5 +1,6 @@
 // Shared test helpers: a town server on a free port with its own data folder, and polling.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -50,4 +51,31 @@ export function subsetPersonas(ids: string[]): string {
     fs.writeFileSync(path.join(dir, `${id}.yaml`), YAML.stringify(doc));
   }
   return dir;
+}
+
+/** JSON over HTTP to a server's API, as an operator (`token`) or a spectator (null). */
+export function apiClient(baseUrl: string, token: string | null) {
+  const headers = (body: boolean): Record<string, string> => ({
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  });
+  // A connection per request (no keep-alive): a socket the server closes while a test holds the event
+  // loop (a lockstep run) is never reused.
+  const call = <T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(`${baseUrl}${url}`, { method, headers: headers(body !== undefined), agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as T }));
+      });
+      req.on('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  return {
+    get: <T>(url: string) => call<T>('GET', url),
+    post: <T>(url: string, body: unknown) => call<T>('POST', url, body),
+    put: <T>(url: string, body: unknown) => call<T>('PUT', url, body),
+    del: <T>(url: string) => call<T>('DELETE', url),
+  };
 }

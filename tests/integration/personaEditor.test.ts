@@ -3,7 +3,6 @@
 // saved persona to the running town, editing a resident from its next plan, deleting a file, a plan
 // preview with each mind and its cost; and a spectator's every write refused, changing nothing.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import YAML from 'yaml';
@@ -22,7 +21,7 @@ import { loadTownMap } from '../../server/src/world/map';
 import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
-import { startTestTown, tempDir, waitFor } from '../helpers';
+import { apiClient, startTestTown, tempDir, waitFor } from '../helpers';
 
 const TOKEN = 'editor-operator';
 
@@ -34,31 +33,7 @@ function nadia(): Record<string, unknown> {
 
 type Town = Awaited<ReturnType<typeof startTestTown>>;
 
-function client(town: Town, token: string | null) {
-  const headers = (body: boolean): Record<string, string> => ({
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-    ...(body ? { 'content-type': 'application/json' } : {}),
-  });
-  // A connection per request (no keep-alive): a socket the server closes while a test holds the event
-  // loop (a lockstep run) is never reused.
-  const call = <T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> =>
-    new Promise((resolve, reject) => {
-      const req = http.request(`${town.url}${url}`, { method, headers: headers(body !== undefined), agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as T }));
-      });
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-  return {
-    get: <T>(url: string) => call<T>('GET', url),
-    post: <T>(url: string, body: unknown) => call<T>('POST', url, body),
-    put: <T>(url: string, body: unknown) => call<T>('PUT', url, body),
-    del: <T>(url: string) => call<T>('DELETE', url),
-  };
-}
+const client = (town: Town, token: string | null) => apiClient(town.url, token);
 
 const fieldsOf = (problems: FieldProblem[]) => problems.map((p) => p.field).sort();
 

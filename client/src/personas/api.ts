@@ -2,7 +2,15 @@
 // the town's place tree (/api/town), for the world in the page's address. Writes carry the tab's
 // operator token as `Authorization: Bearer`; the server checks it on every one.
 import type { TownInfo } from '@protocol/api';
-import type { PersonaCheckReply, PersonaFileList, PersonaFileView, PersonaSaveReply, PersonaSaveRefusal, PlanPreview } from '@protocol/personas';
+import type {
+  PersonaCheckReply,
+  PersonaFileList,
+  PersonaFileView,
+  PersonaRenameReply,
+  PersonaSaveReply,
+  PersonaSaveRefusal,
+  PlanPreview,
+} from '@protocol/personas';
 import { withWorld } from '../net/api';
 
 /** A refused request, with the server's words and what else it said (a save's `exists`, `readOnly`, `errors`). */
@@ -41,6 +49,7 @@ export class PersonaApi {
     this.call<PlanPreview>('POST', `/api/persona-files/${encodeURIComponent(id)}/preview`, { fields, mind });
   save = (id: string, request: { fields: Record<string, unknown>; overwrite?: boolean; addToTown?: boolean; spawn?: string }) =>
     this.call<PersonaSaveReply>('PUT', `/api/persona-files/${encodeURIComponent(id)}`, request);
+  rename = (id: string, to: string) => this.call<PersonaRenameReply>('POST', `/api/persona-files/${encodeURIComponent(id)}/rename`, { to });
   deleteFile = (id: string) => this.call<{ deleted: string }>('DELETE', `/api/persona-files/${encodeURIComponent(id)}`);
   addAgent = (personaId: string, spawn?: string) => this.call<{ added: string }>('POST', '/api/agents', spawn ? { personaId, spawn } : { personaId });
   removeAgent = (id: string) => this.call<{ removed: string }>('DELETE', `/api/agents/${encodeURIComponent(id)}`);

@@ -443,6 +443,8 @@ export class PersonaForm {
   readonly idField: HTMLInputElement;
   private readonly idErrors = el('div', { className: 'field-errors', role: 'alert' });
   private readonly idNote = el('p', { className: 'muted id-note' });
+  /** Beside the id: the page puts "rename…" here for a file being edited. */
+  readonly idActions = el('span', { className: 'id-actions' });
   private readonly controlsByKey: Control[];
   readonly summary = el('div', { className: 'form-summary', role: 'status' });
   /** Show the problems of fields not typed in yet (after a save, or for a file opened to edit). */
@@ -459,9 +461,14 @@ export class PersonaForm {
     const idRow = el(
       'div',
       { className: 'field field-id' },
-      el('label', { className: 'field-label', textContent: 'File name', title: 'The persona id: lowercase letters, digits and -. Saved as <id>.yaml.' }),
+      el('label', {
+        className: 'field-label',
+        textContent: 'Id (file name)',
+        title: 'The persona id: lowercase letters, digits and -. Saved as <id>.yaml. Not the name people see: that is Name.',
+      }),
       this.idField,
       el('span', { className: 'muted', textContent: '.yaml' }),
+      this.idActions,
       this.idNote,
       this.idErrors,
     );

@@ -404,6 +404,71 @@ function confirmDelete(id: string, anchor: Element): void {
   no.focus();
 }
 
+/**
+ * A new id for the file being edited, asked beside the id field. The id is the file's name and the key of
+ * the persona's history in the town (memories, relationships, replay): renaming keeps all of it under the
+ * new id; the name people see is the Name field, changed by saving.
+ */
+function confirmRename(id: string): void {
+  const box = $('confirm');
+  const entry = files.files.find((f) => f.id === id);
+  const input = el('input', { type: 'text', value: id, size: 16 });
+  input.setAttribute('aria-label', 'new id');
+  const problems = el('div', { className: 'field-errors', role: 'alert' });
+  const go = el('button', { type: 'button', className: 'danger', textContent: 'Rename' });
+  const cancel = el('button', { type: 'button', textContent: 'Cancel' });
+  const label = () => (go.textContent = input.value.trim() && input.value.trim() !== id ? `Rename to ${input.value.trim()}` : 'Rename');
+  input.addEventListener('input', () => {
+    problems.replaceChildren();
+    label();
+  });
+  const submit = async () => {
+    const to = input.value.trim();
+    go.disabled = true;
+    try {
+      const reply = await api.rename(id, to);
+      box.hidden = true;
+      const kept = reply.rewritten
+        ? ` Their history (${reply.rewritten.memories} memories, ${reply.rewritten.relationships} relationships) goes with them.`
+        : '';
+      const others = reply.relationshipsIn.length ? ` Relationships in ${reply.relationshipsIn.map((o) => `${o}.yaml`).join(', ')} now name ${to}.` : '';
+      say(`Renamed ${id}.yaml to ${reply.file}${reply.inTown ? '; the agent stays where it is, under the new id' : ''}.${kept}${others}`, 'ok');
+      await refreshFiles();
+      await open(to);
+    } catch (error) {
+      const lines =
+        error instanceof ApiError && error.body.errors ? error.body.errors.map((e) => e.message) : [String(error instanceof Error ? error.message : error)];
+      problems.replaceChildren(...lines.map((line) => el('div', { textContent: line })));
+      input.focus();
+    } finally {
+      go.disabled = false;
+    }
+  };
+  go.addEventListener('click', () => void submit());
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') void submit();
+    if (e.key === 'Escape') box.hidden = true;
+  });
+  cancel.addEventListener('click', () => (box.hidden = true));
+  showConfirm(
+    form.idActions,
+    'rename the persona?',
+    el(
+      'p',
+      {},
+      `A new id for ${entry?.name ?? id}: the file becomes <id>.yaml` +
+        `${entry?.inTown ? ', and the agent in town keeps its place, plans, memories and relationships under it' : ''}. ` +
+        'To change the name people see, edit Name instead and save.',
+    ),
+    el('label', {}, 'New id ', input, el('span', { className: 'muted', textContent: '.yaml' })),
+    problems,
+    go,
+    ' ',
+    cancel,
+  );
+  input.select();
+}
+
 /** Opens a file in the form (or, after a save, marks the form as that file's). */
 async function open(id: string, options: { keepForm?: boolean } = {}): Promise<void> {
   if (!options.keepForm) {
@@ -421,6 +486,12 @@ async function open(id: string, options: { keepForm?: boolean } = {}): Promise<v
   }
   editing = id;
   form.idField.readOnly = true;
+  form.idActions.replaceChildren();
+  if (role === 'operator') {
+    const rename = el('button', { type: 'button', className: 'link', textContent: 'rename…', title: 'Give this persona another id (its file name)' });
+    rename.addEventListener('click', () => confirmRename(id));
+    form.idActions.append(rename);
+  }
   const entry = files.files.find((f) => f.id === id);
   $('editor-title').textContent =
     `${role === 'operator' ? 'Editing' : 'Viewing'} ${entry?.name ?? id} (${entry?.file ?? `${id}.yaml`})${entry?.inTown ? ' · in town' : ''}`;
@@ -436,6 +507,7 @@ async function open(id: string, options: { keepForm?: boolean } = {}): Promise<v
 function newPersona(): void {
   editing = null;
   form.idField.readOnly = false;
+  form.idActions.replaceChildren();
   form.revealAll = false;
   form.set('', blankPersona());
   $('editor-title').textContent = 'New persona';

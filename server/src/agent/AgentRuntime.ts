@@ -173,6 +173,13 @@ export class AgentRuntime {
   }
 
   /** Stores every observation still waiting for a batch (at shutdown, so none is lost). */
+  /** An agent renamed while nothing runs (town/commands.ts): what cognition keeps of it in memory follows the new id. */
+  renameAgent(from: string, to: string): void {
+    if (this.running.size > 0) throw new Error('an agent can be renamed only while no operation runs');
+    this.c.renameAgent(from, to);
+    this.memory.renameAgent(from, to);
+  }
+
   flushObservations(gameMs: number): Promise<void> {
     return this.observer.flush(gameMs);
   }

@@ -120,6 +120,13 @@ export class CognitionContext {
     return status === undefined ? persona : { ...persona, currently: status };
   }
 
+  /** An agent renamed (town/commands.ts): its revised status goes with it. */
+  renameAgent(from: string, to: string): void {
+    const status = this.statuses.get(from);
+    this.statuses.delete(from);
+    if (status !== undefined) this.statuses.set(to, status);
+  }
+
   /** The agent's status now (the persona file's `currently` until the first revision). */
   status(agentId: string): string {
     return this.persona(agentId).currently;

@@ -114,6 +114,13 @@ export class AgentMemory {
     return this.sinceReflection.get(agentId) ?? 0;
   }
 
+  /** An agent renamed: its importance since the last reflection goes with it. */
+  renameAgent(from: string, to: string): void {
+    const sum = this.sinceReflection.get(from);
+    this.sinceReflection.delete(from);
+    if (sum !== undefined) this.sinceReflection.set(to, sum);
+  }
+
   resetReflectionCounter(agentId: string): void {
     this.sinceReflection.set(agentId, 0);
   }

@@ -19,6 +19,7 @@ import {
 import { renderPersonaYaml } from '../world/personaText';
 import { loadScenario, personaFolders } from '../analysis/scenario';
 import type { PersonaFolder } from '../town/personaFiles';
+import { holdsId } from '../core/renameInJson';
 
 /** Where the shipped scenarios live, relative to the working directory (as `npm run simulate` reads them). */
 export const SHIPPED_SCENARIOS_DIR = 'scenarios';
@@ -117,6 +118,35 @@ export class PersonaChecks {
       errors: [...checked.errors.map(problem), ...own.errors],
       warnings: [...checked.warnings.map(problem), ...own.warnings],
     };
+  }
+
+  /**
+   * What stops renaming `from` to `to` that only the editor sees: `to` held by another persona set a
+   * shipped scenario runs with this folder, and `from` named by a shipped scenario that runs this folder
+   * (its whispers would name nobody). The town refuses the rest (town/commands.ts renameAgent).
+   */
+  renameProblems(from: string, to: string): FieldProblem[] {
+    const problems: FieldProblem[] = [];
+    for (const t of scenarioResidents(this.folder.dir, this.scenariosDir).get(to) ?? [])
+      if (t.withTownFolder) problems.push({ field: 'to', message: `'${to}' is taken: ${t.file}, which ${t.scenario} runs with this folder` });
+    let files: string[] = [];
+    try {
+      files = fs.readdirSync(this.scenariosDir).filter((f) => /\.ya?ml$/.test(f));
+    } catch {
+      return problems;
+    }
+    const own = path.resolve(this.folder.dir);
+    for (const f of files.sort()) {
+      const file = path.join(this.scenariosDir, f);
+      try {
+        const { personas, ...rest } = loadScenario(file);
+        if (personaFolders({ personas }).some((d) => path.resolve(d) === own) && holdsId(rest, from))
+          problems.push({ field: 'id', message: `${file} runs this folder and names '${from}': change the scenario first, or it would no longer start` });
+      } catch {
+        continue;
+      }
+    }
+    return problems;
   }
 
   /** An id a shipped scenario's other persona set holds; a bed or a home another resident has. */

@@ -10,12 +10,22 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { z } from 'zod';
 import type { Town } from '../town/Town';
 import type { AgentId } from '../protocol/ids';
-import type { PersonaCheckReply, PersonaFileEntry, PersonaFileList, PersonaFileView, PersonaSaveRefusal, PersonaSaveReply } from '../protocol/personas';
+import type {
+  FieldProblem,
+  PersonaCheckReply,
+  PersonaFileEntry,
+  PersonaFileList,
+  PersonaFileView,
+  PersonaRenameReply,
+  PersonaSaveRefusal,
+  PersonaSaveReply,
+} from '../protocol/personas';
 import { personaIdProblem } from '../protocol/ids';
 import { checkPersonaText, isPersonaId } from '../world/persona';
 import { readPersonaFields } from '../world/personaText';
 import { PersonaFolder, PersonaFolderError } from '../town/personaFiles';
 import { previewDayPlan, PreviewUnavailable } from '../town/preview';
+import { RenameRefusal } from '../town/commands';
 import { HttpError } from './errors';
 import { requireOperator } from './towns';
 import { PersonaChecks, problem } from './personaChecks';
@@ -29,6 +39,7 @@ const PreviewBody = z.object({ fields: Fields, mind: z.enum(['offline', 'llm']) 
 const SaveBody = z
   .object({ fields: Fields, overwrite: z.boolean().optional(), addToTown: z.boolean().optional(), spawn: z.string().min(1).max(200).optional() })
   .strict();
+const RenameBody = z.object({ to: z.string().max(200) }).strict();
 const AddBody = z.object({ personaId: z.string().min(1).max(100), spawn: z.string().min(1).max(200).optional() }).strict();
 
 function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
@@ -62,6 +73,7 @@ export function mountPersonaApi(api: express.Router, town: Town, operatorToken: 
   api.post('/persona-files/:id/preview', operator, guarded(previewFields(editor)));
   api.put('/persona-files/:id', operator, guarded(saveFile(editor)));
   api.delete('/persona-files/:id', operator, guarded(deleteFile(editor)));
+  api.post('/persona-files/:id/rename', operator, guarded(renameFile(editor)));
   api.post('/agents', operator, guarded(addAgent(editor)));
   api.delete('/agents/:id', operator, guarded(removeAgent(editor)));
 }
@@ -201,6 +213,31 @@ function deleteFile({ folder, inTown }: Editor): Handler {
       if (error instanceof PersonaFolderError) throw new HttpError(error.reason === 'not-a-persona' ? 404 : 409, error.message);
       throw error;
     }
+  };
+}
+
+/**
+ * A new id for a persona: its file moves, and the town's agent (or its history in this world) goes with
+ * it (town/commands.ts renameAgent). A refusal names the field: `to` (not an id, reserved, taken) or `id`.
+ */
+function renameFile({ town, checks }: Editor): Handler {
+  return (req, res, next) => {
+    const id = idParam(req);
+    const { to } = parseBody(RenameBody, req.body);
+    const refuse = (status: number, errors: FieldProblem[]) =>
+      void res.status(status).json({ error: `not renamed: ${errors.map((e) => e.message).join('; ')}`, errors } satisfies PersonaSaveRefusal);
+    const problems = isPersonaId(to) ? checks.renameProblems(id, to) : [];
+    if (problems.length) return refuse(409, problems);
+    town.commands.renameAgent(id, to, BY).then(
+      (r) => res.json({ ...r, file: r.file.split(/[\\/]/).pop()! } satisfies PersonaRenameReply),
+      (error: unknown) => {
+        if (error instanceof RenameRefusal) return refuse(error.status, [{ field: error.field, message: error.message }]);
+        if (error instanceof PersonaFolderError && error.reason === 'read-only') return refuse(403, [{ field: 'id', message: error.message }]);
+        if (error instanceof Error && /lockstep run/.test(error.message))
+          return refuse(409, [{ field: 'id', message: `${error.message}: rename when it ends` }]);
+        next(error);
+      },
+    );
   };
 }
 

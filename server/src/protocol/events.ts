@@ -57,7 +57,8 @@ export type TalkBasis = 'acquainted' | 'news' | 'stranger';
 
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
 
-export type OperatorActionName = 'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent' | 'edit persona';
+export type OperatorActionName =
+  'pause' | 'resume' | 'speed' | 'step' | 'whisper' | 'interview' | 'inject' | 'add agent' | 'remove agent' | 'edit persona' | 'rename agent';
 
 export interface EventData {
   'agent.added': { spec: ResidentSpec; tile: number; current: CurrentAction };
@@ -67,6 +68,11 @@ export interface EventData {
    * it until the agent's next plan is asked for, `now` is the moment it takes over.
    */
   'agent.updated': { spec: ResidentSpec; at: 'next plan' | 'now' };
+  /**
+   * The agent's id changed from `from` (the event's agentId is the new one). The world file was rewritten
+   * in the same transaction, so every record before this one already reads with the new id.
+   */
+  'agent.renamed': { from: string; to: string; name: string };
   'agent.action': { description: string; emoji: string; address: string; asleep: boolean };
   /** A walk starts (speed > 0) or the agent stands still on path[0] (speed 0). */
   'agent.move': { path: number[]; startGameMs: number; tilesPerGameMinute: number; arriveGameMs?: number };
@@ -106,8 +112,10 @@ export interface EventData {
     by: string;
     action: OperatorActionName;
     agentId?: string;
-    /** The agent's display name, for add and remove. */
+    /** The agent's display name, for add, remove and rename. */
     name?: string;
+    /** The id before a rename. */
+    from?: string;
     text?: string;
     question?: string;
     answer?: string;
@@ -134,6 +142,7 @@ export const EVENT_KINDS = [
   'agent.added',
   'agent.removed',
   'agent.updated',
+  'agent.renamed',
   'agent.action',
   'agent.move',
   'agent.warning',

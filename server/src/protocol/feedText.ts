@@ -25,6 +25,8 @@ export function describeEvent(e: LoggedEvent, nameOf: NameOf): string | null {
       if (d.action === 'inject') return null; // the world.event line says it
       if (d.action === 'add agent') return `Operator added ${d.name ?? name(d.agentId)} to the town`;
       if (d.action === 'remove agent') return `Operator removed ${d.name ?? name(d.agentId)} from the town`;
+      if (d.action === 'rename agent')
+        return `Operator renamed ${d.name ?? name(d.agentId)}'s id from '${d.from}' to '${d.agentId}' (their history goes with it)`;
       if (d.action === 'edit persona') return `Operator edited ${d.name ?? name(d.agentId)}'s persona (it applies from their next plan)`;
       return `Operator: ${d.action}${d.rate ? ` ${d.rate / 60}×` : ''}`;
     }

@@ -120,3 +120,21 @@ export interface PersonaSaveRefusal {
   /** The persona does not load as written. */
   errors?: FieldProblem[];
 }
+
+/** `POST /api/persona-files/<id>/rename`: a new id for the persona (its file, and its history in this world). */
+export interface PersonaRenameRequest {
+  to: string;
+}
+
+export interface PersonaRenameReply {
+  from: string;
+  to: string;
+  /** The file's new name. */
+  file: string;
+  /** Whether the agent lives in the town: it keeps its place, plan, memories and relationships under the new id. */
+  inTown: boolean;
+  /** What the world file held of the old id and now holds under the new one; null when it held nothing. */
+  rewritten: { memories: number; events: number; snapshots: number; plans: number; conversations: number; relationships: number } | null;
+  /** Other persona files whose relationships named the old id. */
+  relationshipsIn: string[];
+}

@@ -43,7 +43,9 @@ function toMarker(e: LoggedEvent, nameOf: NameOf): TimelineMarker | null {
       return { ...base, kind: 'world' };
     case 'operator.action':
       // A clock change or an interview changes nothing in the world worth a marker of its own.
-      return ['whisper', 'inject', 'add agent', 'remove agent', 'edit persona'].includes(e.data.action) && label ? { ...base, kind: 'operator' } : null;
+      return ['whisper', 'inject', 'add agent', 'remove agent', 'edit persona', 'rename agent'].includes(e.data.action) && label
+        ? { ...base, kind: 'operator' }
+        : null;
     default:
       return null;
   }

@@ -11,6 +11,8 @@ import { applyInput } from './inputs';
 import { followSchedule } from './schedule';
 import { advanceConversations, startDecidedConversations } from './conversations';
 import { perceive, requestObservations } from './perception';
+import { renameInJson } from '../core/renameInJson';
+import type { AgentId } from '../protocol/ids';
 
 export interface SimulationOptions {
   seed: number;
@@ -61,6 +63,20 @@ export class Simulation implements SimReadView {
     this.state = structuredClone(state);
     this.index = indexState(this.state);
     this.carried = emptyResult();
+  }
+
+  /**
+   * Gives an agent another id everywhere in the state (its own record, partners, conversations,
+   * cooldowns, intents; core/renameInJson.ts). The next step reports the old id removed and the new one
+   * added, so a viewer's state follows.
+   */
+  renameAgent(from: string, to: string): void {
+    if (!this.index.agents.has(from)) throw new Error(`no agent '${from}'`);
+    if (this.index.agents.has(to)) throw new Error(`'${to}' is already in town`);
+    this.state = renameInJson(this.state, from, to);
+    this.index = indexState(this.state);
+    this.carried.removed.push(from as AgentId);
+    this.carried.added.push(to as AgentId);
   }
 
   get gameMs(): number {

@@ -141,6 +141,8 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
       state.worldEvents.push({ description: e.data.description, arena: e.data.arena, untilGameMs: e.gameMs + e.data.durationGameMs });
       return;
     case 'agent.warning':
+    // The world file was rewritten with the new id when it was logged: nothing left to fold.
+    case 'agent.renamed':
     case 'persona.set':
     case 'memory.created':
     case 'reflection.made':

@@ -170,6 +170,11 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
+  /** Drops an agent's cached columns (its rows changed under the cache: a rename); the next retrieval reloads them. */
+  forgetColumns(agentId: string): void {
+    this.cache.evict(agentId);
+  }
+
   get(id: MemoryId): Memory | undefined {
     const r = this.byId.get(id) as MemoryRow | undefined;
     return r ? toMemory(r) : undefined;

@@ -195,7 +195,8 @@ export class Town implements Composed {
             : parts.logger.info(`world '${config.world}': writes succeed again after ${previous!.failedWrites} failed; the town resumes`),
       );
       const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds, storage });
-      const commands = new OperatorCommands({ personasDir: config.personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger });
+      const { personasDir } = config;
+      const commands = new OperatorCommands({ personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger, db });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
       const town = new Town({
         config,

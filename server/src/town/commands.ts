@@ -7,7 +7,11 @@ import type { EventData } from '../protocol/events';
 import type { AddablePersona } from '../protocol/api';
 import { GAME_MS_PER_HOUR, GAME_MS_PER_MINUTE } from '../protocol/time';
 import type { TownMap } from '../world/types';
-import { checkPersonaText, loadPersonaFile, personaIdOf, type Persona } from '../world/persona';
+import { checkPersonaText, loadPersonaFile, personaIdOf, readPersonaText, type Persona } from '../world/persona';
+import { personaIdProblem } from '../protocol/ids';
+import { renameInJson } from '../core/renameInJson';
+import type { WorldDb } from '../store/WorldDb';
+import { renameAgentInWorld, worldHoldsAgent, type RenameCounts } from '../store/renameAgent';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { AgentRuntime } from '../agent/AgentRuntime';
@@ -32,11 +36,41 @@ export interface CommandParts {
   log: TownLog;
   holds: ClockHolds;
   logger: Logger;
+  db: WorldDb;
+}
+
+/** Why a rename was refused: the field it is about (`id`: the persona renamed, `to`: the new id) and an HTTP status. */
+export class RenameRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    readonly field: 'id' | 'to',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RenameRefusal';
+  }
+}
+
+export interface RenameResult {
+  from: string;
+  to: string;
+  /** The persona file's new path. */
+  file: string;
+  /** Whether the agent lives in the town (its state went with it). */
+  inTown: boolean;
+  /** What was rewritten in the world file, or null when it held nothing of that id. */
+  rewritten: RenameCounts | null;
+  /** Other persona files whose relationships named the old id (now the new one). */
+  relationshipsIn: string[];
 }
 
 export class OperatorCommands {
   /** Personas being seeded for `addAgent`. */
   private readonly adding = new Set<string>();
+  /** Whispers and interviews under way: they write an agent's memories outside the loop, so a rename waits for them. */
+  private readonly asking = new Set<Promise<unknown>>();
+  /** A rename is rewriting ids: whispers, interviews and additions wait for another moment. */
+  private renaming = false;
 
   constructor(private readonly p: CommandParts) {}
 
@@ -67,13 +101,15 @@ export class OperatorCommands {
 
   async whisper(agentId: AgentId, text: string, by: string): Promise<void> {
     this.requireAgent(agentId);
-    const memory = await this.p.runtime.whisper(agentId, text, this.p.clock.gameMs);
+    this.refuseWhileRenaming();
+    const memory = await this.track(this.p.runtime.whisper(agentId, text, this.p.clock.gameMs));
     this.record(by, { action: 'whisper', agentId, text, memoryId: memory.id });
   }
 
   async interview(agentId: AgentId, question: string, by: string): Promise<{ answer: string; memoryIds: number[] }> {
     this.requireAgent(agentId);
-    const { answer, memories } = await this.p.runtime.interview(agentId, question, this.p.clock.gameMs);
+    this.refuseWhileRenaming();
+    const { answer, memories } = await this.track(this.p.runtime.interview(agentId, question, this.p.clock.gameMs));
     this.record(by, { action: 'interview', agentId, question, answer });
     return { answer, memoryIds: memories.map((m) => m.id) };
   }
@@ -97,6 +133,7 @@ export class OperatorCommands {
     // From the first ask until the sim has the agent (its next step), a second ask is refused: it would seed it twice.
     const queued = loop.hasPending((i) => i.kind === 'addAgent' && i.resident.id === personaId);
     if (this.adding.has(personaId) || queued) throw new Error(`'${personaId}' is already being added`);
+    if (this.renaming) throw new Error('a persona is being renamed: add the agent again in a moment');
     this.adding.add(personaId);
     try {
       const { persona, warnings } = loadPersonaFile(this.p.personasDir, personaId, map, personas.keys());
@@ -148,6 +185,92 @@ export class OperatorCommands {
     this.requireAgent(agentId);
     this.p.loop.enqueue({ kind: 'removeAgent', agentId });
     this.record(by, { action: 'remove agent', agentId, name: this.p.sim.agent(agentId)?.spec.name });
+  }
+
+  /**
+   * Gives a persona another id: its file moves to `<to>.yaml`, and when this world holds history of it
+   * (it lives in town, or did), the world file is rewritten in one transaction so that every record
+   * (memories and their vectors, events, snapshots, plans, conversations, relationships) reads with the
+   * new id, marked by an `agent.renamed` event; the live agent keeps its place, plan, conversation and
+   * memories. Other persona files' relationships follow. Runs while no step runs and nothing is in
+   * flight. Refused (RenameRefusal) for an id that is not one, reserved, or taken in the folder, the
+   * town or this world's history.
+   */
+  async renameAgent(from: string, to: string, by: string): Promise<RenameResult> {
+    const folder = new PersonaFolder(this.p.personasDir);
+    const toProblem = personaIdProblem(to);
+    if (toProblem) throw new RenameRefusal(400, 'to', `'${to.slice(0, 80)}' is not a persona id: ${toProblem}`);
+    if (personaIdProblem(from) || !folder.exists(from)) throw new RenameRefusal(404, 'id', `there is no ${from.slice(0, 80)}.yaml in the persona folder`);
+    if (to === from) throw new RenameRefusal(400, 'to', `the id is '${from}' already`);
+    if (this.renaming) throw new RenameRefusal(409, 'id', 'another rename is under way: try again in a moment');
+    this.renaming = true;
+    try {
+      return await this.p.loop.exclusive(() => this.renameExclusively(from, to, by));
+    } finally {
+      this.renaming = false;
+    }
+  }
+
+  private async renameExclusively(from: string, to: string, by: string): Promise<RenameResult> {
+    const { sim, personas, loop, runtime, log, clock, db } = this.p;
+    const folder = new PersonaFolder(this.p.personasDir);
+    // A whisper or an interview started before the rename writes its memory first, under the old id.
+    await Promise.allSettled([...this.asking]);
+    if (folder.exists(to)) throw new RenameRefusal(409, 'to', `'${to}' is taken: ${path.basename(folder.pathOf(to))} is in the persona folder`);
+    if (sim.agent(to) || personas.has(to)) throw new RenameRefusal(409, 'to', `'${to}' is taken: an agent in town has it`);
+    if (worldHoldsAgent(db, to)) throw new RenameRefusal(409, 'to', `'${to}' is taken: this world's history holds a former resident of that id`);
+    if (this.adding.has(from) || loop.hasPending((i) => i.kind === 'addAgent' && i.resident.id === from))
+      throw new RenameRefusal(409, 'id', `'${from}' is being added to the town: rename it once it has arrived`);
+    await runtime.flushObservations(clock.gameMs);
+    log.flush();
+    const text = folder.read(from)!;
+    const name = personas.get(from)?.name ?? readPersonaText(text, folder.pathOf(from)).draft.name ?? from;
+    const inTown = sim.agent(from) !== undefined;
+    const written = folder.write(to, text, { overwrite: false });
+    let rewritten: RenameCounts | null = null;
+    const action = { by, action: 'rename agent' as const, agentId: to, from, name };
+    try {
+      if (inTown || worldHoldsAgent(db, from))
+        rewritten = renameAgentInWorld(db, from, to, () =>
+          log.write([
+            { gameMs: clock.gameMs, kind: 'agent.renamed', agentId: to as AgentId, data: { from, to, name } },
+            { gameMs: clock.gameMs, kind: 'operator.action', agentId: null, data: action },
+          ]),
+        );
+      else log.write([{ gameMs: clock.gameMs, kind: 'operator.action', agentId: null, data: action }]);
+    } catch (error) {
+      fs.rmSync(written.file, { force: true });
+      throw error;
+    }
+    folder.remove(from);
+    const relationshipsIn = folder.renameRelationships(from, to);
+    if (inTown) {
+      sim.renameAgent(from, to);
+      loop.rewritePending((input) => renameInJson(input, from, to));
+      runtime.renameAgent(from, to);
+    }
+    for (const [id, p] of [...personas]) {
+      const renamed = id === from ? { ...p, id: to as AgentId, file: written.file } : p;
+      const relationships = from in p.relationships ? Object.assign(Object.create(null), renameInJson({ ...p.relationships }, from, to)) : p.relationships;
+      if (id === from) personas.delete(from);
+      personas.set(renamed.id, { ...renamed, relationships });
+    }
+    if (rewritten) loop.saveSnapshot();
+    return { from, to, file: written.file, inTown, rewritten, relationshipsIn };
+  }
+
+  private refuseWhileRenaming(): void {
+    if (this.renaming) throw new Error('a persona is being renamed: ask again in a moment');
+  }
+
+  /** Runs a whisper or an interview, known to a rename (which waits for it to end). */
+  private async track<T>(work: Promise<T>): Promise<T> {
+    this.asking.add(work);
+    try {
+      return await work;
+    } finally {
+      this.asking.delete(work);
+    }
   }
 
   private requireAgent(agentId: string): void {

@@ -143,6 +143,30 @@ export class TownLoop {
     }
   }
 
+  /**
+   * Runs `work` while no step runs and no operation is in flight (a rename): live ticks do nothing
+   * meanwhile, as during a lockstep run, and the inputs cognition handed back wait in `pending`.
+   */
+  async exclusive<T>(work: () => Promise<T> | T): Promise<T> {
+    this.refuseSecondLockstep();
+    let release = () => {};
+    this.lockstep = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await this.queueDrained();
+      await this.p.runtime.idle();
+      this.pending.push(...this.p.runtime.drainInputs());
+      return await work();
+    } finally {
+      this.lockstep = null;
+      release();
+    }
+  }
+
+  /** Rewrites the inputs waiting for the next step (only inside `exclusive`: a rename). */
+  rewritePending(rewrite: (input: Input) => Input): void {
+    this.pending = this.pending.map(rewrite);
+  }
+
   private async lockstepRun(untilGameMs: number, stepGameMs: number, onStep?: (r: TickResult) => void): Promise<void> {
     const { sim, clock, runtime } = this.p;
     await this.queueDrained();

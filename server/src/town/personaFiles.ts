@@ -3,6 +3,7 @@
 // cannot be written says so plainly. What to write is decided and checked elsewhere (api/personas.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import YAML, { isMap, isScalar } from 'yaml';
 import { isPersonaId } from '../world/persona';
 
 const PERSONA_FILE = /\.ya?ml$/;
@@ -90,6 +91,26 @@ export class PersonaFolder {
       throw this.writeError(error, name, 'delete');
     }
     return file;
+  }
+
+  /**
+   * Renames the key `from` in every other file's `relationships` (a rename of that persona), keeping
+   * each file's comments and order; returns the ids of the files changed.
+   */
+  renameRelationships(from: string, to: string): string[] {
+    const changed: string[] = [];
+    for (const { id } of this.list()) {
+      const text = this.read(id);
+      if (text === null || !text.includes(from)) continue;
+      const doc = YAML.parseDocument(text);
+      const relationships = doc.get('relationships', true);
+      const pair = isMap(relationships) ? relationships.items.find((p) => isScalar(p.key) && p.key.value === from) : undefined;
+      if (!pair || !isScalar(pair.key)) continue;
+      pair.key.value = to;
+      this.write(id, doc.toString({ lineWidth: 0 }), { overwrite: true });
+      changed.push(id);
+    }
+    return changed;
   }
 
   private writeError(error: unknown, name: string, what: 'write' | 'delete'): Error {
