@@ -15,6 +15,14 @@ export interface MemoryItem {
   evidenceIds?: MemoryId[];
 }
 
+/** A memory offered as news, with what the telling decision weighs beside it. */
+export interface NewsMemory extends Memory {
+  /** The agent's talks since it heard this in which it already came up. */
+  timesDiscussed?: number;
+  /** Game time it was heard, or a reflection last went over it (an insight citing it), whichever is later. */
+  rehearsedGameMs?: number;
+}
+
 export class AgentMemory {
   /** Summed importance of memories since each agent's last reflection. */
   private readonly sinceReflection = new Map<string, number>();
@@ -73,13 +81,17 @@ export class AgentMemory {
   /**
    * What the agent might tell someone: its most important recent memories that are not plans. With a
    * listener, not what the listener told it, not news about the listener themself, and not what a
-   * later talk with the listener was already about.
+   * later talk with the listener was already about. Each comes with how many of the agent's talks since
+   * it heard it were already about it, and when a reflection of the agent last went over it (an insight
+   * citing it): what the offline mind's telling decision weighs (socialModel.tellProbability).
    */
-  news(agentId: AgentId, gameMs: number, listener?: { name: string }): Memory[] {
+  news(agentId: AgentId, gameMs: number, listener?: { name: string }): NewsMemory[] {
     const horizon = gameMs - 48 * GAME_MS_PER_HOUR;
     const first = listener?.name.split(' ')[0];
     const recent = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']);
-    const talks = listener ? recent.filter((m) => m.triple?.predicate === 'talked with' && m.triple.object === listener.name) : [];
+    const allTalks = recent.filter((m) => m.triple?.predicate === 'talked with');
+    const talks = listener ? allTalks.filter((t) => t.triple?.object === listener.name) : [];
+    const insights = recent.filter((m) => isDerivedThought(m) && m.triple?.predicate !== 'plans' && m.triple?.predicate !== 'declined');
     return (
       recent
         // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what
@@ -92,6 +104,11 @@ export class AgentMemory {
         .filter((m) => !talks.some((t) => t.createdGameMs >= m.createdGameMs && coveredBy(m, t.description)))
         .sort((a, b) => b.importance - a.importance || b.id - a.id)
         .slice(0, 3)
+        .map((m) => ({
+          ...m,
+          timesDiscussed: allTalks.filter((t) => t.createdGameMs >= m.createdGameMs && t.id > m.id && coveredBy(m, t.description)).length,
+          rehearsedGameMs: Math.max(m.createdGameMs, ...insights.filter((i) => i.evidenceIds.includes(m.id)).map((i) => i.createdGameMs)),
+        }))
     );
   }
 
@@ -130,9 +147,13 @@ export class AgentMemory {
   }
 }
 
-/** Whether a talk's summary was about a memory: it holds the first six content words of what the memory says. */
+/**
+ * Whether a talk's summary was about a memory: it holds the start of what the memory says (a summary lists
+ * each fact told cut to 60 characters), or else the first six content words of it.
+ */
 function coveredBy(memory: Memory, summary: string): boolean {
   const text = memory.triple?.predicate === 'said' ? memory.triple.object : memory.description;
+  if (text.length >= 40 && summary.includes(text.slice(0, 40))) return true;
   const words = (s: string) =>
     s
       .toLowerCase()

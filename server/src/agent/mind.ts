@@ -8,6 +8,7 @@ import type { TownMap } from '../world/types';
 import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type { SocialDecision } from './socialModel';
+import type { NewsMemory } from './memory';
 
 export interface MindAgent {
   /** The persona, its `currently` being the agent's status as last revised (each morning). */
@@ -67,7 +68,7 @@ export interface Speaker {
   partner: Persona;
   relationship: string | null;
   memories: Memory[];
-  news: Memory[];
+  news: NewsMemory[];
 }
 
 /**
@@ -96,8 +97,8 @@ export interface TurnInput {
   relationship: string | null;
   /** The speaker's memories retrieved about the partner and the topic, most relevant first. */
   memories: Memory[];
-  /** Memories the speaker might share: important recent news, most important first. */
-  news: Memory[];
+  /** Memories the speaker might share: important recent news, most important first (with how often it came up, when last rehearsed). */
+  news: NewsMemory[];
   history: ConversationLine[];
   turn: number;
   maxTurns: number;
