@@ -122,7 +122,7 @@ describe('the social decision model', () => {
     // Controls: an acquaintance, and someone the teller says it does not trust (the word "trust" alone is no confidant).
     const acquaintance = await tells(discreet, memory(1, SECRET));
     const distrusted = await tells(asConfidant("Claire doesn't trust Isabella."), memory(1, SECRET));
-    expect([sister.told, trusted.told, acquaintance.told, distrusted.told]).toEqual([23, 23, 0, 0]);
+    expect([sister.told, trusted.told, acquaintance.told, distrusted.told]).toEqual([46, 46, 0, 0]);
     expect(sister.told).toBeGreaterThan(acquaintance.told);
     expect(trusted.told).toBeGreaterThan(distrusted.told);
     expect(sister.decisions[0].inputs).toMatchObject({ confidant: true, secret: true, discreet: true });
@@ -141,7 +141,7 @@ describe('the social decision model', () => {
       });
       if (out.acts?.some((a) => a.kind === 'tell')) lines.push(out);
     }
-    expect(lines).toHaveLength(23);
+    expect(lines).toHaveLength(46);
     for (const line of lines) {
       expect(line.text).toMatch(/Keep it between us|don't tell anyone|between you and me/);
       expect(line.acts?.[0].fact).toMatch(/told no one/);

@@ -173,7 +173,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     const inputs: TellInputs = {
       closeness,
       confidant,
-      concernsListener: concerns(ctx, input.partner, sentence),
+      concernsListener: (own && input.relationship !== null) || concerns(ctx, input.partner, sentence),
       secret: isSecret(sentence),
       public: isPublic(sentence),
       talkative: traits.talkative,

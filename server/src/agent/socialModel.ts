@@ -13,7 +13,10 @@ export const SOCIAL_PARAMETERS = {
   tellBase: 0.5,
   /** Factor (×) on telling a complete stranger; a friend gets ×1 (closeness 1). Reason: people tell strangers much less. */
   tellStrangerFactor: 0.4,
-  /** Factor (×) when the news concerns the listener (names them, someone they know, or one of their interests). Reason: we tell people what matters to them. */
+  /**
+   * Factor (×) when the news concerns the listener (names them or someone they know, one of their interests, or is the teller's own news told
+   * to someone who knows the teller). Reason: we tell people what matters to them, and our own news to those who know us.
+   */
   tellConcernsFactor: 1.5,
   /** Factor (×) on news with a secrecy cue ("told no one", "secret", "between us"). Reason: most people keep a secret most of the time. */
   tellSecretFactor: 0.2,
@@ -21,10 +24,10 @@ export const SOCIAL_PARAMETERS = {
   tellPublicFactor: 1.5,
   /**
    * Factor (×) on a secret told to the teller's confidant (a spouse, a relative, or someone it says it trusts or relies on), in place of
-   * tellSecretFactor and the discreet teller's extra factor. Reason: people who keep a secret from the town still share it with the one or
-   * two people they are closest to; discretion is about everyone else.
+   * tellSecretFactor and the discreet teller's extra factor. Reason: a secret ("told no one yet") is kept from the town, not from the one
+   * or two people one is closest to: toward them it weighs like any other news (a discreet teller still tells less, by tellDiscreetFactor).
    */
-  tellSecretConfidantFactor: 0.6,
+  tellSecretConfidantFactor: 1,
   /** Extra factor (×) on a secret for a discreet teller (quiet, reserved, shy, discreet, loyal, principled). Reason: discretion is exactly this. */
   tellSecretDiscreetFactor: 0.25,
   /** Factor (×) for a talkative teller (talkative, chatty, sociable, outgoing, nosy, loud, friendly). Reason: they talk more, secrets included. */
