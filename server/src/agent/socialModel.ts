@@ -99,8 +99,8 @@ const SECRET = /\b(told no one|tell no one|told nobody|secret|don'?t tell|do not
 const TALKATIVE = /\b(talkative|chatty|sociable|outgoing|nosy|loud|friendly|gossip\w*)\b/i;
 const DISCREET = /\b(discreet|reserved|quiet|shy|loyal|principled|private)\b/i;
 /** Kin, partners and people the agent says it trusts: whom a secret is shared with ("Ruth is Arthur's wife", "Tomas relies on her"). */
-const CONFIDANT =
-  /\b(wife|husband|spouse|married|fianc\w*|daughter|son|mother|father|sister|brother|twin|grandmother|grandfather|trust\w*|relies on|confid\w*|best friend|closest)\b/i;
+const KIN = 'wife|husband|spouse|married|fianc\\w*|daughter|son|mother|father|sister|brother|twin|grandmother|grandfather';
+const CONFIDANT = new RegExp(`\\b(${KIN}|trust\\w*|relies on|confid\\w*|best friend|closest)\\b`, 'i');
 const DISTRUST = /\b(doesn'?t|does not|don'?t|do not|never|not) trust|\b(dis|mis)trust/i;
 const FORGETFUL = /\b(forgetful|disorganised|disorganized|dreamy|scatter\w*)\b/i;
 
