@@ -66,8 +66,9 @@ describe('reacting to an event at the agent’s place', () => {
       const now = atCafe.after.get(id)!;
       const staff = d!.inputs.staff === true;
       // Staff who chose to stay deal with it; everyone else who chose to leave is out of the cafe or on the way.
-      if (staff && d!.chose) expect(now.description).toMatch(/dealing with the alarm at Hobbs Cafe/);
-      else if (!staff && d!.chose) expect(`${now.description} @ ${now.address}`).toMatch(/leaving Hobbs Cafe because of the alarm|^walking|@ (?!Hobbs Cafe)/);
+      if (staff && d!.chose) expect(now.description).toMatch(/dealing with the fire alarm at Hobbs Cafe/);
+      const left = /leaving Hobbs Cafe because of the fire alarm|^walking|@ (?!Hobbs Cafe)/;
+      if (!staff && d!.chose) expect(`${now.description} @ ${now.address}`).toMatch(left);
     }
     // Most people there changed what they do (p 0.9 to leave, 0.8 for staff to deal with it).
     const replans = atCafe.events.filter((e) => e.kind === 'plan.made' && 'reason' in e.data && e.data.reason === ALARM).map((e) => e.agentId);

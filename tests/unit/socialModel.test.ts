@@ -212,6 +212,39 @@ describe('the social decision model', () => {
     ).toBe(true);
   });
 
+  it('an alarm at its place: staff mostly stay to deal with it, guests mostly leave; the same alarm elsewhere, or mere news, is no such decision', async () => {
+    const event = (place: string | null, description = 'The fire alarm is going off') => ({
+      description,
+      subject: 'the town',
+      predicate: 'event',
+      object: description,
+      arena: 'Hobbs Cafe: cafe',
+      place,
+    });
+    const outcomes = async (who: Persona, obs: ReturnType<typeof event>) => {
+      const decisions: SocialDecision[] = [];
+      const said: string[] = [];
+      for (const seed of SEEDS) {
+        const r = await mind.react(ctx(who, seed, Date.UTC(2026, 1, 13, 12, 50), decisions), [obs]);
+        said.push(r?.actions[0].description ?? 'nothing');
+      }
+      return { decisions, said };
+    };
+    const count = (said: string[], re: RegExp) => said.filter((x) => re.test(x)).length;
+    const guest = await outcomes(claire, event('Hobbs Cafe'));
+    const staff = await outcomes(isabella, event('Hobbs Cafe'));
+    expect([count(guest.said, /^leaving Hobbs Cafe because of the fire alarm$/), count(guest.said, /^staying to see/)]).toEqual([179, 21]);
+    expect([count(staff.said, /^dealing with the fire alarm at Hobbs Cafe$/), count(staff.said, /^leaving Hobbs Cafe/)]).toEqual([163, 37]);
+    expect(guest.decisions[0]).toMatchObject({ decision: 'react', inputs: { danger: true, atPlace: true, staff: false }, p: 0.9 });
+    expect(staff.decisions[0]).toMatchObject({ inputs: { staff: true }, p: 0.8 });
+    // Controls: an alarm announced everywhere (no place), and news that is no danger, are no reason to leave.
+    for (const control of [event(null), event('Hobbs Cafe', 'A street musician is playing')]) {
+      const c = await outcomes(claire, control);
+      expect(c.decisions).toEqual([]);
+      expect(count(c.said, /^leaving|^dealing|^staying to see/)).toBe(0);
+    }
+  });
+
   it('each probability moves with its input the way the parameter says (and every parameter is documented in one module)', () => {
     const tell = {
       closeness: 0.5,

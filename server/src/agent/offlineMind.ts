@@ -231,7 +231,8 @@ function reactToTrouble(ctx: MindContext, obs: Observation, minute: number): Rea
   return { reason: obs.description, actions: [leave, ...rest.filter((a) => a.durationMinutes > 0)] };
 }
 
-const DANGER_WORD = /\b(fire|alarm|smoke|flood|burst pipe|leak|gas|explosion|storm|power cut|blackout)\b/i;
+/** What the trouble is called, the longest name first: "the fire alarm", not "the fire". */
+const DANGER_WORD = /\b(fire alarm|smoke alarm|burst pipe|gas leak|power cut|fire|alarm|smoke|flood|leak|gas|explosion|storm|blackout)\b/i;
 
 /** Where to go when the trouble is at `sector`: a room of its home other than the bedroom, or its workplace when the trouble is at home. */
 function refugeFrom(ctx: MindContext, sector: string): string | null {
