@@ -4,6 +4,7 @@ import type { AgentId } from '../protocol/ids';
 import type { Memory, MemoryId, MemoryInput, MemoryKind, Triple } from '../store/types';
 import { GAME_MS_PER_HOUR } from '../protocol/time';
 import type { CognitionContext } from './context';
+import type { NewsMemory } from './mind';
 
 export interface MemoryItem {
   kind: MemoryKind;
@@ -13,14 +14,6 @@ export interface MemoryItem {
   gameMs: number;
   triple?: Triple;
   evidenceIds?: MemoryId[];
-}
-
-/** A memory offered as news, with what the telling decision weighs beside it. */
-export interface NewsMemory extends Memory {
-  /** The agent's talks since it heard this in which it already came up. */
-  timesDiscussed?: number;
-  /** Game time it was heard, or a reflection last went over it (an insight citing it), whichever is later. */
-  rehearsedGameMs?: number;
 }
 
 export class AgentMemory {

@@ -8,7 +8,14 @@ import type { TownMap } from '../world/types';
 import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type { SocialDecision } from './socialModel';
-import type { NewsMemory } from './memory';
+
+/** A memory offered as news, with what the telling decision weighs beside it. */
+export interface NewsMemory extends Memory {
+  /** The agent's talks since it heard this in which it already came up. */
+  timesDiscussed?: number;
+  /** Game time it was heard, or a reflection last went over it (an insight citing it), whichever is later. */
+  rehearsedGameMs?: number;
+}
 
 export interface MindAgent {
   /** The persona, its `currently` being the agent's status as last revised (each morning). */
