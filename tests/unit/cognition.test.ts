@@ -253,6 +253,23 @@ describe('the agent runtime', () => {
     db.close();
   });
 
+  it('without observation an agent notices nobody to talk to (the control, with it, starts a talk with the same company)', async () => {
+    const asks = async (ablation: RuntimeSettings['ablation']) => {
+      const db = world();
+      const inputs = await runtimeOver(db, new OfflineMind(), { ablation }).run({
+        kind: 'observe',
+        agentId: ISABELLA,
+        gameMs: T0,
+        observations: [seen('Claire Moreau is reading', 'claire')],
+        company: [CLAIRE],
+      });
+      db.close();
+      return inputs.filter((i) => i.kind === 'talk');
+    };
+    expect(await asks('none')).toEqual([{ kind: 'talk', agentId: 'isabella', partnerId: 'claire', basis: 'acquainted' }]);
+    expect(await asks('no-observation')).toEqual([]);
+  });
+
   it('turns off what each ablation names, and still answers an interview in character', async () => {
     const failing = new (class extends OfflineMind {
       override async planDay(): Promise<never> {

@@ -334,6 +334,37 @@ describe('Simulation', () => {
     }
   });
 
+  it('breaks off a talk where a world event happens, and they perceive it with its place; an event elsewhere leaves the talk going', () => {
+    const a = { ...resident('ada', 'Ada House: bedroom: bed', tile(14, 2)), wakeMinute: 0, sleepMinute: 1439 };
+    const b = { ...resident('bo', 'Bo House: bedroom: bed', tile(15, 2)), wakeMinute: 0, sleepMinute: 1439 };
+    const stay = (day: number) => plan(day, [[0, 1439, 'having coffee', 'Cafe: cafe: table 2']]);
+    const talking = (where: string) => {
+      const sim = new Simulation(map, [a, b], { seed: 1, startGameMs: at(9, 0) });
+      const day = dayIndex(at(9, 0));
+      sim.step(at(9, 0), [
+        { kind: 'plan', agentId: a.id, plan: stay(day) },
+        { kind: 'plan', agentId: b.id, plan: stay(day) },
+      ]);
+      const start = sim.step(at(9, 3), [
+        { kind: 'done', agentId: a.id },
+        { kind: 'done', agentId: b.id },
+        { kind: 'talk', agentId: a.id, partnerId: b.id, basis: 'acquainted' },
+      ]);
+      expect(start.requests.some((q) => q.kind === 'converse')).toBe(true);
+      const hit = sim.step(at(9, 4), [{ kind: 'worldEvent', description: 'The fire alarm is going off', arena: where, durationGameMs: 3_600_000 }]);
+      return { sim, hit };
+    };
+    const here = talking('Cafe');
+    expect(here.hit.events.find((e) => e.kind === 'conversation.end')?.data).toMatchObject({ reason: 'interrupted' });
+    expect(here.sim.agent('ada')!.conversationId).toBeNull();
+    const seen = here.hit.requests.find((q) => q.kind === 'observe' && q.agentId === 'ada');
+    expect(seen && seen.kind === 'observe' && seen.observations.find((o) => o.subject === 'the town')).toMatchObject({ place: 'Cafe' });
+    // The control: the same alarm at Ada's house does not reach the cafe.
+    const there = talking('Ada House');
+    expect(there.hit.events.filter((e) => e.kind === 'conversation.end')).toEqual([]);
+    expect(there.sim.agent('ada')!.conversationId).not.toBeNull();
+  });
+
   it('applies a world event to everyone in the arena and an operator can add and remove agents', () => {
     const sim = new Simulation(map, [ada], { seed: 1, startGameMs: at(6, 0) });
     const driver = new Driver(sim);

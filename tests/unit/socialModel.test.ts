@@ -97,8 +97,10 @@ async function answers(fact: string, heardAt: number, guest = claire): Promise<{
 describe('the social decision model', () => {
   const SECRET = 'Tomas Varga is running for mayor in the town election on March 1, and has told no one yet.';
   const OPEN = 'Tomas Varga is running for mayor in the town election on March 1.';
-  const discreet = { ...claire, innate: ['quiet', 'reserved', 'kind'] };
-  const talkative = { ...claire, innate: ['talkative', 'warm', 'curious'] };
+  // Claire's own line calls Isabella her closest friend (a confidant); these tellers know her only as the cafe's owner.
+  const acquainted = { ...claire.relationships, isabella: 'Isabella runs the cafe Claire goes to.' };
+  const discreet = { ...claire, innate: ['quiet', 'reserved', 'kind'], relationships: acquainted };
+  const talkative = { ...claire, innate: ['talkative', 'warm', 'curious'], relationships: acquainted };
 
   it('a discreet agent keeps a secret more often than a talkative one; news with no secrecy cue (the control) is told more', async () => {
     const quietSecret = await tells(discreet, memory(1, SECRET));
@@ -111,6 +113,53 @@ describe('the social decision model', () => {
     expect(quietSecret.decisions).toHaveLength(SEEDS.length);
     expect(quietSecret.decisions[0]).toMatchObject({ decision: 'tell', otherId: 'isabella', inputs: { secret: true, discreet: true, talkative: false } });
     expect(quietSecret.decisions.every((d) => d.chose === d.draw < d.p)).toBe(true);
+  });
+
+  it('a discreet teller still tells a secret to a confidant (kin, someone trusted) now and then, and passes it on as one', async () => {
+    const asConfidant = (line: string) => ({ ...discreet, relationships: { ...claire.relationships, isabella: line } });
+    const sister = await tells(asConfidant("Isabella is Claire's sister."), memory(1, SECRET));
+    const trusted = await tells(asConfidant('Claire trusts Isabella with anything.'), memory(1, SECRET));
+    // Controls: an acquaintance, and someone the teller says it does not trust (the word "trust" alone is no confidant).
+    const acquaintance = await tells(discreet, memory(1, SECRET));
+    const distrusted = await tells(asConfidant("Claire doesn't trust Isabella."), memory(1, SECRET));
+    expect([sister.told, trusted.told, acquaintance.told, distrusted.told]).toEqual([46, 46, 0, 0]);
+    expect(sister.told).toBeGreaterThan(acquaintance.told);
+    expect(trusted.told).toBeGreaterThan(distrusted.told);
+    expect(sister.decisions[0].inputs).toMatchObject({ confidant: true, secret: true, discreet: true });
+    expect(distrusted.decisions[0].inputs).toMatchObject({ confidant: false });
+    // Told, a secret is told as one: the listener is asked to keep it, and what it learns still carries the cue.
+    const lines = [];
+    for (const seed of SEEDS) {
+      const out = await mind.converseTurn(ctx(asConfidant("Isabella is Claire's sister."), seed, Date.UTC(2026, 1, 13, 10, 0), []), {
+        partner: isabella,
+        relationship: "Isabella is Claire's sister.",
+        memories: [],
+        news: [memory(1, SECRET)],
+        history: greetings,
+        turn: 2,
+        maxTurns: 8,
+      });
+      if (out.acts?.some((a) => a.kind === 'tell')) lines.push(out);
+    }
+    expect(lines).toHaveLength(46);
+    for (const line of lines) {
+      expect(line.text).toMatch(/Keep it between us|don't tell anyone|between you and me/);
+      expect(line.acts?.[0].fact).toMatch(/told no one/);
+    }
+  });
+
+  it('news that already came up in earlier talks is told less, and a reflection that went over it keeps it fresh', async () => {
+    const PARTY = 'Freya Lindqvist is opening an exhibition of her paintings at the library on February 20.';
+    const teller = { ...claire, relationships: acquainted };
+    const heard = Date.UTC(2026, 1, 12, 10, 0);
+    const fresh = await tells(teller, memory(1, PARTY, { createdGameMs: heard }));
+    const stale = await tells(teller, memory(1, PARTY, { createdGameMs: heard, timesDiscussed: 2 } as Partial<Memory>));
+    const rehearsed = await tells(teller, memory(1, PARTY, { createdGameMs: heard, rehearsedGameMs: Date.UTC(2026, 1, 13, 9, 0) } as Partial<Memory>));
+    expect([fresh.told, stale.told, rehearsed.told]).toEqual([27, 8, 64]);
+    expect(stale.told).toBeLessThan(fresh.told);
+    expect(rehearsed.told).toBeGreaterThan(fresh.told);
+    expect(stale.decisions[0].inputs).toMatchObject({ timesDiscussed: 2, hoursSinceHeard: 24 });
+    expect(rehearsed.decisions[0].inputs).toMatchObject({ timesDiscussed: 0, hoursSinceHeard: 1 });
   });
 
   it('an agent with a conflicting plan (work at the time) declines more often than when it is free', async () => {
@@ -163,6 +212,39 @@ describe('the social decision model', () => {
     ).toBe(true);
   });
 
+  it('an alarm at its place: staff mostly stay to deal with it, guests mostly leave; the same alarm elsewhere, or mere news, is no such decision', async () => {
+    const event = (place: string | null, description = 'The fire alarm is going off') => ({
+      description,
+      subject: 'the town',
+      predicate: 'event',
+      object: description,
+      arena: 'Hobbs Cafe: cafe',
+      place,
+    });
+    const outcomes = async (who: Persona, obs: ReturnType<typeof event>) => {
+      const decisions: SocialDecision[] = [];
+      const said: string[] = [];
+      for (const seed of SEEDS) {
+        const r = await mind.react(ctx(who, seed, Date.UTC(2026, 1, 13, 12, 50), decisions), [obs]);
+        said.push(r?.actions[0].description ?? 'nothing');
+      }
+      return { decisions, said };
+    };
+    const count = (said: string[], re: RegExp) => said.filter((x) => re.test(x)).length;
+    const guest = await outcomes(claire, event('Hobbs Cafe'));
+    const staff = await outcomes(isabella, event('Hobbs Cafe'));
+    expect([count(guest.said, /^leaving Hobbs Cafe because of the fire alarm$/), count(guest.said, /^staying to see/)]).toEqual([179, 21]);
+    expect([count(staff.said, /^dealing with the fire alarm at Hobbs Cafe$/), count(staff.said, /^leaving Hobbs Cafe/)]).toEqual([163, 37]);
+    expect(guest.decisions[0]).toMatchObject({ decision: 'react', inputs: { danger: true, atPlace: true, staff: false }, p: 0.9 });
+    expect(staff.decisions[0]).toMatchObject({ inputs: { staff: true }, p: 0.8 });
+    // Controls: an alarm announced everywhere (no place), and news that is no danger, are no reason to leave.
+    for (const control of [event(null), event('Hobbs Cafe', 'A street musician is playing')]) {
+      const c = await outcomes(claire, control);
+      expect(c.decisions).toEqual([]);
+      expect(count(c.said, /^leaving|^dealing|^staying to see/)).toBe(0);
+    }
+  });
+
   it('each probability moves with its input the way the parameter says (and every parameter is documented in one module)', () => {
     const tell = {
       closeness: 0.5,
@@ -173,6 +255,8 @@ describe('the social decision model', () => {
       discreet: false,
       hoursSinceHeard: 0,
       secondHand: false,
+      confidant: false,
+      timesDiscussed: 0,
     };
     expect(tellProbability({ ...tell, closeness: 1 })).toBeGreaterThan(tellProbability({ ...tell, closeness: 0 }));
     expect(tellProbability({ ...tell, concernsListener: true })).toBeGreaterThan(tellProbability(tell));

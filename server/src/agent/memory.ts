@@ -4,6 +4,7 @@ import type { AgentId } from '../protocol/ids';
 import type { Memory, MemoryId, MemoryInput, MemoryKind, Triple } from '../store/types';
 import { GAME_MS_PER_HOUR } from '../protocol/time';
 import type { CognitionContext } from './context';
+import type { NewsMemory } from './mind';
 
 export interface MemoryItem {
   kind: MemoryKind;
@@ -73,13 +74,17 @@ export class AgentMemory {
   /**
    * What the agent might tell someone: its most important recent memories that are not plans. With a
    * listener, not what the listener told it, not news about the listener themself, and not what a
-   * later talk with the listener was already about.
+   * later talk with the listener was already about. Each comes with how many of the agent's talks since
+   * it heard it were already about it, and when a reflection of the agent last went over it (an insight
+   * citing it): what the offline mind's telling decision weighs (socialModel.tellProbability).
    */
-  news(agentId: AgentId, gameMs: number, listener?: { name: string }): Memory[] {
+  news(agentId: AgentId, gameMs: number, listener?: { name: string }): NewsMemory[] {
     const horizon = gameMs - 48 * GAME_MS_PER_HOUR;
     const first = listener?.name.split(' ')[0];
     const recent = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']);
-    const talks = listener ? recent.filter((m) => m.triple?.predicate === 'talked with' && m.triple.object === listener.name) : [];
+    const allTalks = recent.filter((m) => m.triple?.predicate === 'talked with');
+    const talks = listener ? allTalks.filter((t) => t.triple?.object === listener.name) : [];
+    const insights = recent.filter((m) => isDerivedThought(m) && m.triple?.predicate !== 'plans' && m.triple?.predicate !== 'declined');
     return (
       recent
         // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what
@@ -92,6 +97,11 @@ export class AgentMemory {
         .filter((m) => !talks.some((t) => t.createdGameMs >= m.createdGameMs && coveredBy(m, t.description)))
         .sort((a, b) => b.importance - a.importance || b.id - a.id)
         .slice(0, 3)
+        .map((m) => ({
+          ...m,
+          timesDiscussed: allTalks.filter((t) => t.createdGameMs >= m.createdGameMs && t.id > m.id && coveredBy(m, t.description)).length,
+          rehearsedGameMs: Math.max(m.createdGameMs, ...insights.filter((i) => i.evidenceIds.includes(m.id)).map((i) => i.createdGameMs)),
+        }))
     );
   }
 
@@ -137,9 +147,13 @@ export class AgentMemory {
   }
 }
 
-/** Whether a talk's summary was about a memory: it holds the first six content words of what the memory says. */
+/**
+ * Whether a talk's summary was about a memory: it holds the start of what the memory says (a summary lists
+ * each fact told cut to 60 characters), or else the first six content words of it.
+ */
 function coveredBy(memory: Memory, summary: string): boolean {
   const text = memory.triple?.predicate === 'said' ? memory.triple.object : memory.description;
+  if (text.length >= 40 && summary.includes(text.slice(0, 40))) return true;
   const words = (s: string) =>
     s
       .toLowerCase()

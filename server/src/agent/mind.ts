@@ -9,6 +9,14 @@ import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type { SocialDecision } from './socialModel';
 
+/** A memory offered as news, with what the telling decision weighs beside it. */
+export interface NewsMemory extends Memory {
+  /** The agent's talks since it heard this in which it already came up. */
+  timesDiscussed?: number;
+  /** Game time it was heard, or a reflection last went over it (an insight citing it), whichever is later. */
+  rehearsedGameMs?: number;
+}
+
 export interface MindAgent {
   /** The persona, its `currently` being the agent's status as last revised (each morning). */
   persona: Persona;
@@ -67,7 +75,7 @@ export interface Speaker {
   partner: Persona;
   relationship: string | null;
   memories: Memory[];
-  news: Memory[];
+  news: NewsMemory[];
 }
 
 /**
@@ -96,8 +104,8 @@ export interface TurnInput {
   relationship: string | null;
   /** The speaker's memories retrieved about the partner and the topic, most relevant first. */
   memories: Memory[];
-  /** Memories the speaker might share: important recent news, most important first. */
-  news: Memory[];
+  /** Memories the speaker might share: important recent news, most important first (with how often it came up, when last rehearsed). */
+  news: NewsMemory[];
   history: ConversationLine[];
   turn: number;
   maxTurns: number;

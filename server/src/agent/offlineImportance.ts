@@ -2,7 +2,7 @@
 
 /** Words that make a memory matter, and how much. */
 const IMPORTANT_WORDS: Array<[RegExp, number]> = [
-  [/\b(died|death|funeral|accident|fire|emergency|hospital)\b/i, 9],
+  [/\b(died|death|funeral|accident|fire|emergency|hospital|flood\w*|alarm|evacuat\w*|gas leak|explosion)\b/i, 9],
   [/\b(party|invit\w*|valentine\w*|wedding|birthday|festival|concert|celebrat\w*|election|engaged|proposal)\b/i, 8],
   [/\b(closed|cancel\w*|fight|argument|promot\w*|fired|secret|love|moving)\b/i, 7],
   [/\b(news|heard|told|plan\w*|research|exhibition|exam|deadline|meeting)\b/i, 5],

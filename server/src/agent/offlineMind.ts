@@ -22,6 +22,7 @@ import type {
   TurnOutput,
 } from './mind';
 import { Rng } from '../sim/rng';
+import { decide, isDanger, reactProbability, SOCIAL_PARAMETERS, type ReactInputs } from './socialModel';
 import { rateImportanceHeuristically } from './offlineImportance';
 import { isDerivedThought } from './memory';
 import { newsSentence, planFromRoutine, reviseStatusOffline } from './offlinePlanning';
@@ -72,6 +73,8 @@ export class OfflineMind implements Mind {
     const minute = planMinuteOf(ctx);
     for (const obs of observations) {
       if (obs.subject !== 'the town') continue;
+      const trouble = reactToTrouble(ctx, obs, minute);
+      if (trouble) return trouble;
       const closed = /^(.+?) is closed\b/i.exec(obs.description);
       const sector = closed ? ctx.map.places.sectors.find((s) => s.name.toLowerCase() === closed[1].trim().toLowerCase()) : undefined;
       if (sector && plan) {
@@ -180,6 +183,65 @@ export class OfflineMind implements Mind {
   async interview(ctx: MindContext, question: string, memories: Memory[]): Promise<string> {
     return offlineInterview(ctx, question, memories);
   }
+}
+
+/**
+ * An alarm, a fire, a flood at the agent's place (socialModel.isDanger): one who works there mostly stays
+ * to deal with it, anyone else mostly leaves and keeps away for a while (its plan there moves to its home,
+ * or its workplace when the trouble is at home); a seeded `react` decision, logged. Null for anything else.
+ */
+function reactToTrouble(ctx: MindContext, obs: Observation, minute: number): Reaction | null {
+  const persona = ctx.agent.persona;
+  const place = obs.place ?? null;
+  const sector = place?.split(': ')[0] ?? null;
+  const inputs: ReactInputs = {
+    danger: isDanger(obs.description),
+    atPlace: place !== null && ctx.agent.currentPlace.startsWith(place),
+    staff: sector !== null && persona.workplace !== null && persona.workplace.startsWith(`${sector}:`),
+  };
+  if (!inputs.danger || !inputs.atPlace || sector === null) return null;
+  const d = decide(ctx.seed, 'react', [persona.id, ctx.gameMs, obs.description], obs.description, null, reactProbability(inputs), inputs);
+  ctx.decide?.(d);
+  const what = DANGER_WORD.exec(obs.description)?.[0].toLowerCase() ?? 'trouble';
+  const stays = inputs.staff === d.chose;
+  if (stays) {
+    const description = inputs.staff ? `dealing with the ${what} at ${sector}` : `staying to see what the ${what} at ${sector} is about`;
+    const act = {
+      startMinute: minute,
+      durationMinutes: inputs.staff ? 30 : 15,
+      description,
+      emoji: inputs.staff ? '🧯' : '👀',
+      address: ctx.agent.currentPlace,
+    };
+    return { reason: obs.description, actions: ctx.agent.plan ? fitAction(ctx.agent.plan.actions, act) : [act] };
+  }
+  const refuge = refugeFrom(ctx, sector);
+  if (!refuge) return null;
+  const until = minute + SOCIAL_PARAMETERS.reactAwayMinutes;
+  const leave = {
+    startMinute: minute,
+    durationMinutes: SOCIAL_PARAMETERS.reactAwayMinutes,
+    description: `leaving ${sector} because of the ${what}`,
+    emoji: '🚪',
+    address: refuge,
+  };
+  // Away from the place until the time is up; after that the day goes on as planned (back there if the plan says so).
+  const later = (ctx.agent.plan?.actions ?? []).filter((a) => a.startMinute + a.durationMinutes > until);
+  const rest = later.map((a) => (a.startMinute < until ? { ...a, durationMinutes: a.startMinute + a.durationMinutes - until, startMinute: until } : a));
+  return { reason: obs.description, actions: [leave, ...rest.filter((a) => a.durationMinutes > 0)] };
+}
+
+/** What the trouble is called, the longest name first: "the fire alarm", not "the fire". */
+const DANGER_WORD = /\b(fire alarm|smoke alarm|burst pipe|gas leak|power cut|fire|alarm|smoke|flood|leak|gas|explosion|storm|blackout)\b/i;
+
+/** Where to go when the trouble is at `sector`: a room of its home other than the bedroom, or its workplace when the trouble is at home. */
+function refugeFrom(ctx: MindContext, sector: string): string | null {
+  const persona = ctx.agent.persona;
+  const home = ctx.map.places.sectors.find((s) => s.name === persona.home);
+  if (home && home.name !== sector) return (home.arenas.find((a) => a.name !== 'bedroom') ?? home.arenas[0])?.address ?? null;
+  if (persona.workplace && !persona.workplace.startsWith(`${sector}:`)) return persona.workplace;
+  const elsewhere = ctx.map.places.sectors.find((s) => s.name !== sector && s.arenas.length > 0);
+  return elsewhere?.arenas[0].address ?? null;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   closenessOf,
   decide,
   inviteProbability,
+  isConfidant,
   isPublic,
   isSecret,
   tellProbability,
@@ -31,6 +32,8 @@ import { rateImportanceHeuristically } from './offlineImportance';
 const HEARD_INTROS = ['Did you hear? ', 'Have you heard? ', 'I heard that ', 'Word around town is that '];
 /** News about the speaker: an "I" sentence follows. */
 const OWN_INTROS = ['Guess what: ', 'Some news from me: ', 'You know what? '];
+/** Said after a secret is told. */
+const HUSH = ['Keep it between us, though.', "But don't tell anyone.", 'That is just between you and me.'];
 const ACCEPTANCES = ["I'd love to come!", "Count me in, I'll be there.", 'That sounds lovely. I will come.'];
 const DECLINES = ["Thank you, but I don't think I'll come.", "That's kind of you, but I'll give it a miss."];
 /** News that calls for sympathy. */
@@ -148,6 +151,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
   const me = ctx.agent.persona;
   const toldFacts = input.history.flatMap((l) => (l.acts ?? []).map((a) => a.fact));
   const closeness = closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false);
+  const confidant = isConfidant(input.relationship);
   const traits = traitsOf(me);
   for (const memory of input.news) {
     const sentence = newsSentence(memory);
@@ -168,20 +172,24 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     }
     const inputs: TellInputs = {
       closeness,
-      concernsListener: concerns(ctx, input.partner, sentence),
+      confidant,
+      concernsListener: (own && input.relationship !== null) || concerns(ctx, input.partner, sentence),
       secret: isSecret(sentence),
       public: isPublic(sentence),
       talkative: traits.talkative,
       discreet: traits.discreet,
-      hoursSinceHeard: Math.round((ctx.gameMs - memory.createdGameMs) / 360_000) / 10,
+      hoursSinceHeard: Math.round((ctx.gameMs - Math.max(memory.createdGameMs, memory.rehearsedGameMs ?? 0)) / 360_000) / 10,
       secondHand: memory.triple?.predicate === 'said',
+      timesDiscussed: memory.timesDiscussed ?? 0,
     };
     const d = decide(ctx.seed, 'tell', key, sentence, input.partner.id, tellProbability(inputs), inputs);
     ctx.decide?.(d);
     if (!d.chose) continue;
-    if (own) return { text: `${rng.pick(OWN_INTROS)}${told}`, acts: [{ kind: 'tell', fact: sentence }] };
+    // A secret passed on is passed on as one: the teller asks the listener to keep it to themself.
+    const hush = inputs.secret ? ` ${rng.pick(HUSH)}` : '';
+    if (own) return { text: `${rng.pick(OWN_INTROS)}${told}${hush}`, acts: [{ kind: 'tell', fact: sentence }] };
     const intro = rng.pick(HEARD_INTROS);
-    const text = `${intro}${intro.endsWith('that ') ? told.replace(/^You\b/, 'you').replace(/^Your\b/, 'your') : told}`;
+    const text = `${intro}${intro.endsWith('that ') ? told.replace(/^You\b/, 'you').replace(/^Your\b/, 'your') : told}${hush}`;
     return { text, acts: [{ kind: 'tell', fact: sentence }] };
   }
   return null;

@@ -13,12 +13,21 @@ export const SOCIAL_PARAMETERS = {
   tellBase: 0.5,
   /** Factor (×) on telling a complete stranger; a friend gets ×1 (closeness 1). Reason: people tell strangers much less. */
   tellStrangerFactor: 0.4,
-  /** Factor (×) when the news concerns the listener (names them, someone they know, or one of their interests). Reason: we tell people what matters to them. */
+  /**
+   * Factor (×) when the news concerns the listener (names them or someone they know, one of their interests, or is the teller's own news told
+   * to someone who knows the teller). Reason: we tell people what matters to them, and our own news to those who know us.
+   */
   tellConcernsFactor: 1.5,
   /** Factor (×) on news with a secrecy cue ("told no one", "secret", "between us"). Reason: most people keep a secret most of the time. */
   tellSecretFactor: 0.2,
   /** Factor (×) on news meant to be spread ("everyone", "all welcome", "open to all"). Reason: the mirror of a secret: it asks to be passed on. */
   tellPublicFactor: 1.5,
+  /**
+   * Factor (×) on a secret told to the teller's confidant (a spouse, a relative, or someone it says it trusts or relies on), in place of
+   * tellSecretFactor and the discreet teller's extra factor. Reason: a secret ("told no one yet") is kept from the town, not from the one
+   * or two people one is closest to: toward them it weighs like any other news (a discreet teller still tells less, by tellDiscreetFactor).
+   */
+  tellSecretConfidantFactor: 1,
   /** Extra factor (×) on a secret for a discreet teller (quiet, reserved, shy, discreet, loyal, principled). Reason: discretion is exactly this. */
   tellSecretDiscreetFactor: 0.25,
   /** Factor (×) for a talkative teller (talkative, chatty, sociable, outgoing, nosy, loud, friendly). Reason: they talk more, secrets included. */
@@ -29,6 +38,11 @@ export const SOCIAL_PARAMETERS = {
   tellHalfLifeHours: 24,
   /** Factor (×) on second-hand news (heard from someone). Reason: each retelling loses some salience. */
   tellSecondHandFactor: 0.8,
+  /**
+   * Factor (×) for each talk since the agent heard the news in which it already came up (told, or told again by the partner). Reason: news
+   * is fresh to the teller for the first few people it meets; once it has been over it a few times it is old news, and it stops raising it.
+   */
+  tellDiscussedFactor: 0.6,
   /** Chance (0..1) that a host mentions its own gathering to someone it talks to, before closeness. Reason: one who "wants to invite everyone" mostly does. */
   inviteBase: 0.9,
   /** Least factor (×) of closeness on inviting: a stranger gets this, a friend ×1. Reason: hosts invite friends first, strangers less often. */
@@ -53,13 +67,22 @@ export const SOCIAL_PARAMETERS = {
   keepConflictFactor: 0.6,
   /** Factor (×) for a forgetful agent ("forgetful", "disorganised", "dreamy" in its traits). Reason: that is what the trait says. */
   keepForgetfulFactor: 0.8,
+  /**
+   * Chance (0..1) of leaving a place where an alarm, a fire, a flood or the like is announced, for one who does not work there. Reason:
+   * nearly everyone leaves when an alarm goes off; a few linger to see what is going on.
+   */
+  reactLeaveDanger: 0.9,
+  /** Chance (0..1) that one who works there stays to deal with it (see to the alarm, call for help) rather than leave. Reason: it is their place. */
+  reactStaffDeals: 0.8,
+  /** Game minutes one who left keeps away before its plan goes on. Reason: an alarm or a flood takes an hour or two to be seen to. */
+  reactAwayMinutes: 90,
 } as const;
 
 export type SocialParameters = typeof SOCIAL_PARAMETERS;
 
 /** A decision the offline mind made: what about, with whom, its inputs, the probability, the draw and the choice. */
 export interface SocialDecision {
-  decision: 'tell' | 'invite' | 'accept' | 'attend';
+  decision: 'tell' | 'invite' | 'accept' | 'attend' | 'react';
   /** What it was about: the news, or the gathering. */
   about: string;
   /** The other person (listener, host), by persona id, if any. */
@@ -75,6 +98,10 @@ export interface SocialDecision {
 const SECRET = /\b(told no one|tell no one|told nobody|secret|don'?t tell|do not tell|between us|keep (it|this) quiet|confidential)\b/i;
 const TALKATIVE = /\b(talkative|chatty|sociable|outgoing|nosy|loud|friendly|gossip\w*)\b/i;
 const DISCREET = /\b(discreet|reserved|quiet|shy|loyal|principled|private)\b/i;
+/** Kin, partners and people the agent says it trusts: whom a secret is shared with ("Ruth is Arthur's wife", "Tomas relies on her"). */
+const KIN = 'wife|husband|spouse|married|fianc\\w*|daughter|son|mother|father|sister|brother|twin|grandmother|grandfather';
+const CONFIDANT = new RegExp(`\\b(${KIN}|trust\\w*|relies on|confid\\w*|best friend|closest)\\b`, 'i');
+const DISTRUST = /\b(doesn'?t|does not|don'?t|do not|never|not) trust|\b(dis|mis)trust/i;
 const FORGETFUL = /\b(forgetful|disorganised|disorganized|dreamy|scatter\w*)\b/i;
 
 const PUBLIC = /\b(everyone|everybody|all welcome|open to all|whole town)\b/i;
@@ -94,6 +121,12 @@ export function traitsOf(p: Pick<Persona, 'innate'>): { talkative: boolean; disc
   return { talkative: TALKATIVE.test(t), discreet: DISCREET.test(t), forgetful: FORGETFUL.test(t) };
 }
 
+/** Whether the agent's own line about someone makes them its confidant (kin, a partner, someone it trusts); the line before any "Last talked on". */
+export function isConfidant(relationship: string | null): boolean {
+  const own = relationship?.split(' Last talked on ')[0] ?? '';
+  return CONFIDANT.test(own) && !DISTRUST.test(own);
+}
+
 /** Closeness 0..1 from what the agent thinks of the other: a stranger 0, a persona's relation 0.5, someone talked with 0.75 (+ the persona line 1). */
 export function closenessOf(relationship: string | null, talkedBefore: boolean): number {
   if (!relationship) return 0;
@@ -105,13 +138,18 @@ const scale = (low: number, closeness: number) => low + (1 - low) * closeness;
 
 export interface TellInputs {
   closeness: number;
+  /** The listener is the teller's confidant (isConfidant). */
+  confidant: boolean;
   concernsListener: boolean;
   secret: boolean;
   public: boolean;
   talkative: boolean;
   discreet: boolean;
+  /** Game hours since the news was heard, or since a reflection last went over it (rehearsal keeps it fresh). */
   hoursSinceHeard: number;
   secondHand: boolean;
+  /** Talks since it was heard in which it already came up. */
+  timesDiscussed: number;
 }
 
 /** The chance of telling one piece of news to one listener in one talk. */
@@ -121,8 +159,9 @@ export function tellProbability(i: TellInputs, k: SocialParameters = SOCIAL_PARA
   if (i.talkative) p *= k.tellTalkativeFactor;
   if (i.discreet) p *= k.tellDiscreetFactor;
   if (i.public && !i.secret) p *= k.tellPublicFactor;
-  if (i.secret) p *= k.tellSecretFactor * (i.discreet ? k.tellSecretDiscreetFactor : 1);
+  if (i.secret) p *= i.confidant ? k.tellSecretConfidantFactor : k.tellSecretFactor * (i.discreet ? k.tellSecretDiscreetFactor : 1);
   if (i.secondHand) p *= k.tellSecondHandFactor;
+  p *= k.tellDiscussedFactor ** Math.max(0, i.timesDiscussed);
   p *= 0.5 ** (Math.max(0, i.hoursSinceHeard) / k.tellHalfLifeHours);
   return clamp01(p);
 }
@@ -178,6 +217,29 @@ export function keepProbability(i: KeepInputs, k: SocialParameters = SOCIAL_PARA
   if (i.conflict) p *= k.keepConflictFactor;
   if (i.forgetful) p *= k.keepForgetfulFactor;
   return clamp01(p);
+}
+
+/** Events that make a place unsafe or unusable for a while: the people there leave, or those who work there deal with it. */
+const DANGER = /\b(fire|alarm|smoke|flood\w*|burst|leak\w*|gas|explosion|collaps\w*|evacuat\w*|storm|power cut|blackout)\b/i;
+
+/** Whether an event makes its place unsafe or unusable (fire alarm, flood, gas leak...). */
+export function isDanger(text: string): boolean {
+  return DANGER.test(text);
+}
+
+export interface ReactInputs {
+  /** The event makes the place unsafe or unusable (isDanger). */
+  danger: boolean;
+  /** The event is at the agent's place (not one announced everywhere). */
+  atPlace: boolean;
+  /** The agent works there. */
+  staff: boolean;
+}
+
+/** For `staff`, the chance of staying to deal with it; for anyone else, the chance of leaving. Zero unless it is a danger at its place. */
+export function reactProbability(i: ReactInputs, k: SocialParameters = SOCIAL_PARAMETERS): number {
+  if (!i.danger || !i.atPlace) return 0;
+  return i.staff ? k.reactStaffDeals : k.reactLeaveDanger;
 }
 
 /** A decision drawn from the seeded stream: the same seed and key give the same draw. */

@@ -97,10 +97,10 @@ export interface EventData {
   'status.revised': { day: number; currently: string };
   /**
    * A social decision of the offline mind (agent/socialModel.ts): tell news, invite, accept an invitation,
-   * keep a commitment. `inputs` are what the probability `p` was computed from; yes when `draw` < `p`.
+   * keep a commitment, leave a place where something is wrong. `inputs` are what the probability `p` was computed from; yes when `draw` < `p`.
    */
   'agent.decided': {
-    decision: 'tell' | 'invite' | 'accept' | 'attend';
+    decision: 'tell' | 'invite' | 'accept' | 'attend' | 'react';
     about: string;
     otherId: AgentId | null;
     inputs: Record<string, number | boolean | string>;

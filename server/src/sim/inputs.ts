@@ -49,7 +49,11 @@ export function applyInput(step: Step, input: Input): void {
     }
     case 'worldEvent': {
       emit(step, 'world.event', null, { description: input.description, arena: input.arena, durationGameMs: input.durationGameMs });
-      // Everyone present perceives it on this step, even if nothing else in the arena changed.
+      // An event at a place breaks off the talks there (an alarm, a flood: nobody chats on through it); then
+      // everyone present perceives it on this step, even if nothing else in the arena changed.
+      const place = input.arena;
+      if (place !== null)
+        for (const c of [...step.state.conversations]) if (c.arena === place || c.arena.startsWith(`${place}: `)) endConversation(step, c, 'interrupted');
       for (const a of step.state.agents) a.held = a.held.filter(([k]) => k !== input.description);
       step.forcePerception = true;
       return;

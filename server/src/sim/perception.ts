@@ -73,7 +73,10 @@ export function perceive(step: Step): void {
       }
       for (const e of step.state.worldEvents)
         if (e.arena === null || e.arena === arena.address || arena.address.startsWith(`${e.arena}:`))
-          candidates.push({ d: -1, obs: { description: e.description, subject: 'the town', predicate: 'event', object: e.description, arena: arena.address } });
+          candidates.push({
+            d: -1,
+            obs: { description: e.description, subject: 'the town', predicate: 'event', object: e.description, arena: arena.address, place: e.arena },
+          });
       candidates.sort((p, q) => p.d - q.d);
       let taken = 0;
       for (const { obs } of candidates) {

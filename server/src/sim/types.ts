@@ -15,6 +15,8 @@ export interface Observation {
   arena: string;
   /** The resident whose action it is (the viewer itself for its own actions); absent for objects and world events. */
   actorId?: AgentId;
+  /** For a world event: the sector or arena it happens at (so where the viewer is), or null when it is everywhere. */
+  place?: string | null;
 }
 
 export type OperationRequest =

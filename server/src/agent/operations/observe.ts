@@ -45,13 +45,16 @@ export class Observer {
     if (!due) return;
     this.buffered.set(agentId, []);
     const ctx = this.c.mindContext(agentId, gameMs);
-    const acquaintances = company.map((id) => this.acquaintance(agentId, id, gameMs));
+    const remembers = settings.ablation !== 'no-observation';
+    // Ablated observation: what the agent perceives reaches none of its cognition. It does not remember it,
+    // does not react to it, and does not notice who is near enough to talk to (the paper's agents start a
+    // conversation on perceiving the other), so it starts none; it still answers when spoken to.
+    const acquaintances = remembers ? company.map((id) => this.acquaintance(agentId, id, gameMs)) : [];
     const appraisal = await this.c.mind.appraise(
       ctx,
       buffer.map((b) => b.observation),
       acquaintances,
     );
-    const remembers = settings.ablation !== 'no-observation';
     if (remembers) await this.store(agentId, buffer, appraisal.ratings);
     const chosen = acquaintances.find((a) => a.persona.id === appraisal.talkTo);
     if (chosen)
