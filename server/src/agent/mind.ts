@@ -8,6 +8,7 @@ import type { TownMap } from '../world/types';
 import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type { SocialDecision } from './socialModel';
+import type { Pronouns } from './grammar';
 
 export interface MindAgent {
   /** The persona, its `currently` being the agent's status as last revised (each morning). */
@@ -27,6 +28,8 @@ export interface MindContext {
   seed: number;
   /** Persona id -> display name, for every agent in town. */
   names: ReadonlyMap<string, string>;
+  /** Full name -> pronouns, for the agents whose persona file says them (grammar.statedPronouns); others are guessed from first names. */
+  pronouns?: ReadonlyMap<string, Pronouns>;
   /** Persona id -> what the agent thinks of them now: the relationship as revised by their talks, else the persona file's line. */
   relationships: ReadonlyMap<string, string>;
   /** Logs a social decision of the offline mind (as `agent.decided`); the same decision twice in one moment is logged once. */

@@ -11,6 +11,7 @@ import { minuteOfWakingDay, parseClock, planMomentAt } from '../world/clockText'
 import type { PlannedAction } from '../protocol/plan';
 import type { ConversationLine, ConversationSummary, MindContext, PlanningThought, SpeechAct, SummaryInput, TurnInput, TurnOutput } from './mind';
 import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
+import { afterThat, pronounsOf, type Cast } from './grammar';
 import { dateLabel, gatheringAction, gatheringIn, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
 import { GAME_MS_PER_DAY } from '../protocol/time';
 import {
@@ -144,7 +145,7 @@ function answerInvitation(ctx: MindContext, input: TurnInput, fact: string, host
  * about them, not yet told in this talk), the first it decides to tell (socialModel.tellProbability; a
  * host's own gathering is an invitation, socialModel.inviteProbability). Each decision is logged.
  */
-function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng): Said | null {
+function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): Said | null {
   const me = ctx.agent.persona;
   const toldFacts = input.history.flatMap((l) => (l.acts ?? []).map((a) => a.fact));
   const closeness = closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false);
@@ -153,7 +154,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     const sentence = newsSentence(memory);
     if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
     if (isAbout(sentence, input.partner.name) || toldFacts.some((f) => f === sentence || similar(f, sentence))) continue;
-    const told = addressing(firstPerson(sentence, me.name, others), input.partner.name);
+    const told = addressing(firstPerson(sentence, me.name, others), input.partner.name, others);
     const own = isAbout(sentence, me.name);
     const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
     const ownGathering = own ? gatheringIn(sentence, memory.createdGameMs, ctx.map) : null;
@@ -181,7 +182,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     if (!d.chose) continue;
     if (own) return { text: `${rng.pick(OWN_INTROS)}${told}`, acts: [{ kind: 'tell', fact: sentence }] };
     const intro = rng.pick(HEARD_INTROS);
-    const text = `${intro}${intro.endsWith('that ') ? told.replace(/^You\b/, 'you').replace(/^Your\b/, 'your') : told}`;
+    const text = `${intro}${intro.endsWith('that ') ? afterThat(told) : told}`;
     return { text, acts: [{ kind: 'tell', fact: sentence }] };
   }
   return null;
@@ -209,13 +210,8 @@ function plansLine(ctx: MindContext, mine: ConversationLine[], rng: Rng): Said |
   if (!next || mine.some((l) => l.acts?.some((a) => a.kind === 'plan'))) return null;
   const me = ctx.agent.persona;
   const doing = withPlace(ownVoice(next.description, othersOf(ctx)), next.address, me.home);
-  const fact = `${me.name} will be ${thirdPersonDoing(doing, me)}.`;
+  const fact = thirdPerson(`I will be ${doing}.`, me.name, pronounsOf(me, true));
   return { text: `${rng.pick(PLAN_LEADS)} I'll be ${doing}.`, acts: [{ kind: 'plan', fact }] };
-}
-
-/** "working at home" said by Maria is "working at her home" in a retelling; the rest of the phrase stays. */
-function thirdPersonDoing(doing: string, me: Persona): string {
-  return thirdPerson(`I will be ${doing}`, me.name).replace(/^.*? will be /, '');
 }
 
 /** "working" + "Town Hall: office" -> "working at Town Hall"; a description that names the place already keeps it once. */
@@ -283,7 +279,7 @@ function planningThought(ctx: MindContext, act: Extract<SpeechAct, { kind: 'acce
   const wake = parseClock(p.wakeAt);
   const today = planMomentAt(ctx.gameMs, wake, parseClock(p.sleepAt)).day;
   const appointment: PlannedAction | null = g.day === today ? gatheringAction(g, wake) : null;
-  return { thought: `${p.name} plans to go to ${what}, as ${host} invited ${p.name}.`, appointment, commitment: 'accept' };
+  return { thought: `${p.name} plans to go to ${what}, as ${host} invited ${pronounsOf(p, true).object}.`, appointment, commitment: 'accept' };
 }
 
 // ---- shared --------------------------------------------------------------------------------------
@@ -292,8 +288,9 @@ function say(text: string): TurnOutput {
   return { text, end: false };
 }
 
-function othersOf(ctx: MindContext): string[] {
-  return [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name);
+/** The others in town, with their pronouns: whom the speaker's sentences may name. */
+function othersOf(ctx: MindContext): Cast {
+  return { names: [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name), pronouns: ctx.pronouns };
 }
 
 function isAwakeAt(p: Persona, minuteOfDay: number): boolean {
