@@ -83,14 +83,14 @@ const HOBBY_VENUES: Record<Hobby['where'], string[]> = {
 /** Where a hobby is done: a couple of nearby places (the mind picks one a day), or home. */
 function hobbyPlaces(ctx: Ctx, p: Person, hobby: Hobby, near: Spot): string[] {
   const home = homeOf(ctx, p);
-  const atHome = home.living
-    ? `home: living room: ${hobby.homeObject && home.household.rooms.some((r) => r.objects.includes(hobby.homeObject!)) ? hobby.homeObject : 'sofa'}`
-    : 'home: kitchen: table';
+  const hasObject = hobby.homeObject !== undefined && home.household.rooms.some((r) => r.objects.includes(hobby.homeObject!));
+  const atHome = home.living ? `home: living room: ${hasObject ? hobby.homeObject : 'sofa'}` : 'home: kitchen: table';
   if (hobby.where === 'home-living') return [atHome];
   if (hobby.where === 'home-kitchen') return ['home: kitchen: stove'];
   const venues = nearest(ctx, near, HOBBY_VENUES[hobby.where], 2);
   const refs = venues.map((v) => visitRef(ctx, v, hobby.name));
-  if (hobby.homeObject && home.living) refs.push(atHome);
+  // At home only where its object is: a housemate's living room may hold another's (no piano to practise on the sofa).
+  if (hasObject && home.living) refs.push(atHome);
   return refs.length ? [...new Set(refs)] : [atHome];
 }
 
