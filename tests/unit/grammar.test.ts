@@ -142,6 +142,13 @@ describe('the person-and-number layer', () => {
     );
   });
 
+  it('agrees negated auxiliaries ("can\'t", "isn\'t", "doesn\'t") as it does the rest', () => {
+    expect(firstPerson("Marco can't wait for the school holidays.", 'Marco Carter')).toBe("I can't wait for the school holidays.");
+    expect(firstPerson("Marco doesn't like rain, and Marco isn't coming.", 'Marco Carter')).toBe("I don't like rain, and I am not coming.");
+    expect(addressing("Isabella knows Klaus isn't coming.", 'Klaus Mueller')).toBe("Isabella knows you aren't coming.");
+    expect(thirdPerson("I don't like rain and I'm not coming.", 'Marco Carter', HE)).toBe("Marco Carter doesn't like rain and he is not coming.");
+  });
+
   it('takes up a question put to the agent in its own person', () => {
     expect(takenUp('What would you do if your stove caught fire')).toBe('What would I do if my stove caught fire');
     expect(takenUp('What would you do if you were locked out of your house')).toBe('What would I do if I was locked out of my house');

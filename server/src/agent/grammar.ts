@@ -98,7 +98,7 @@ function isAdverb(word: string): boolean {
 /** A finite verb, as a third person subject takes it: "runs", "is", "has", "will", "went" (not "run", "running"). */
 function isFiniteThird(word: string): boolean {
   const lower = word.toLowerCase();
-  if (MODALS.has(lower) || lower === "'s") return true;
+  if (MODALS.has(lower) || lower === "'s" || /n't$/.test(lower)) return true;
   const tags = tagsOf(lower);
   if (!tags.has('Verb') || tags.has('Gerund')) return false;
   if (tags.has('PastTense')) return true;
@@ -108,6 +108,7 @@ function isFiniteThird(word: string): boolean {
 /** A finite verb as "I" or "you" take it: "run", "am", "have", "will", "went". */
 function isFiniteFirst(word: string): boolean {
   const lower = word.toLowerCase();
+  if (/n't$/.test(lower)) return true;
   if (MODALS.has(lower) || ['am', 'are', 'was', 'were', "'m", "'re"].includes(lower)) return true;
   const tags = tagsOf(lower);
   if (!tags.has('Verb') || tags.has('Gerund') || (tags.has('Noun') && !tags.has('Infinitive'))) return false;
@@ -119,12 +120,26 @@ const BE: Record<Person3, string> = { first: 'am', second: 'are', third: 'is', p
 const BE_PAST: Record<Person3, string> = { first: 'was', second: 'were', third: 'was', plural: 'were' };
 const BE_SHORT: Record<Person3, string> = { first: "'m", second: "'re", third: "'s", plural: "'re" };
 const verbCache = new Map<string, string>();
+/** Negated auxiliaries: [third person, first person, second person or plural]. */
+const NEGATED: Record<string, [string, string, string]> = {
+  "isn't": ["isn't", 'am not', "aren't"],
+  "aren't": ["isn't", 'am not', "aren't"],
+  "wasn't": ["wasn't", "wasn't", "weren't"],
+  "weren't": ["wasn't", "wasn't", "weren't"],
+  "doesn't": ["doesn't", "don't", "don't"],
+  "don't": ["doesn't", "don't", "don't"],
+  "hasn't": ["hasn't", "haven't", "haven't"],
+  "haven't": ["hasn't", "haven't", "haven't"],
+};
 
 /** A present or "be" verb made to agree with a subject of person `to`; modals and past tenses (but was/were) stay. */
 export function agree(word: string, to: Person3): string {
   const lower = word.toLowerCase();
   let out: string;
-  if (['am', 'is', 'are'].includes(lower)) out = BE[to];
+  const negated = NEGATED[lower];
+  if (negated) out = negated[to === 'third' ? 0 : to === 'first' ? 1 : 2];
+  else if (/n't$/.test(lower)) out = lower;
+  else if (['am', 'is', 'are'].includes(lower)) out = BE[to];
   else if (['was', 'were'].includes(lower)) out = BE_PAST[to];
   else if (["'m", "'s", "'re"].includes(lower)) out = BE_SHORT[to];
   else if (['has', 'have'].includes(lower)) out = to === 'third' ? 'has' : 'have';
