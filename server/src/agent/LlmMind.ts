@@ -23,6 +23,7 @@ import type {
   Appraisal,
   ConversationLine,
   ConversationSummary,
+  InvitationRecord,
   DayPlanning,
   Insight,
   Mind,
@@ -452,6 +453,7 @@ export class LlmMind implements Mind {
       learned: { [a.id]: reply.learnedByFirst, [b.id]: reply.learnedBySecond },
       relationships: { [a.id]: reply.firstNowThinks, [b.id]: reply.secondNowThinks },
       plans: { [a.id]: toPlanning(reply.firstPlans, ca), [b.id]: toPlanning(reply.secondPlans, cb) },
+      invitations: toInvitations(reply.invitations, ca, [a, b]),
     };
   }
 
@@ -513,6 +515,27 @@ export function withLinesHeard(summary: ConversationSummary, input: SummaryInput
       });
   const learned = (id: string) => [...new Set([...(summary.learned[id] ?? []), ...heardBy(id)])];
   return { ...summary, learned: { ...summary.learned, [a]: learned(a), [b]: learned(b) } };
+}
+
+/**
+ * A model's invitations, with residents' ids: the guest must be one of the two who talked (by full or first
+ * name), the host anyone in town (else kept by name); an invitation to oneself is dropped.
+ */
+function toInvitations(reply: z.infer<typeof P.SummaryReply>['invitations'], ctx: MindContext, pair: [Persona, Persona]): InvitationRecord[] {
+  const idOf = (name: string, among: ReadonlyMap<string, string>) => {
+    const said = name.trim().toLowerCase();
+    for (const [id, full] of among) if (full.toLowerCase() === said || full.split(' ')[0].toLowerCase() === said) return id;
+    return null;
+  };
+  const talkers = new Map(pair.map((p) => [p.id as string, p.name]));
+  const out: InvitationRecord[] = [];
+  for (const i of reply) {
+    const guestId = idOf(i.guest, talkers);
+    const hostId = idOf(i.host, ctx.names);
+    if (!guestId || hostId === guestId) continue;
+    out.push({ hostId, host: i.host.trim(), guestId, about: i.what.trim(), when: i.when.trim() || null, answer: i.answer });
+  }
+  return out;
 }
 
 /** Memories then news, without repeats. */

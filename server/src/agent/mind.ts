@@ -131,6 +131,20 @@ export interface PlanningThought {
   commitment?: 'accept' | 'decline';
 }
 
+/** An invitation made in a conversation, as its summary records it (the offline mind: from its acts; an LLM: from its reply). */
+export interface InvitationRecord {
+  /** Persona id of the host, or null when the host is not a resident; `host` is the name as said. */
+  hostId: string | null;
+  host: string;
+  /** Persona id of the guest: one of the two who talked. */
+  guestId: string;
+  /** The gathering and its place, e.g. "the party at Hobbs Cafe". */
+  about: string;
+  /** When, as said ("February 14 at 5pm"), or null. */
+  when: string | null;
+  answer: 'accepted' | 'declined' | 'undecided';
+}
+
 export interface ConversationSummary {
   /** One sentence each participant stores: "Isabella and Klaus talked about the party." */
   summary: string;
@@ -140,6 +154,8 @@ export interface ConversationSummary {
   relationships: Record<string, string>;
   /** Each participant's planning thought after the talk (by persona id), or null when it has none. */
   plans: Record<string, PlanningThought | null>;
+  /** Invitations made in the talk (absent: none recorded). */
+  invitations?: InvitationRecord[];
 }
 
 export interface Reaction {

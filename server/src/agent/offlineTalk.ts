@@ -9,7 +9,17 @@ import type { Persona } from '../world/persona';
 import { Rng } from '../sim/rng';
 import { minuteOfWakingDay, parseClock, planMomentAt } from '../world/clockText';
 import type { PlannedAction } from '../protocol/plan';
-import type { ConversationLine, ConversationSummary, MindContext, PlanningThought, SpeechAct, SummaryInput, TurnInput, TurnOutput } from './mind';
+import type {
+  ConversationLine,
+  ConversationSummary,
+  InvitationRecord,
+  MindContext,
+  PlanningThought,
+  SpeechAct,
+  SummaryInput,
+  TurnInput,
+  TurnOutput,
+} from './mind';
 import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
 import { afterThat, pronounsOf, type Cast } from './grammar';
 import { dateLabel, gatheringAction, gatheringIn, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
@@ -244,6 +254,7 @@ export function offlineSummary(input: SummaryInput): ConversationSummary {
     }
   }
   const about = topics.length ? ` They talked about: ${topics.join('; ')}` : ' They exchanged greetings.';
+  const invitations = invitationsIn(input.lines, ca);
   const relationships: Record<string, string> = {};
   const plans: Record<string, PlanningThought | null> = {};
   input.contexts.forEach((ctx, i) => {
@@ -253,7 +264,34 @@ export function offlineSummary(input: SummaryInput): ConversationSummary {
     const act = answered[self.id];
     plans[self.id] = act ? planningThought(ctx, act) : null;
   });
-  return { summary: `${people[0].name} and ${people[1].name} had a conversation.${about}`, learned, relationships, plans };
+  return { summary: `${people[0].name} and ${people[1].name} had a conversation.${about}`, learned, relationships, plans, invitations };
+}
+
+/** The invitations the talk's acts made (an invite act, and the listener's accept or decline of the same fact). */
+function invitationsIn(lines: ConversationLine[], ctx: MindContext): InvitationRecord[] {
+  const out: InvitationRecord[] = [];
+  for (const [k, line] of lines.entries()) {
+    for (const act of line.acts ?? []) {
+      if (act.kind !== 'invite') continue;
+      const guest = lines.slice(k + 1).find((l) => l.speaker !== line.speaker);
+      if (!guest) continue;
+      const answer = lines
+        .slice(k + 1)
+        .filter((l) => l.speaker === guest.speaker)
+        .flatMap((l) => l.acts ?? [])
+        .find((a) => (a.kind === 'accept' || a.kind === 'decline') && a.fact === act.fact);
+      const g = gatheringIn(act.fact, ctx.gameMs, ctx.map);
+      out.push({
+        hostId: act.hostId,
+        host: line.speakerName,
+        guestId: guest.speaker,
+        about: g ? `the ${g.kind} at ${g.sector}` : act.fact,
+        when: g ? `${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}` : null,
+        answer: answer?.kind === 'accept' ? 'accepted' : answer?.kind === 'decline' ? 'declined' : 'undecided',
+      });
+    }
+  }
+  return out;
 }
 
 /** The persona's own line about the other (or that they met today), and the last talk with what was heard in it. */

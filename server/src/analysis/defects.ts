@@ -24,7 +24,7 @@ export const TEXT_DEFECTS: Array<[string, RegExp]> = [
     /(?:^|[,;:]\s*|\b(?:that|because|and|but|thinks?|says?|said|knows?)\s+)me (?:is|am|was|has|have|does|will|can|wants|runs|\w+s)\b/i,
   ],
   ['"a friend of me"', /\b(?:friend|neighbou?r|colleague|cousin)s? of me\b/],
-  ['a modal with an -s ("wills be")', /\b(?:I|[A-Z][a-z]+) (?:wills|cans|shalls|mays|musts|woulds|coulds) (?:be|come|go|do|have|not|help|see|make|get|take|tell)\b/],
+  ['a modal with an -s ("wills be")', /\b(?:I|[A-Z][a-z]+) (?:wills|cans|shalls|mays|musts|woulds|coulds) (?:be|come|go|do|have|not|help|see|get|tell)\b/],
   ['a name said twice for one subject ("Omar Haddad will be Omar Haddad")', /\b([A-Z][a-z]+ [A-Z][a-z]+) (?:will be|is|was) \1\b/],
   ['"their <kin>" where the person is named', new RegExp(`\\b[A-Z][a-z]+ [A-Z][a-z]+, their (${KIN})\\b`)],
   ['a place said twice', /\bat (\w[\w ]*) at \1\b/],
