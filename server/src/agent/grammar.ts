@@ -115,10 +115,10 @@ function isFiniteFirst(word: string): boolean {
   return tags.has('PastTense') || tags.has('Infinitive');
 }
 
-type Person3 = 'first' | 'second' | 'third' | 'plural';
-const BE: Record<Person3, string> = { first: 'am', second: 'are', third: 'is', plural: 'are' };
-const BE_PAST: Record<Person3, string> = { first: 'was', second: 'were', third: 'was', plural: 'were' };
-const BE_SHORT: Record<Person3, string> = { first: "'m", second: "'re", third: "'s", plural: "'re" };
+type GrammaticalPerson = 'first' | 'second' | 'third' | 'plural';
+const BE: Record<GrammaticalPerson, string> = { first: 'am', second: 'are', third: 'is', plural: 'are' };
+const BE_PAST: Record<GrammaticalPerson, string> = { first: 'was', second: 'were', third: 'was', plural: 'were' };
+const BE_SHORT: Record<GrammaticalPerson, string> = { first: "'m", second: "'re", third: "'s", plural: "'re" };
 const verbCache = new Map<string, string>();
 /** Negated auxiliaries: [third person, first person, second person or plural]. */
 const NEGATED: Record<string, [string, string, string]> = {
@@ -133,7 +133,7 @@ const NEGATED: Record<string, [string, string, string]> = {
 };
 
 /** A present or "be" verb made to agree with a subject of person `to`; modals and past tenses (but was/were) stay. */
-export function agree(word: string, to: Person3): string {
+export function agree(word: string, to: GrammaticalPerson): string {
   const lower = word.toLowerCase();
   let out: string;
   const negated = NEGATED[lower];
@@ -287,7 +287,7 @@ export function speak(text: string, roles: { speaker?: string; listener?: string
   const mentions = mentionsIn(tokens, cast, topic);
   const words = tokens.map((t) => t.word);
   const drop = new Set<number>();
-  let agreeing: Person3 | null = null;
+  let agreeing: GrammaticalPerson | null = null;
   let verbAt = -1;
   const byAt = new Map(mentions.map((m) => [m.at, m]));
   for (let i = 0; i < tokens.length; i++) {
@@ -352,7 +352,7 @@ export function report(line: string, speaker: { name: string; pronouns: Pronouns
   const words = tokens.map((t) => t.word);
   let speakerNamed = false;
   let listenerNamed = false;
-  let agreeing: Person3 | null = null;
+  let agreeing: GrammaticalPerson | null = null;
   let verbAt = -1;
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].word;
