@@ -59,15 +59,6 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The reverse of `addressing`: "you" in a sentence told to `listenerName` becomes their name again. */
-export function unaddressing(sentence: string, listenerName: string): string {
-  return sentence
-    .replace(/^Your\b/, `${listenerName}'s`)
-    .replace(/\byour\b/g, `${listenerName}'s`)
-    .replace(/^You\b/, listenerName)
-    .replace(/\byou\b/g, listenerName);
-}
-
 /** Whether `text` mentions the person (full or first name). */
 export function mentions(text: string, fullName: string): boolean {
   return new RegExp(`\\b(${escape(fullName)}|${escape(firstName(fullName))})\\b`).test(text);
