@@ -83,15 +83,16 @@ const HOBBY_VENUES: Record<Hobby['where'], string[]> = {
 /** Where a hobby is done: a couple of nearby places (the mind picks one a day), or home. */
 function hobbyPlaces(ctx: Ctx, p: Person, hobby: Hobby, near: Spot): string[] {
   const home = homeOf(ctx, p);
-  const atHome = home.living
-    ? `home: living room: ${hobby.homeObject && home.household.rooms.some((r) => r.objects.includes(hobby.homeObject!)) ? hobby.homeObject : 'sofa'}`
-    : 'home: kitchen: table';
-  if (hobby.where === 'home-living') return [atHome];
+  const hasObject = hobby.homeObject !== undefined && home.household.rooms.some((r) => r.objects.includes(hobby.homeObject!));
+  const atHome = home.living ? `home: living room: ${hasObject ? hobby.homeObject : 'sofa'}` : 'home: kitchen: table';
+  // A hobby that needs an object its home lacks (a housemate's living room holds another's) is not done at home.
+  const homeOk = !hobby.homeObject || hasObject;
+  if (hobby.where === 'home-living') return homeOk ? [atHome] : [];
   if (hobby.where === 'home-kitchen') return ['home: kitchen: stove'];
   const venues = nearest(ctx, near, HOBBY_VENUES[hobby.where], 2);
   const refs = venues.map((v) => visitRef(ctx, v, hobby.name));
-  if (hobby.homeObject && home.living) refs.push(atHome);
-  return refs.length ? [...new Set(refs)] : [atHome];
+  if (hasObject && home.living) refs.push(atHome);
+  return refs.length ? [...new Set(refs)] : homeOk ? [atHome] : [];
 }
 
 function foodPlaces(ctx: Ctx, near: Spot): string[] {
@@ -159,13 +160,12 @@ function routineOf(ctx: Ctx, p: Person): Day {
     place: home.living ? ['home: living room: sofa'] : [`home: ${p.bedroom}: ${p.bed}`],
     emoji: '🛋️',
   });
-  const hobby = (at: number, near: Spot): Block => ({
-    at,
-    activity: p.hobby.activity,
-    place: hobbyPlaces(ctx, p, p.hobby, near),
-    emoji: p.hobby.emoji,
-    tasks: p.hobby.tasks,
-  });
+  const hobby = (at: number, near: Spot): Block => {
+    const place = hobbyPlaces(ctx, p, p.hobby, near);
+    // Nowhere to do it (no piano at home, no music room in town): an evening in instead.
+    if (place.length === 0) return relax(at);
+    return { at, activity: p.hobby.activity, place, emoji: p.hobby.emoji, tasks: p.hobby.tasks };
+  };
   const errands = (at: number): Block => {
     const shops = nearest(ctx, home.spot, ['grocery', 'bakery', 'bookshop'], 2);
     return {

@@ -11,7 +11,7 @@ const minutes = (hhmm: string) => {
   return h * 60 + m;
 };
 
-export function installTownResponders(stub: OpenAIStub): OpenAIStub {
+export function installTownResponders(stub: OpenAIStub, options: { recordInvitations?: boolean } = {}): OpenAIStub {
   stub.respond('importance_reply', (r) => {
     const text = lastUser(r);
     const lines = text.split('\n').filter((l) => /^\d+\. /.test(l));
@@ -111,10 +111,12 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
     ];
     return { lines };
   });
-  // The second one accepts a party they heard of and fits it in an hour from now at Hobbs Cafe.
+  // The second one accepts a party they heard of and fits it in an hour from now at Hobbs Cafe; the summary
+  // records it as the first one's invitation (with `recordInvitations: false`, a model that never does).
   stub.respond('summarise_reply', (r) => {
     const text = lastUser(r);
     const party = /Did you hear\? (.*)$/m.exec(text)?.[1];
+    const [, first, second] = /Conversation between (.+?) \(first\) and (.+?) \(second\)/.exec(text) ?? [];
     const hour = (Number(/^It is .*?(\d\d):\d\d\./.exec(text)?.[1] ?? 16) + 1) % 24;
     const start = `${String(hour).padStart(2, '0')}:00`;
     const plans = party
@@ -131,6 +133,10 @@ export function installTownResponders(stub: OpenAIStub): OpenAIStub {
       secondNowThinks: party ? 'A friend who invited me to a party.' : 'A friendly face.',
       firstPlans: null,
       secondPlans: plans,
+      invitations:
+        party && options.recordInvitations !== false
+          ? [{ host: first, guest: second, what: 'the party at Hobbs Cafe', when: `today at ${start}`, answer: 'accepted' }]
+          : [],
     };
   });
   stub.respond('reflect_questions', () => ({ questions: ['What matters most lately?', 'Who have I been seeing?', 'What is coming up?'] }));

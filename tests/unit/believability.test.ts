@@ -118,6 +118,18 @@ describe('the interview grader', () => {
     }
   });
 
+  it("does not hold an answer about someone against that person's own records, but does against a third resident's", () => {
+    const seen = (r: AgentRecord, id: number, text: string) => r.memories.push({ ...r.memories[0], id, agentId: r.persona.id, description: text } as Memory);
+    const withEli = records();
+    seen(withEli.get('ana')!, 901, 'Eli Novak is collecting honey from the orchard hives.');
+    const about = 'Eli? I saw him collecting honey from the orchard hives.';
+    // Eli's own records say the same of Eli: he is the subject, not a rival.
+    expect(new InterviewGrader(withEli).grade('ana', 'memory', 'Who is Eli Novak?', about)).toEqual({ passed: true, failure: null });
+    // The control: a third resident who saw it too fits as well, and the answer fails.
+    seen(withEli.get('dev')!, 902, 'Eli Novak is collecting honey from the orchard hives.');
+    expect(new InterviewGrader(withEli).grade('ana', 'memory', 'Who is Eli Novak?', about).failure).toMatch(/fits dev's records as well as its own/);
+  });
+
   it('fails news that every agent holds, and degenerate answers, with the reason', () => {
     const grader = new InterviewGrader(town);
     const news = grader.grade('ana', 'memory', 'What news have you heard lately?', `I heard that ${TOWN_NEWS.toLowerCase()}`);

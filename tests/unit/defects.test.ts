@@ -1,7 +1,10 @@
 // The defect patterns must catch what a reader would stop at (the controls: the defects the issue
 // quoted, each caught), and let a well-formed text through.
 import { describe, expect, it } from 'vitest';
-import { objectMismatch, sympathyToGoodNews, textDefects } from '../../server/src/analysis/defects';
+import { objectMismatch, scanWorldDefects, sympathyToGoodNews, textDefects } from '../../server/src/analysis/defects';
+import { openWorldDb } from '../../server/src/store/WorldDb';
+import type { EventInput } from '../../server/src/protocol/events';
+import { asAgentId } from '../../server/src/world/types';
 
 describe('defect patterns', () => {
   it('catches each quoted defect (controls)', () => {
@@ -12,6 +15,10 @@ describe('defect patterns', () => {
       'Something important about Marek Kowalski: Something important about Marek Kowalski: he runs the pub.',
       'working at Town Hall at Town Hall',
       "Isabella Rivera'll be planning the party.",
+      'Isabella thinks you is the best baker in town.',
+      'Omar Haddad will be Omar Haddad wills be stocking the shelves.',
+      'Klaus is a friend of me who often visits.',
+      'Bruno is thinking about moving to a bigger home. Still on his mind from yesterday: Bruno is thinking about moving to a bigger home.',
     ];
     for (const text of bad) expect(textDefects(text, 'utterance'), text).not.toEqual([]);
     expect(sympathyToGoodNews('Did you hear? Isabella is throwing a party at Hobbs Cafe.', "Oh no, that's worrying.")).toBe(true);
@@ -25,11 +32,114 @@ describe('defect patterns', () => {
       'Something important about Marek Kowalski: he runs the pub.',
       'working at Town Hall',
       'Isabella Rivera will be planning the party.',
+      'Isabella thinks you are the best baker in town.',
+      'You know what? I was thinking of you. Tin cans and last wills.',
+      'Lucia Tan will be having breakfast at home.; Wren Tan will be having breakfast at home.',
+      'Klaus is a friend of mine; he often thinks of me.',
     ];
     for (const text of good) expect(textDefects(text, 'utterance'), text).toEqual([]);
     expect(sympathyToGoodNews('Did you hear? The bakery is closed after a fire.', "Oh no, that's worrying.")).toBe(false);
     expect(sympathyToGoodNews('Did you hear? Isabella is throwing a party.', 'That sounds fun!')).toBe(false);
     expect(objectMismatch('watering the flower beds', 'Johnson Park: park: garden')).toBe(false);
     expect(objectMismatch('watering the flower beds', 'Johnson Park: park')).toBe(false);
+  });
+});
+
+describe('the defect scan over a world', () => {
+  it('finds a planted defect of every pattern, where it was written, and nothing in a clean world', () => {
+    const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    const kenji = asAgentId('kenji');
+    const persona = { name: 'Kenji Tanaka', age: 58, innate: [], learned: 'Kenji Tanaka is a professor. He writes books.', currently: 'Kenji is writing.' };
+    const record = { ...persona, lifestyle: 'Kenji never misses his tea.', home: 'Tanaka House', workplace: null };
+    const at = (gameMs: number, e: Omit<EventInput, 'gameMs'>) => ({ ...e, gameMs }) as EventInput;
+    const planted: EventInput[] = [
+      at(0, { kind: 'persona.set', agentId: kenji, data: record }),
+      at(1, {
+        kind: 'conversation.utterance',
+        agentId: kenji,
+        data: { conversationId: 1, speaker: kenji, listener: kenji, text: 'Did you hear? Isabella is throwing a party.' },
+      }),
+      at(2, { kind: 'conversation.utterance', agentId: kenji, data: { conversationId: 1, speaker: kenji, listener: kenji, text: "Oh no, that's worrying." } }),
+      at(3, {
+        kind: 'memory.created',
+        agentId: kenji,
+        data: { id: 1, kind: 'chat', description: 'I am telling people that me is running.', importance: 5, evidence: [], by: 'x' },
+      }),
+      at(4, {
+        kind: 'memory.created',
+        agentId: kenji,
+        data: {
+          id: 2,
+          kind: 'thought',
+          description: 'Something important about Marek: Something important about Marek: he runs the pub.',
+          importance: 5,
+          evidence: [1],
+          by: 'x',
+        },
+      }),
+      at(5, { kind: 'status.revised', agentId: kenji, data: { day: 1, currently: 'Kenji wants to invite everyone I meets.' } }),
+      at(6, { kind: 'relationship.revised', agentId: kenji, data: { otherId: kenji, summary: 'Sam Moore, their husband, fixes bikes.', interactions: 1 } }),
+      at(7, {
+        kind: 'memory.created',
+        agentId: kenji,
+        data: { id: 3, kind: 'chat', description: 'Kenji Tanaka will be writing their book at Oak Hill College.', importance: 2, evidence: [], by: 'x' },
+      }),
+      at(8, {
+        kind: 'plan.made',
+        agentId: kenji,
+        data: {
+          day: 1,
+          reason: 'r',
+          fromMinute: 0,
+          actions: [{ startMinute: 600, durationMinutes: 15, description: 'watering the flower beds', emoji: 'x', address: 'Johnson Park: park: fountain' }],
+        },
+      }),
+      at(9, {
+        kind: 'operator.action',
+        agentId: null,
+        data: { by: 't', action: 'interview', agentId: 'kenji', question: 'Who is Klaus?', answer: 'The party is at five.' },
+      }),
+      at(10, {
+        kind: 'operator.action',
+        agentId: null,
+        data: { by: 't', action: 'interview', agentId: 'kenji', question: 'What are your plans?', answer: 'The party is at five.' },
+      }),
+    ];
+    db.events.append(planted);
+    const found = scanWorldDefects(db).map((h) => `${h.where}: ${h.pattern}`);
+    expect(found.sort()).toEqual(
+      [
+        'utterance: sympathy to good news',
+        'memory: "me" as a subject ("me is")',
+        'reflection: doubled prefix',
+        'status: first person with a third-person verb ("I meets")',
+        'relationship: "their <kin>" where the person is named',
+        'memory: "their"/"them" for someone known as he or sh' + 'e',
+        'plan: an object that does not fit the action',
+        'interview: the same answer to different questions',
+      ].sort(),
+    );
+    db.close();
+
+    // The same world, written well: nothing.
+    const clean = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    clean.events.append([
+      planted[0],
+      planted[1],
+      at(2, { kind: 'conversation.utterance', agentId: kenji, data: { conversationId: 1, speaker: kenji, listener: kenji, text: 'That sounds fun!' } }),
+      at(7, {
+        kind: 'memory.created',
+        agentId: kenji,
+        data: { id: 3, kind: 'chat', description: 'Kenji Tanaka will be writing his book at Oak Hill College.', importance: 2, evidence: [], by: 'x' },
+      }),
+      at(9, {
+        kind: 'operator.action',
+        agentId: null,
+        data: { by: 't', action: 'interview', agentId: 'kenji', question: 'Who is Klaus?', answer: 'Klaus? A friend.' },
+      }),
+      planted[10],
+    ]);
+    expect(scanWorldDefects(clean)).toEqual([]);
+    clean.close();
   });
 });

@@ -202,7 +202,7 @@ describe('the offline mind speaks in the right voice', () => {
     expect(summary.learned.claire).toContain('Isabella Rivera is planning a party at Hobbs Cafe today at 5pm.');
     expect(summary.learned.isabella).toEqual(['Claire Moreau will be shelving books at Oak Hill College.']);
     expect(summary.plans.claire).toEqual({
-      thought: 'Claire Moreau plans to go to the party at Hobbs Cafe on February 13 at 5pm, as Isabella Rivera invited Claire Moreau.',
+      thought: 'Claire Moreau plans to go to the party at Hobbs Cafe on February 13 at 5pm, as Isabella Rivera invited her.',
       appointment: { startMinute: 1020, durationMinutes: 90, description: 'attending the party at Hobbs Cafe', emoji: '🎉', address: 'Hobbs Cafe: cafe' },
       commitment: 'accept',
     });

@@ -202,7 +202,7 @@ describe('the social decision model', () => {
     const kept = goes([heardOnly, accepted]);
     expect(kept).toBe(167);
     const slipped = SEEDS.map((s) => planFromRoutine(claire, map, s, FEB13 + 1, [accepted])).find((p) => !p.actions.some((a) => a.emoji === '🎉'))!;
-    expect(slipped.broadStrokes.join(' ')).toMatch(/not going to the party at Hobbs Cafe \(it slipped their mind\)/);
+    expect(slipped.broadStrokes.join(' ')).toMatch(/not going to the party at Hobbs Cafe \(it slipped her mind\)/);
     // The host goes whatever the seed.
     const own = memory(4, 'Isabella Rivera is throwing a party at Hobbs Cafe on February 14 at 5pm, and wants to invite everyone she meets.', {
       kind: 'thought',

@@ -4,6 +4,7 @@
 // invalid reply gets one repair turn (the model sees its reply and the validation errors); after that the
 // offline mind answers for that purpose. Every fallback, repair and mend is counted per purpose and
 // reported; an error text is never used as an answer, and a failed request is never re-sent as it was.
+import { pronounsOf, report } from './grammar';
 import { z } from 'zod';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, Purpose } from '../llm/types';
 import { LlmReplyError } from '../llm/errors';
@@ -22,6 +23,7 @@ import type {
   Appraisal,
   ConversationLine,
   ConversationSummary,
+  InvitationRecord,
   DayPlanning,
   Insight,
   Mind,
@@ -451,6 +453,7 @@ export class LlmMind implements Mind {
       learned: { [a.id]: reply.learnedByFirst, [b.id]: reply.learnedBySecond },
       relationships: { [a.id]: reply.firstNowThinks, [b.id]: reply.secondNowThinks },
       plans: { [a.id]: toPlanning(reply.firstPlans, ca), [b.id]: toPlanning(reply.secondPlans, cb) },
+      invitations: toInvitations(reply.invitations, ca, [a, b]),
     };
   }
 
@@ -493,18 +496,46 @@ export class LlmMind implements Mind {
 }
 
 /**
- * When the summary failed: each speaker learns the other's lines as they were said, so retrieval, news
- * and plans still see an invitation a model wrote (the offline summary reads only its own phrases).
+ * When the summary failed: each speaker learns the other's lines, reported as facts about the one who
+ * said them ("I am running for mayor" said by Tomas is "Tomas Varga is running for mayor"), so retrieval,
+ * news and plans still see an invitation a model wrote (the offline summary reads only its own acts), and
+ * a retelling never says "heard from Tomas that I am running".
  */
 export function withLinesHeard(summary: ConversationSummary, input: SummaryInput): ConversationSummary {
-  const [a, b] = input.contexts.map((c) => c.agent.persona.id);
+  const people = input.contexts.map((c) => c.agent.persona);
+  const [a, b] = people.map((p) => p.id);
   const heardBy = (listener: string) =>
     input.lines
-      .filter((l) => l.speaker !== listener)
-      .map((l) => l.text.trim())
-      .filter(Boolean);
+      .filter((l) => l.speaker !== listener && l.text.trim())
+      .map((l) => {
+        const speaker = people.find((p) => p.id === l.speaker);
+        const hearer = people.find((p) => p.id === listener);
+        if (!speaker || !hearer) return l.text.trim();
+        return report(l.text.trim(), { name: speaker.name, pronouns: pronounsOf(speaker) }, { name: hearer.name, pronouns: pronounsOf(hearer) });
+      });
   const learned = (id: string) => [...new Set([...(summary.learned[id] ?? []), ...heardBy(id)])];
   return { ...summary, learned: { ...summary.learned, [a]: learned(a), [b]: learned(b) } };
+}
+
+/**
+ * A model's invitations, with residents' ids: the guest must be one of the two who talked (by full or first
+ * name), the host anyone in town (else kept by name); an invitation to oneself is dropped.
+ */
+function toInvitations(reply: z.infer<typeof P.SummaryReply>['invitations'], ctx: MindContext, pair: [Persona, Persona]): InvitationRecord[] {
+  const idOf = (name: string, among: ReadonlyMap<string, string>) => {
+    const said = name.trim().toLowerCase();
+    for (const [id, full] of among) if (full.toLowerCase() === said || full.split(' ')[0].toLowerCase() === said) return id;
+    return null;
+  };
+  const talkers = new Map(pair.map((p) => [p.id as string, p.name]));
+  const out: InvitationRecord[] = [];
+  for (const i of reply) {
+    const guestId = idOf(i.guest, talkers);
+    const hostId = idOf(i.host, ctx.names);
+    if (!guestId || hostId === guestId) continue;
+    out.push({ hostId, host: i.host.trim(), guestId, about: i.what.trim(), when: i.when.trim() || null, answer: i.answer });
+  }
+  return out;
 }
 
 /** Memories then news, without repeats. */

@@ -1,4 +1,5 @@
 // What every operation shares: the dependencies, the settings, and the MindContext of an agent now.
+import { statedPronouns, type Pronouns } from './grammar';
 import type { AgentId } from '../protocol/ids';
 import type { TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
@@ -161,8 +162,13 @@ export class CognitionContext {
       plan: view?.plan ?? null,
     };
     const names = new Map([...this.deps.personas.values()].map((p) => [p.id as string, p.name]));
+    const pronouns = new Map<string, Pronouns>();
+    for (const p of this.deps.personas.values()) {
+      const stated = statedPronouns(p);
+      if (stated) pronouns.set(p.name, stated);
+    }
     const decide = (d: SocialDecision) => this.logDecision(agentId as AgentId, gameMs, d);
-    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, relationships: this.relationshipsOf(agentId as AgentId), decide };
+    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, pronouns, relationships: this.relationshipsOf(agentId as AgentId), decide };
   }
 
   /** Logs a decision as `agent.decided`, once per agent, moment and key (a talk asks again each turn; the seeded draw is the same). */

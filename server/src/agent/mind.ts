@@ -8,6 +8,7 @@ import type { TownMap } from '../world/types';
 import type { Observation } from '../sim/types';
 import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type { SocialDecision } from './socialModel';
+import type { Pronouns } from './grammar';
 
 /** A memory offered as news, with what the telling decision weighs beside it. */
 export interface NewsMemory extends Memory {
@@ -35,6 +36,8 @@ export interface MindContext {
   seed: number;
   /** Persona id -> display name, for every agent in town. */
   names: ReadonlyMap<string, string>;
+  /** Full name -> pronouns, for the agents whose persona file says them (grammar.statedPronouns); others are guessed from first names. */
+  pronouns?: ReadonlyMap<string, Pronouns>;
   /** Persona id -> what the agent thinks of them now: the relationship as revised by their talks, else the persona file's line. */
   relationships: ReadonlyMap<string, string>;
   /** Logs a social decision of the offline mind (as `agent.decided`); the same decision twice in one moment is logged once. */
@@ -136,6 +139,20 @@ export interface PlanningThought {
   commitment?: 'accept' | 'decline';
 }
 
+/** An invitation made in a conversation, as its summary records it (the offline mind: from its acts; an LLM: from its reply). */
+export interface InvitationRecord {
+  /** Persona id of the host, or null when the host is not a resident; `host` is the name as said. */
+  hostId: string | null;
+  host: string;
+  /** Persona id of the guest: one of the two who talked. */
+  guestId: string;
+  /** The gathering and its place, e.g. "the party at Hobbs Cafe". */
+  about: string;
+  /** When, as said ("February 14 at 5pm"), or null. */
+  when: string | null;
+  answer: 'accepted' | 'declined' | 'undecided';
+}
+
 export interface ConversationSummary {
   /** One sentence each participant stores: "Isabella and Klaus talked about the party." */
   summary: string;
@@ -145,6 +162,8 @@ export interface ConversationSummary {
   relationships: Record<string, string>;
   /** Each participant's planning thought after the talk (by persona id), or null when it has none. */
   plans: Record<string, PlanningThought | null>;
+  /** Invitations made in the talk (absent: none recorded). */
+  invitations?: InvitationRecord[];
 }
 
 export interface Reaction {

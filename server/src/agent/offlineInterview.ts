@@ -9,6 +9,7 @@ import { Rng } from '../sim/rng';
 import type { PlannedAction } from '../protocol/plan';
 import type { MindContext } from './mind';
 import { firstName, firstPerson, isAbout, mentions, ownVoice } from './voice';
+import { afterThat, capitalise, takenUp, type Cast } from './grammar';
 import { newsSentence, spokenTime } from './offlinePlanning';
 import { rateImportanceHeuristically } from './offlineImportance';
 import { planMinuteOf, similar, withPlace } from './offlineTalk';
@@ -88,7 +89,7 @@ function whatMatters(ctx: MindContext, memories: Memory[]): string {
   const weighty = distinct(memories.filter((m) => (m.kind === 'thought' || m.triple?.predicate === 'said') && !similar(newsSentence(m), p.currently)))
     .sort((a, b) => b.importance - a.importance || b.id - a.id)
     .slice(0, 1)
-    .map((m) => ` It's on my mind too that ${lowerStart(recall(m, p, others))}`);
+    .map((m) => ` It's on my mind too that ${afterThat(recall(m, p, others))}`);
   return `I'm ${p.name}. These days what matters to me is this: ${focus}${weighty.join('')} People would say I'm ${listed(p.innate)}.`;
 }
 
@@ -132,16 +133,7 @@ function feelingAbout(ctx: MindContext, person: { id: string; name: string }, me
 function reaction(ctx: MindContext, question: string, rng: Rng): string {
   const p = ctx.agent.persona;
   const others = othersOf(ctx);
-  const situation = firstPerson(
-    question
-      .split(/[!?.]/)[0]
-      .replace(/\bYour\b/, 'My')
-      .replace(/\byour\b/g, 'my')
-      .replace(/\byou\b/g, 'I')
-      .trim(),
-    p.name,
-    others,
-  );
+  const situation = firstPerson(takenUp(question.split(/[!?.]/)[0].trim()), p.name, others);
   const friend = Object.keys(p.relationships)
     .map((id) => ctx.names.get(id))
     .find((n): n is string => n !== undefined);
@@ -193,27 +185,28 @@ function reflectionAnswer(ctx: MindContext, memories: Memory[], rng: Rng): strin
   const thoughts = distinct(memories.filter((m) => m.kind === 'thought' && m.evidenceIds.length > 0)).slice(0, 2);
   const aim = firstPerson(p.currently.split(/ Still on \S+ mind from yesterday: /)[0], p.name, others);
   if (thoughts.length === 0) return `${rng.pick(['Honestly, right now', 'Mostly'])} it's this: ${aim} ${firstPerson(p.learned, p.name, others)}`;
-  const told = thoughts.map((t) => firstPerson(capitalised(t.description.replace(INSIGHT_LABEL, '')), p.name, others)).join(' ');
+  const told = thoughts.map((t) => firstPerson(capitalise(t.description.replace(INSIGHT_LABEL, '')), p.name, others)).join(' ');
   return `${rng.pick(["I've been thinking.", 'Lately I keep coming back to this.'])} ${told} And above all: ${aim}`;
 }
 
 /** A memory as the agent tells it: in its own voice, with who told it; news about the teller is said as theirs. */
-function recall(m: Memory, self: Persona, others: string[]): string {
+function recall(m: Memory, self: Persona, others: Cast): string {
   if (m.triple?.predicate === 'talked with') return `I talked with ${firstName(m.triple.object)}.`;
   if (m.triple?.predicate === 'said') {
     const teller = m.triple.subject;
     const fact = firstPerson(newsSentence(m), self.name, others);
     if (isAbout(fact, teller)) return `${fact.replace(/[.!?]$/, '')}; ${firstName(teller)} told me so.`;
-    return `${firstName(teller)} told me that ${lowerStart(fact)}`;
+    return `${firstName(teller)} told me that ${afterThat(fact)}`;
   }
   if (m.kind === 'observation' && m.triple?.predicate === 'is' && m.triple.subject !== self.name) return `I saw ${newsSentence(m).replace(/ is /, ' ')}`;
-  return firstPerson(capitalised(newsSentence(m).replace(INSIGHT_LABEL, '')), self.name, others);
+  return firstPerson(capitalise(newsSentence(m).replace(INSIGHT_LABEL, '')), self.name, others);
 }
 
 // ---- shared --------------------------------------------------------------------------------------
 
-function othersOf(ctx: MindContext): string[] {
-  return [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name);
+/** The others in town, with their pronouns: whom the agent's sentences may name. */
+function othersOf(ctx: MindContext): Cast {
+  return { names: [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name), pronouns: ctx.pronouns };
 }
 
 /** The person a question names (full or first name), other than the agent itself. */
@@ -247,13 +240,4 @@ function distinct(memories: Memory[]): Memory[] {
 
 function listed(words: readonly string[]): string {
   return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : (words[0] ?? 'myself');
-}
-
-/** "The cafe is…" -> "the cafe is…" after "that"; names and "I" keep their capital. */
-function lowerStart(sentence: string): string {
-  return sentence.replace(/^(The|A|An|My|It|There|This|That)\b/, (w) => w.toLowerCase());
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

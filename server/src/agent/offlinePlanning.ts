@@ -3,6 +3,7 @@
 // "… party at Hobbs Cafe on February 14 at 5pm") fitted in as 90-minute actions when a seeded decision
 // keeps the commitment (socialModel.ts), and the
 // morning's status revision from yesterday's memories. Deterministic from the seed and the persona.
+import { pronounsOf } from './grammar';
 import type { Memory } from '../store/types';
 import type { GameObjectNode, TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
@@ -207,7 +208,7 @@ export function findAppointments(
     const d = decide(keep.seed, 'attend', [persona.id, day, key], about, null, keepProbability(inputs), inputs);
     keep.log?.(d);
     if (!d.chose) {
-      const why = obligation ? `${obligation} instead` : 'it slipped their mind';
+      const why = obligation ? `${obligation} instead` : `it slipped ${pronounsOf(persona, true).possessive} mind`;
       skipped.push({ at: action.startMinute, text: `not going to the ${g.kind} at ${g.sector} (${why})` });
       continue;
     }
@@ -256,7 +257,10 @@ export function reviseStatusOffline(persona: Persona, yesterday: Memory[]): stri
   const rank = (m: Memory) => (m.kind === 'thought' ? 10 : 0) + m.importance;
   const notable = [...yesterday].filter((m) => m.kind !== 'plan' && m.triple?.predicate !== 'talked with').sort((a, b) => rank(b) - rank(a) || b.id - a.id)[0];
   const plan = yesterday.find((m) => m.kind === 'plan');
-  const note = notable ? newsSentence(notable) : plan ? `${plan.description.replace(/^.*?plan for the day: /, 'yesterday was ')}.` : null;
+  const news = notable ? newsSentence(notable) : null;
+  // What it already says ("Bruno is thinking about moving…") is not on its mind "from yesterday" as well.
+  const said = news !== null && news.replace(/[.!?]$/, '') === base.trim().replace(/[.!?]$/, '');
+  const note = news && !said ? news : plan ? `${plan.description.replace(/^.*?plan for the day: /, 'yesterday was ')}.` : null;
   return note ? `${base} Still on ${first}'s mind from yesterday: ${note}` : base;
 }
 
@@ -288,8 +292,12 @@ function addBlockActions(
     if (left - duration < 5) duration = left; // never leave a sliver shorter than 5 minutes
     let obj = objects[k % objects.length];
     let description: string;
-    if (k === 0) description = block.activity;
-    else if (tasks) {
+    if (k === 0) {
+      description = block.activity;
+      // An activity that names an object ("practising the piano") is done at it, or in the arena when it lacks one.
+      const found = object ? undefined : objectForTask(description, arena.objects);
+      if (found !== undefined) obj = found;
+    } else if (tasks) {
       description = tasks[(k - 1) % tasks.length];
       // A task done at an object it names ("planting tulips by the fountain"), or in the arena when it names one the arena lacks.
       const found = objectForTask(description, arena.objects);

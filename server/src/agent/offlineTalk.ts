@@ -9,8 +9,19 @@ import type { Persona } from '../world/persona';
 import { Rng } from '../sim/rng';
 import { minuteOfWakingDay, parseClock, planMomentAt } from '../world/clockText';
 import type { PlannedAction } from '../protocol/plan';
-import type { ConversationLine, ConversationSummary, MindContext, PlanningThought, SpeechAct, SummaryInput, TurnInput, TurnOutput } from './mind';
+import type {
+  ConversationLine,
+  ConversationSummary,
+  InvitationRecord,
+  MindContext,
+  PlanningThought,
+  SpeechAct,
+  SummaryInput,
+  TurnInput,
+  TurnOutput,
+} from './mind';
 import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
+import { afterThat, pronounsOf, type Cast } from './grammar';
 import { dateLabel, gatheringAction, gatheringIn, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
 import { GAME_MS_PER_DAY } from '../protocol/time';
 import {
@@ -147,7 +158,7 @@ function answerInvitation(ctx: MindContext, input: TurnInput, fact: string, host
  * about them, not yet told in this talk), the first it decides to tell (socialModel.tellProbability; a
  * host's own gathering is an invitation, socialModel.inviteProbability). Each decision is logged.
  */
-function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng): Said | null {
+function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): Said | null {
   const me = ctx.agent.persona;
   const toldFacts = input.history.flatMap((l) => (l.acts ?? []).map((a) => a.fact));
   const closeness = closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false);
@@ -157,7 +168,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     const sentence = newsSentence(memory);
     if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
     if (isAbout(sentence, input.partner.name) || toldFacts.some((f) => f === sentence || similar(f, sentence))) continue;
-    const told = addressing(firstPerson(sentence, me.name, others), input.partner.name);
+    const told = addressing(firstPerson(sentence, me.name, others), input.partner.name, others);
     const own = isAbout(sentence, me.name);
     const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
     const ownGathering = own ? gatheringIn(sentence, memory.createdGameMs, ctx.map) : null;
@@ -189,7 +200,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: string[], rng: Rng
     const hush = inputs.secret ? ` ${rng.pick(HUSH)}` : '';
     if (own) return { text: `${rng.pick(OWN_INTROS)}${told}${hush}`, acts: [{ kind: 'tell', fact: sentence }] };
     const intro = rng.pick(HEARD_INTROS);
-    const text = `${intro}${intro.endsWith('that ') ? told.replace(/^You\b/, 'you').replace(/^Your\b/, 'your') : told}${hush}`;
+    const text = `${intro}${intro.endsWith('that ') ? afterThat(told) : told}${hush}`;
     return { text, acts: [{ kind: 'tell', fact: sentence }] };
   }
   return null;
@@ -217,13 +228,8 @@ function plansLine(ctx: MindContext, mine: ConversationLine[], rng: Rng): Said |
   if (!next || mine.some((l) => l.acts?.some((a) => a.kind === 'plan'))) return null;
   const me = ctx.agent.persona;
   const doing = withPlace(ownVoice(next.description, othersOf(ctx)), next.address, me.home);
-  const fact = `${me.name} will be ${thirdPersonDoing(doing, me)}.`;
+  const fact = thirdPerson(`I will be ${doing}.`, me.name, pronounsOf(me, true));
   return { text: `${rng.pick(PLAN_LEADS)} I'll be ${doing}.`, acts: [{ kind: 'plan', fact }] };
-}
-
-/** "working at home" said by Maria is "working at her home" in a retelling; the rest of the phrase stays. */
-function thirdPersonDoing(doing: string, me: Persona): string {
-  return thirdPerson(`I will be ${doing}`, me.name).replace(/^.*? will be /, '');
 }
 
 /** "working" + "Town Hall: office" -> "working at Town Hall"; a description that names the place already keeps it once. */
@@ -256,6 +262,7 @@ export function offlineSummary(input: SummaryInput): ConversationSummary {
     }
   }
   const about = topics.length ? ` They talked about: ${topics.join('; ')}` : ' They exchanged greetings.';
+  const invitations = invitationsIn(input.lines, ca);
   const relationships: Record<string, string> = {};
   const plans: Record<string, PlanningThought | null> = {};
   input.contexts.forEach((ctx, i) => {
@@ -265,7 +272,34 @@ export function offlineSummary(input: SummaryInput): ConversationSummary {
     const act = answered[self.id];
     plans[self.id] = act ? planningThought(ctx, act) : null;
   });
-  return { summary: `${people[0].name} and ${people[1].name} had a conversation.${about}`, learned, relationships, plans };
+  return { summary: `${people[0].name} and ${people[1].name} had a conversation.${about}`, learned, relationships, plans, invitations };
+}
+
+/** The invitations the talk's acts made (an invite act, and the listener's accept or decline of the same fact). */
+function invitationsIn(lines: ConversationLine[], ctx: MindContext): InvitationRecord[] {
+  const out: InvitationRecord[] = [];
+  for (const [k, line] of lines.entries()) {
+    for (const act of line.acts ?? []) {
+      if (act.kind !== 'invite') continue;
+      const guest = lines.slice(k + 1).find((l) => l.speaker !== line.speaker);
+      if (!guest) continue;
+      const answer = lines
+        .slice(k + 1)
+        .filter((l) => l.speaker === guest.speaker)
+        .flatMap((l) => l.acts ?? [])
+        .find((a) => (a.kind === 'accept' || a.kind === 'decline') && a.fact === act.fact);
+      const g = gatheringIn(act.fact, ctx.gameMs, ctx.map);
+      out.push({
+        hostId: act.hostId,
+        host: line.speakerName,
+        guestId: guest.speaker,
+        about: g ? `the ${g.kind} at ${g.sector}` : act.fact,
+        when: g ? `${dateLabel(g.day)} at ${spokenTime(g.minuteOfDay)}` : null,
+        answer: answer?.kind === 'accept' ? 'accepted' : answer?.kind === 'decline' ? 'declined' : 'undecided',
+      });
+    }
+  }
+  return out;
 }
 
 /** The persona's own line about the other (or that they met today), and the last talk with what was heard in it. */
@@ -291,7 +325,7 @@ function planningThought(ctx: MindContext, act: Extract<SpeechAct, { kind: 'acce
   const wake = parseClock(p.wakeAt);
   const today = planMomentAt(ctx.gameMs, wake, parseClock(p.sleepAt)).day;
   const appointment: PlannedAction | null = g.day === today ? gatheringAction(g, wake) : null;
-  return { thought: `${p.name} plans to go to ${what}, as ${host} invited ${p.name}.`, appointment, commitment: 'accept' };
+  return { thought: `${p.name} plans to go to ${what}, as ${host} invited ${pronounsOf(p, true).object}.`, appointment, commitment: 'accept' };
 }
 
 // ---- shared --------------------------------------------------------------------------------------
@@ -300,8 +334,9 @@ function say(text: string): TurnOutput {
   return { text, end: false };
 }
 
-function othersOf(ctx: MindContext): string[] {
-  return [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name);
+/** The others in town, with their pronouns: whom the speaker's sentences may name. */
+function othersOf(ctx: MindContext): Cast {
+  return { names: [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name), pronouns: ctx.pronouns };
 }
 
 function isAwakeAt(p: Persona, minuteOfDay: number): boolean {

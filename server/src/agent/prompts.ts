@@ -14,7 +14,7 @@ export const PROMPT_VERSIONS: Record<Purpose, number> = {
   decompose: 2,
   react: 1,
   converse: 2,
-  summarise: 2,
+  summarise: 3,
   reflect: 1,
   interview: 2,
 };
@@ -66,6 +66,14 @@ const Appointment = z.strictObject({
   place: z.string().min(1),
 });
 const PlanningReply = z.strictObject({ thought: z.string().min(1), appointment: Appointment.nullable() }).nullable();
+/** An invitation made in the talk: who invited whom (full names), to what, when (as said), and the guest's answer. */
+const InvitationReply = z.strictObject({
+  host: z.string().min(1),
+  guest: z.string().min(1),
+  what: z.string().min(1),
+  when: z.string(),
+  answer: z.enum(['accepted', 'declined', 'undecided']),
+});
 export const SummaryReply = z.strictObject({
   summary: z.string().min(1),
   learnedByFirst: z.array(z.string()).max(5),
@@ -74,6 +82,7 @@ export const SummaryReply = z.strictObject({
   secondNowThinks: z.string().min(1),
   firstPlans: PlanningReply,
   secondPlans: PlanningReply,
+  invitations: z.array(InvitationReply).max(4),
 });
 export const QuestionsReply = z.strictObject({ questions: z.array(z.string().min(1)).min(1).max(3) });
 export const InsightsReply = z.strictObject({
@@ -317,7 +326,10 @@ export function summaryPrompt(
         `firstNowThinks / secondNowThinks: what each now thinks of the other, revised by this talk (one or two ` +
         `sentences). firstPlans / secondPlans: each one's planning thought after the talk (what they should remember ` +
         `for their plans), with an appointment for later today they accepted (start HH:MM, minutes, description, ` +
-        `emoji, place as "Sector: arena"), or null when the talk changes nothing for them.`,
+        `emoji, place as "Sector: arena"), or null when the talk changes nothing for them. invitations: each ` +
+        `invitation one of them made to the other in this talk (host and guest: full names; what: the gathering and ` +
+        `its place; when: as said; answer: accepted, declined or undecided); news of a gathering passed on without ` +
+        `inviting is not an invitation; an empty list if none.`,
     },
   ];
 }

@@ -230,9 +230,11 @@ export class InterviewGrader {
     const fit = (of: Array<Set<string>>) =>
       sentences.reduce((sum, words) => sum + Math.max(0, ...of.map((item) => words.reduce((s, w) => s + (item.has(w) ? weight(w) : 0), 0))), 0);
     const mine = fit(items.get(agentId)!);
+    // An answer about someone ("Who is Isabella?") fits that person's own records too: they are no rival.
+    const about = [...this.records].find(([id, r]) => id !== agentId && question.includes(r.persona.name))?.[0];
     let rival: { id: string; fit: number } | null = null;
     for (const [id, of] of items) {
-      if (id === agentId) continue;
+      if (id === agentId || id === about) continue;
       const f = fit(of);
       if (!rival || f > rival.fit) rival = { id, fit: f };
     }

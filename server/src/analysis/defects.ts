@@ -1,25 +1,58 @@
 // Defect patterns in what the offline mind writes: each a text a reader would stop at. scanWorldDefects
-// reads a world's utterances, memories, reflections, statuses, plans and interview answers and returns
+// reads a world's utterances, memories, reflections, statuses, plans, relationships and interview answers and returns
 // every hit with where it was; a believable run has none (tests/integration/cognitionDay.test.ts).
 import type { WorldDb } from '../store/WorldDb';
+import { isPluralNoun, statedPronouns, type Pronouns } from '../agent/grammar';
 
 export interface DefectHit {
   pattern: string;
-  /** Where: 'utterance', 'memory', 'reflection', 'status', 'plan', 'interview'. */
+  /** Where: 'utterance', 'memory', 'reflection', 'status', 'plan', 'interview', 'relationship'. */
   where: string;
   text: string;
 }
 
 const KIN = 'husband|wife|son|daughter|brother|sister|mother|father|partner';
+/** Present-tense verbs a first or second person never takes with an -s. */
+const THIRD_VERBS = 'meets|wants|needs|has|is|does|runs|owns|goes|says|thinks|likes|knows|loves|works|lives|plans|hopes|tells|makes|takes|comes';
 /** Single texts: [name, pattern]. */
 export const TEXT_DEFECTS: Array<[string, RegExp]> = [
   ['doubled prefix', /(\b[A-Z][\w' ]{3,60}:)\s+\1/],
-  ['first person with a third-person verb ("I meets")', /\bI (meets|wants|needs|has|is|does|runs|owns|goes|says|thinks|likes|knows|loves|works|lives)\b/],
-  ['"me" as a subject ("me is")', /\b(?:that|because|and) me (is|was|has|wants|am)\b|^me (is|was|has|wants)\b/i],
+  ['first person with a third-person verb ("I meets")', new RegExp(`\\bI (${THIRD_VERBS})\\b`)],
+  ['second person with a third-person verb ("you is")', new RegExp(`\\b[Yy]ou (${THIRD_VERBS})\\b`)],
+  [
+    '"me" as a subject ("me is")',
+    /(?:^|[,;:]\s*|\b(?:that|because|and|but|thinks?|says?|said|knows?)\s+)me (?:is|am|was|has|have|does|will|can|wants|runs|\w+s)\b/i,
+  ],
+  ['"a friend of me"', /\b(?:friend|neighbou?r|colleague|cousin)s? of me\b/],
+  ['a modal with an -s ("wills be")', /\b(?:I|[A-Z][a-z]+) (?:wills|cans|shalls|mays|musts|woulds|coulds) (?:be|come|go|do|have|not|help|see|get|tell)\b/],
+  ['a name said twice for one subject ("Omar Haddad will be Omar Haddad")', /\b([A-Z][a-z]+ [A-Z][a-z]+) (?:will be|is|was) \1\b/],
   ['"their <kin>" where the person is named', new RegExp(`\\b[A-Z][a-z]+ [A-Z][a-z]+, their (${KIN})\\b`)],
   ['a place said twice', /\bat (\w[\w ]*) at \1\b/],
   ['a contraction on a name ("Rivera\'ll")', /\b[A-Z][a-z]+'ll be\b/],
+  ['a sentence said twice', /(?:^|[.!?:;]\s+)([A-Z][^.!?]{20,}[.!?])[\s\S]*?[.!?:;]\s+\1/],
 ];
+
+/**
+ * "their"/"them" for one person whose pronouns are known ("Kenji Tanaka will be writing their book",
+ * "…, as Isabella Rivera invited them"): a sentence led by the name of someone whose own file says he or
+ * she, with "their"/"them" in the same clause where nobody else could be meant: no "and"/"with", no
+ * plural noun before it, and every other person named is also known as he or she.
+ */
+export function knownPersonAsThey(text: string, people: ReadonlyMap<string, Pronouns>): boolean {
+  for (const sentence of text.split(/(?<=[.!?;:])\s+/)) {
+    const lead = /^([A-Z][a-z]+ [A-Z][a-z]+)\b/.exec(sentence);
+    if (!lead || !people.has(lead[1])) continue;
+    const clause = sentence.slice(lead[0].length).split(/[.;:!?]/)[0];
+    const they = /\b(their|them|themself|themselves)\b/.exec(clause);
+    if (!they) continue;
+    const before = clause.slice(0, they.index);
+    if (/\b(and|with|everyone|everybody|people|both|all|family|friends|together)\b/.test(before)) continue;
+    if (before.split(/[^A-Za-z']+/).some((w) => w.length > 2 && /^[a-z]/.test(w) && isPluralNoun(w))) continue;
+    const named = before.match(/\b[A-Z][a-z]+ [A-Z][a-z]+\b/g) ?? [];
+    if (named.every((n) => people.has(n))) return true;
+  }
+  return false;
+}
 
 /** Sympathy said straight after good news. */
 const SYMPATHY = /^(Oh no|That's a shame|I'm sorry to hear)/;
@@ -61,23 +94,34 @@ export function scanWorldDefects(db: WorldDb): DefectHit[] {
   const hits: DefectHit[] = [];
   const lastLine = new Map<number, string>();
   const answers = new Map<string, Map<string, string>>();
+  /** Residents whose persona file says he or she (the persona.set events come first in a world's log). */
+  const people = new Map<string, Pronouns>();
+  const defectsOf = (text: string, where: string): DefectHit[] => {
+    const found = textDefects(text, where);
+    if (knownPersonAsThey(text, people)) found.push({ pattern: '"their"/"them" for someone known as he or she', where, text });
+    return found;
+  };
   for (const e of db.events.read(0, Number.MAX_SAFE_INTEGER, 10_000_000)) {
-    if (e.kind === 'conversation.utterance') {
-      hits.push(...textDefects(e.data.text, 'utterance'));
+    if (e.kind === 'persona.set') {
+      const stated = statedPronouns(e.data);
+      if (stated) people.set(e.data.name, stated);
+    } else if (e.kind === 'relationship.revised') hits.push(...defectsOf(e.data.summary, 'relationship'));
+    else if (e.kind === 'conversation.utterance') {
+      hits.push(...defectsOf(e.data.text, 'utterance'));
       const previous = lastLine.get(e.data.conversationId);
       if (previous !== undefined && sympathyToGoodNews(previous, e.data.text))
         hits.push({ pattern: 'sympathy to good news', where: 'utterance', text: `${previous} → ${e.data.text}` });
       lastLine.set(e.data.conversationId, e.data.text);
-    } else if (e.kind === 'memory.created') hits.push(...textDefects(e.data.description, e.data.kind === 'thought' ? 'reflection' : 'memory'));
-    else if (e.kind === 'status.revised') hits.push(...textDefects(e.data.currently, 'status'));
+    } else if (e.kind === 'memory.created') hits.push(...defectsOf(e.data.description, e.data.kind === 'thought' ? 'reflection' : 'memory'));
+    else if (e.kind === 'status.revised') hits.push(...defectsOf(e.data.currently, 'status'));
     else if (e.kind === 'plan.made')
       for (const a of e.data.actions) {
-        hits.push(...textDefects(a.description, 'plan'));
+        hits.push(...defectsOf(a.description, 'plan'));
         if (objectMismatch(a.description, a.address))
           hits.push({ pattern: 'an object that does not fit the action', where: 'plan', text: `${a.description} @ ${a.address}` });
       }
     else if (e.kind === 'operator.action' && e.data.action === 'interview' && e.data.agentId && e.data.answer) {
-      hits.push(...textDefects(e.data.answer, 'interview'));
+      hits.push(...defectsOf(e.data.answer, 'interview'));
       const mine = answers.get(e.data.agentId) ?? new Map<string, string>();
       const other = [...mine.entries()].find(([q, a]) => a === e.data.answer && q !== e.data.question);
       if (other)

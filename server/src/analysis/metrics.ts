@@ -260,7 +260,7 @@ export interface AttendanceMeasure {
   present: number;
   /** Present, not counting the host (who knew the topic from the start) and the staff (who work at the place). */
   presentGuests: number;
-  /** 'invitation': received an invitation act (agent.decided 'accept' events); 'aware': knew the topic before (worlds without decisions). */
+  /** 'invitation': received an invitation (a summary's record, or an offline invitation act); 'aware': knew the topic before (older worlds). */
   invitedBy: 'invitation' | 'aware';
   invited: number;
   /** Invitees who accepted (invitation worlds), else null. */
@@ -270,16 +270,28 @@ export interface AttendanceMeasure {
   invitedPresentGuests: number;
 }
 
-/** Agents who received an invitation to the topic before `beforeGameMs` (each invitation heard is an accept decision), with whether they accepted. */
+/**
+ * Agents who received an invitation to the topic before `beforeGameMs`, with whether they accepted: an
+ * invitation a conversation's summary records (`conversation.summarised`, either mind), or one heard as
+ * an offline act (each is an `agent.decided` accept decision; worlds from before summaries recorded them).
+ * Null for a world that records neither (then "invited" falls back to "aware").
+ */
 export function invitationsOf(db: WorldDb, topic: TopicSpec, beforeGameMs: number): Map<string, boolean> | null {
   const rule = topicWordRule(topic);
   const out = new Map<string, boolean>();
+  const invited = (id: string, accepted: boolean) => out.set(id, (out.get(id) ?? false) || accepted);
   let any = false;
-  for (const e of historyEvents(db, { kinds: ['agent.decided'] }, abandonedRanges(db))) {
+  for (const e of historyEvents(db, { kinds: ['agent.decided', 'conversation.summarised'] }, abandonedRanges(db))) {
+    if (e.kind === 'conversation.summarised') {
+      any = true;
+      if (e.gameMs >= beforeGameMs) continue;
+      for (const i of e.data.invitations) if (rule(`${i.about} ${i.when ?? ''}`)) invited(i.guestId, i.answer === 'accepted');
+      continue;
+    }
     if (e.kind !== 'agent.decided' || !e.agentId) continue;
     any = true;
     if (e.data.decision !== 'accept' || e.gameMs >= beforeGameMs || !rule(e.data.about)) continue;
-    out.set(e.agentId, (out.get(e.agentId) ?? false) || e.data.chose);
+    invited(e.agentId, e.data.chose);
   }
   return any ? out : null;
 }

@@ -55,6 +55,8 @@ export interface PersonaRecord {
 /** What the initiator had with the partner when it chose to talk: it knew them, had news for them, or neither. */
 export type TalkBasis = 'acquainted' | 'news' | 'stranger';
 
+export type InvitationAnswer = 'accepted' | 'declined' | 'undecided';
+
 export type ConversationEndReason = 'finished' | 'timeout' | 'removed' | 'interrupted';
 
 export type OperatorActionName =
@@ -82,6 +84,14 @@ export interface EventData {
   'conversation.start': { conversationId: number; a: AgentId; b: AgentId; arena: string; basis?: TalkBasis };
   'conversation.utterance': { conversationId: number; speaker: AgentId; listener: AgentId; text: string };
   'conversation.end': { conversationId: number; a: AgentId; b: AgentId; lines: number; reason?: ConversationEndReason };
+  /**
+   * A conversation's summary is in: the invitations it records (either mind; none is an empty list), so
+   * "invited" means the same on an LLM run as on an offline one. `about` is the gathering and its place.
+   */
+  'conversation.summarised': {
+    conversationId: number;
+    invitations: Array<{ hostId: AgentId | null; host: string; guestId: AgentId; about: string; when: string | null; answer: InvitationAnswer }>;
+  };
   /** A day's plan (with its broad strokes and hour blocks), or a re-plan from `fromMinute` on. */
   'plan.made':
     | { day: number; broadStrokes: string[]; hourBlocks: HourBlock[]; actions: PlannedAction[] }
@@ -149,6 +159,7 @@ export const EVENT_KINDS = [
   'conversation.start',
   'conversation.utterance',
   'conversation.end',
+  'conversation.summarised',
   'plan.made',
   'world.event',
   'persona.set',

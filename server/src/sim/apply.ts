@@ -149,6 +149,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'relationship.revised':
     case 'status.revised':
     case 'agent.decided':
+    case 'conversation.summarised':
     case 'operator.action':
     case 'run.started':
     case 'run.resumed':

@@ -2,8 +2,8 @@
 // has its news at hand; each line goes straight to the sim), or whole in one call. Once the lines are
 // out the sim need not wait: the summary, what each learned, how each now sees the other (the revised
 // relationship, logged as `relationship.revised`) and each one's planning thought come from one
-// judgement; a planning thought that accepts an invitation for later today re-plans the day. Then both
-// may reflect.
+// judgement, which also records the invitations made (`conversation.summarised`); a planning thought that
+// accepts an invitation for later today re-plans the day. Then both may reflect.
 import type { AgentId } from '../../protocol/ids';
 import type { Input } from '../../sim/types';
 import type { Persona } from '../../world/persona';
@@ -35,6 +35,9 @@ export async function converse(
   release();
   const contexts: [MindContext, MindContext] = [c.mindContext(initiator, gameMs), c.mindContext(partner, gameMs)];
   const summary = await c.mind.summariseConversation({ contexts, lines, relationships: before });
+  // The invitations the summary records (none is an empty list): what "invited" is read from (analysis/metrics.ts).
+  const invitations = (summary.invitations ?? []).map((i) => ({ ...i, hostId: i.hostId as AgentId | null, guestId: i.guestId as AgentId }));
+  c.deps.emit([{ gameMs, kind: 'conversation.summarised', agentId: null, data: { conversationId, invitations } }]);
   // Both participants remember at once: their importance ratings are independent calls.
   await Promise.all(
     [0, 1].map(async (i) => {

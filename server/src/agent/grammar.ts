@@ -1,0 +1,435 @@
+// The person-and-number layer of the offline mind's speech: one place where a sentence about people
+// is said by one of them ("Tomas is running, and Tomas has told no one" said by Tomas is "I am running,
+// and I have told no one"), to one of them ("Klaus is invited" told to Klaus is "You are invited"), or
+// reported from a line someone said ("I am running" said by Tomas is "Tomas Varga is running").
+// References are found by name and by pronoun: a pronoun is the latest person named whose pronouns it
+// fits ("Maria married Sam; Sam is her husband": "her" is Maria's, as Sam is "he"). Whether a mention
+// is a subject, an object or a possessive, and which verbs agree with it, comes from its neighbours'
+// parts of speech (compromise, one cached look-up per word, so a sentence costs no parse).
+import { nlp } from './nlp';
+
+export interface Pronouns {
+  subject: 'he' | 'she' | 'they';
+  object: string;
+  possessive: string;
+  reflexive: string;
+  /** "they" takes plural verbs ("they are"). */
+  plural: boolean;
+}
+
+export const HE: Pronouns = { subject: 'he', object: 'him', possessive: 'his', reflexive: 'himself', plural: false };
+export const SHE: Pronouns = { subject: 'she', object: 'her', possessive: 'her', reflexive: 'herself', plural: false };
+export const THEY: Pronouns = { subject: 'they', object: 'them', possessive: 'their', reflexive: 'themself', plural: true };
+
+/** Who is talked about: the people's full names, and what is known of their pronouns (full name -> pronouns). */
+export interface Cast {
+  names: readonly string[];
+  pronouns?: ReadonlyMap<string, Pronouns>;
+}
+
+const personaPronouns = new WeakMap<object, Pronouns | null>();
+
+/**
+ * A persona's pronouns, read from what its file says of it (its background, status and lifestyle are
+ * about the persona: "He has lived in Smalltown…", "never misses his morning tea"). When the text says
+ * neither (or both as often): with `guess`, what compromise knows of the first name (it loads compromise,
+ * so the offline mind asks, not an LLM town's start); else, or when the name is unknown, they/them.
+ */
+export function pronounsOf(persona: { name: string; learned: string; currently?: string; lifestyle?: string }, guess = false): Pronouns {
+  return statedPronouns(persona) ?? (guess ? genderOfFirstName(persona.name) : null) ?? THEY;
+}
+
+/** The pronouns a persona's own text uses for it, or null when it says neither he nor she more. */
+export function statedPronouns(persona: { learned: string; currently?: string; lifestyle?: string }): Pronouns | null {
+  if (personaPronouns.has(persona)) return personaPronouns.get(persona)!;
+  // A revised status goes on with what is on its mind from yesterday: other people's news.
+  const text = [persona.learned, (persona.currently ?? '').split(' Still on ')[0], persona.lifestyle ?? ''].join(' ');
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+  const he = count(/\b(he|him|his|himself)\b/gi);
+  const she = count(/\b(she|her|hers|herself)\b/gi);
+  const found = he > she ? HE : she > he ? SHE : null;
+  personaPronouns.set(persona, found);
+  return found;
+}
+
+/** Pronouns for a full name: the cast's, else what compromise knows of the first name (a male or female name), else unknown (null). */
+function pronounsFor(name: string, cast: Cast): Pronouns | null {
+  return cast.pronouns?.get(name) ?? genderOfFirstName(name);
+}
+
+function genderOfFirstName(name: string): Pronouns | null {
+  const tags = tagsOf(name.split(' ')[0]);
+  return tags.has('MaleName') ? HE : tags.has('FemaleName') ? SHE : null;
+}
+
+// ---- words ---------------------------------------------------------------------------------------
+
+const tagCache = new Map<string, Set<string>>();
+/** compromise's tags for one word out of context, cached (names keep their case: "Will" the name, "will" the modal). */
+function tagsOf(word: string): Set<string> {
+  let tags = tagCache.get(word);
+  if (!tags) {
+    const doc = nlp(word).json() as Array<{ terms: Array<{ tags: string[] }> }>;
+    tags = new Set(doc[0]?.terms[0]?.tags ?? []);
+    tagCache.set(word, tags);
+  }
+  return tags;
+}
+
+/** Whether a word out of context is a plural noun ("students", "shelves"), not a verb ("plans"). */
+export function isPluralNoun(word: string): boolean {
+  const tags = tagsOf(word.toLowerCase());
+  return tags.has('Plural') && !tags.has('Verb');
+}
+
+const ADVERBS = new Set(['also', 'often', 'still', 'always', 'never', 'now', 'usually', 'just', 'really', 'already', 'sometimes', 'even', 'only', 'not']);
+const MODALS = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must']);
+const PREPOSITIONS = new Set(['to', 'with', 'for', 'of', 'at', 'by', 'from', 'about', 'on', 'in', 'like', 'than', 'beside', 'near']);
+/** Words that start a new subject: the verbs after them are not the last subject's. */
+const OTHER_SUBJECTS = new Set(['it', 'we', 'who', 'which', 'that', 'everyone', 'everybody', 'nobody', 'someone', 'people', 'this', 'there']);
+
+function isAdverb(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (ADVERBS.has(lower)) return true;
+  const tags = tagsOf(lower);
+  return (tags.has('Adverb') || tags.has('Negative')) && !tags.has('Verb');
+}
+
+/** A finite verb, as a third person subject takes it: "runs", "is", "has", "will", "went" (not "run", "running"). */
+function isFiniteThird(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (MODALS.has(lower) || lower === "'s" || /n't$/.test(lower)) return true;
+  const tags = tagsOf(lower);
+  if (!tags.has('Verb') || tags.has('Gerund')) return false;
+  if (tags.has('PastTense')) return true;
+  return tags.has('PresentTense') && !tags.has('Infinitive');
+}
+
+/** A finite verb as "I" or "you" take it: "run", "am", "have", "will", "went". */
+function isFiniteFirst(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (/n't$/.test(lower)) return true;
+  if (MODALS.has(lower) || ['am', 'are', 'was', 'were', "'m", "'re"].includes(lower)) return true;
+  const tags = tagsOf(lower);
+  if (!tags.has('Verb') || tags.has('Gerund') || (tags.has('Noun') && !tags.has('Infinitive'))) return false;
+  return tags.has('PastTense') || tags.has('Infinitive');
+}
+
+type GrammaticalPerson = 'first' | 'second' | 'third' | 'plural';
+const BE: Record<GrammaticalPerson, string> = { first: 'am', second: 'are', third: 'is', plural: 'are' };
+const BE_PAST: Record<GrammaticalPerson, string> = { first: 'was', second: 'were', third: 'was', plural: 'were' };
+const BE_SHORT: Record<GrammaticalPerson, string> = { first: "'m", second: "'re", third: "'s", plural: "'re" };
+const verbCache = new Map<string, string>();
+/** Negated auxiliaries: [third person, first person, second person or plural]. */
+const NEGATED: Record<string, [string, string, string]> = {
+  "isn't": ["isn't", 'am not', "aren't"],
+  "aren't": ["isn't", 'am not', "aren't"],
+  "wasn't": ["wasn't", "wasn't", "weren't"],
+  "weren't": ["wasn't", "wasn't", "weren't"],
+  "doesn't": ["doesn't", "don't", "don't"],
+  "don't": ["doesn't", "don't", "don't"],
+  "hasn't": ["hasn't", "haven't", "haven't"],
+  "haven't": ["hasn't", "haven't", "haven't"],
+};
+
+/** A present or "be" verb made to agree with a subject of person `to`; modals and past tenses (but was/were) stay. */
+export function agree(word: string, to: GrammaticalPerson): string {
+  const lower = word.toLowerCase();
+  let out: string;
+  const negated = NEGATED[lower];
+  if (negated) out = negated[to === 'third' ? 0 : to === 'first' ? 1 : 2];
+  else if (/n't$/.test(lower)) out = lower;
+  else if (['am', 'is', 'are'].includes(lower)) out = BE[to];
+  else if (['was', 'were'].includes(lower)) out = BE_PAST[to];
+  else if (["'m", "'s", "'re"].includes(lower)) out = BE_SHORT[to];
+  else if (['has', 'have'].includes(lower)) out = to === 'third' ? 'has' : 'have';
+  else if (['does', 'do'].includes(lower)) out = to === 'third' ? 'does' : 'do';
+  else if (MODALS.has(lower) || tagsOf(lower).has('PastTense')) out = lower;
+  else {
+    const key = `${lower}|${to === 'third' ? 3 : 1}`;
+    out = verbCache.get(key) ?? '';
+    if (!out) {
+      const forms = (nlp(lower).verbs().conjugate() as Array<{ Infinitive?: string; PresentTense?: string }>)[0];
+      out = (to === 'third' ? forms?.PresentTense : forms?.Infinitive) || lower;
+      verbCache.set(key, out);
+    }
+  }
+  return word[0] === word[0].toUpperCase() && word[0] !== "'" ? capitalise(out) : out;
+}
+
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "The cafe is…" after "that": "the cafe is…"; names, "I" and the rest keep their capital. */
+export function afterThat(sentence: string): string {
+  return sentence.replace(/^(The|A|An|My|It|There|This|That|You|Your|He|She|They|His|Her|Their|We|Our)\b/, (w) => w.toLowerCase());
+}
+
+// ---- mentions ------------------------------------------------------------------------------------
+
+interface Token {
+  /** The text between the previous word and this one. */
+  before: string;
+  word: string;
+}
+
+function tokenize(text: string): { tokens: Token[]; tail: string } {
+  const tokens: Token[] = [];
+  const re = /[A-Za-z]+(?:'[A-Za-z]+)?|'[a-z]+\b/g;
+  let cursor = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    tokens.push({ before: text.slice(cursor, m.index), word: m[0] });
+    cursor = m.index + m[0].length;
+  }
+  return { tokens, tail: text.slice(cursor) };
+}
+
+type Case = 'subject' | 'object' | 'possessive' | 'independent' | 'reflexive';
+interface Mention {
+  at: number;
+  /** Tokens the mention spans (a full name is two). */
+  span: number;
+  person: string | null;
+  case: Case;
+}
+
+const PRONOUN_CASES: Record<string, [Case, 'he' | 'she' | 'they']> = {
+  he: ['subject', 'he'],
+  him: ['object', 'he'],
+  his: ['possessive', 'he'],
+  himself: ['reflexive', 'he'],
+  she: ['subject', 'she'],
+  hers: ['independent', 'she'],
+  herself: ['reflexive', 'she'],
+  they: ['subject', 'they'],
+  them: ['object', 'they'],
+  their: ['possessive', 'they'],
+  theirs: ['independent', 'they'],
+  themself: ['reflexive', 'they'],
+  themselves: ['reflexive', 'they'],
+};
+
+/** Whether the mention at token i (spanning `span`) is a subject: a finite verb follows (adverbs allowed), and no preposition leads to it. */
+function isSubjectAt(tokens: Token[], i: number, span: number): boolean {
+  const prev = tokens[i - 1];
+  if (prev && PREPOSITIONS.has(prev.word.toLowerCase()) && !/[,;:.!?]/.test(tokens[i].before)) return false;
+  let j = i + span;
+  if (/[.,;:!?()]/.test(tokens[j]?.before ?? '.')) return false;
+  while (tokens[j] && isAdverb(tokens[j].word) && !/[.,;:!?]/.test(tokens[j + 1]?.before ?? '.')) j++;
+  return tokens[j] !== undefined && !/[.;:!?()]/.test(tokens[j].before) && isFiniteThird(tokens[j].word);
+}
+
+/** People named or referred to by pronoun in the text, each with its case. `topic`: whom a pronoun refers to before anyone is named. */
+function mentionsIn(tokens: Token[], cast: Cast, topic: string | null): Mention[] {
+  const out: Mention[] = [];
+  const named: string[] = topic ? [topic] : [];
+  const firstNames = new Map<string, string>();
+  for (const n of cast.names) if (!firstNames.has(n.split(' ')[0])) firstNames.set(n.split(' ')[0], n);
+  const full = new Set(cast.names);
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].word;
+    const bare = w.replace(/'s$/, '');
+    const two = i + 1 < tokens.length && tokens[i + 1].before === ' ' ? `${w} ${tokens[i + 1].word.replace(/'s$/, '')}` : '';
+    const person = full.has(two) ? two : /^[A-Z]/.test(bare) ? (firstNames.get(bare) ?? (full.has(bare) ? bare : null)) : null;
+    if (person) {
+      const span = person === two ? 2 : 1;
+      const last = tokens[i + span - 1].word;
+      const c: Case = /'s$/.test(last) ? 'possessive' : isSubjectAt(tokens, i, span) ? 'subject' : 'object';
+      out.push({ at: i, span, person, case: c });
+      named.push(person);
+      i += span - 1;
+      continue;
+    }
+    const lower = w.toLowerCase();
+    let pc = PRONOUN_CASES[lower];
+    if (lower === 'her') {
+      const next = tokens[i + 1];
+      const tags = next && !/[.,;:!?]/.test(next.before) ? tagsOf(next.word.toLowerCase()) : new Set<string>();
+      const noun = tags.has('Noun') || tags.has('Adjective') || tags.has('Value') || (tags.has('Infinitive') && !tags.has('Preposition'));
+      pc = [noun && !PREPOSITIONS.has(next.word.toLowerCase()) ? 'possessive' : 'object', 'she'];
+    }
+    if (!pc) continue;
+    const [c, kind] = pc;
+    // The latest person named whom the pronoun fits; one whose pronouns are unknown fits any.
+    let who: string | null = null;
+    for (let k = named.length - 1; k >= 0; k--) {
+      const p = pronounsFor(named[k], cast);
+      if (p === null || p.subject === kind) {
+        who = named[k];
+        break;
+      }
+    }
+    out.push({ at: i, span: 1, person: who, case: c });
+  }
+  return out;
+}
+
+// ---- rendering -----------------------------------------------------------------------------------
+
+const FIRST: Record<Case, string> = { subject: 'I', object: 'me', possessive: 'my', independent: 'mine', reflexive: 'myself' };
+const SECOND: Record<Case, string> = { subject: 'you', object: 'you', possessive: 'your', independent: 'yours', reflexive: 'yourself' };
+
+function sentenceStart(tokens: Token[], i: number): boolean {
+  return i === 0 ? /^\s*$/.test(tokens[0].before) : /[.!?]\s*$/.test(tokens[i].before);
+}
+
+/**
+ * Says a text about people as `speaker` to `listener`: references to the speaker become I / me / my /
+ * mine / myself, to the listener you / your / yours / yourself, and the verbs whose subject changed
+ * agree ("Isabella wants to invite everyone she meets" said by Isabella: "I want to invite everyone I
+ * meet"). `topic`: whom a leading "She"/"He" means. Everyone else keeps their name and pronouns.
+ */
+export function speak(text: string, roles: { speaker?: string; listener?: string; topic?: string }, cast: Cast): string {
+  const { tokens, tail } = tokenize(text);
+  if (tokens.length === 0) return text;
+  const topic = roles.topic ?? roles.speaker ?? null;
+  const mentions = mentionsIn(tokens, cast, topic);
+  const words = tokens.map((t) => t.word);
+  const drop = new Set<number>();
+  let agreeing: GrammaticalPerson | null = null;
+  let verbAt = -1;
+  const byAt = new Map(mentions.map((m) => [m.at, m]));
+  for (let i = 0; i < tokens.length; i++) {
+    const m = byAt.get(i);
+    if (m) {
+      const role = m.person === null ? null : m.person === roles.speaker ? FIRST : m.person === roles.listener ? SECOND : null;
+      if (m.case === 'subject') agreeing = role === FIRST ? 'first' : role === SECOND ? 'second' : null;
+      if (!role) {
+        i += m.span - 1;
+        continue;
+      }
+      let said = role[m.case];
+      // "a friend of me" is "a friend of mine".
+      if (
+        m.case === 'object' &&
+        role === FIRST &&
+        tokens[i - 1]?.word === 'of' &&
+        /^(friend|neighbour|neighbor|colleague|cousin)s?$/.test(tokens[i - 2]?.word ?? '')
+      )
+        said = 'mine';
+      if (sentenceStart(tokens, i)) said = capitalise(said);
+      words[i] = said;
+      for (let k = 1; k < m.span; k++) drop.add(i + k);
+      i += m.span - 1;
+      if (m.case === 'subject') verbAt = i + 1;
+      continue;
+    }
+    const lower = tokens[i].word.toLowerCase();
+    // Another subject (a pronoun, someone not in the cast followed by a verb) takes the verbs after it.
+    if (/[.;:!?]/.test(tokens[i].before) || OTHER_SUBJECTS.has(lower) || (/^[A-Z]/.test(tokens[i].word) && i > 0 && isSubjectAt(tokens, i, 1))) {
+      if (i !== verbAt) agreeing = null;
+    }
+    if (!agreeing) continue;
+    if (i === verbAt) {
+      if (isAdverb(tokens[i].word)) {
+        verbAt++;
+        continue;
+      }
+      if (isFiniteThird(tokens[i].word)) words[i] = agree(tokens[i].word, agreeing);
+      verbAt = -1;
+      continue;
+    }
+    // "… and wants": a second verb of the same subject.
+    if (['and', 'or', 'but'].includes(lower)) verbAt = i + 1;
+  }
+  let out = '';
+  tokens.forEach((t, i) => {
+    if (drop.has(i)) return;
+    out += t.before + words[i];
+  });
+  return out + tail;
+}
+
+/**
+ * A line said by `speaker` to `listener` as a standalone third-person fact: "I am running for mayor and
+ * I want your vote" said by Tomas to Klaus is "Tomas Varga is running for mayor and he wants Klaus's
+ * vote". The first reference to each is their full name (for the listener, "Klaus's" as a possessive),
+ * later ones their pronouns.
+ */
+export function report(line: string, speaker: { name: string; pronouns: Pronouns }, listener?: { name: string; pronouns: Pronouns }): string {
+  const { tokens, tail } = tokenize(line);
+  const words = tokens.map((t) => t.word);
+  let speakerNamed = false;
+  let listenerNamed = false;
+  let agreeing: GrammaticalPerson | null = null;
+  let verbAt = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].word;
+    const lower = w.toLowerCase();
+    const start = sentenceStart(tokens, i);
+    const cap = (s: string) => (start ? capitalise(s) : s);
+    const isSpeaker = w === 'I' || ['me', 'my', 'mine', 'myself', "i'm", "i've", "i'll", "i'd"].includes(lower);
+    const isListener = listener !== undefined && ['you', 'your', 'yours', 'yourself', "you're", "you've", "you'll"].includes(lower);
+    if (isSpeaker || isListener) {
+      const who = isSpeaker ? speaker : listener!;
+      const named = isSpeaker ? speakerNamed : listenerNamed;
+      const [stem, suffix] = lower.includes("'") ? lower.split("'") : [lower, ''];
+      const subject = stem === 'i' || (stem === 'you' && (suffix !== '' || isSubjectAt(tokens, i, 1) || isFiniteFirst(tokens[i + 1]?.word ?? '')));
+      const c: Case =
+        stem === 'i' || subject
+          ? 'subject'
+          : ['my', 'your'].includes(stem)
+            ? 'possessive'
+            : ['mine', 'yours'].includes(stem)
+              ? 'independent'
+              : ['myself', 'yourself'].includes(stem)
+                ? 'reflexive'
+                : 'object';
+      const p = who.pronouns;
+      const pronoun = { subject: p.subject, object: p.object, possessive: p.possessive, independent: `${p.possessive}s`, reflexive: p.reflexive }[c];
+      const name = c === 'possessive' || c === 'independent' ? `${who.name}'s` : who.name;
+      let said = named || c === 'reflexive' ? cap(pronoun) : name;
+      const plural = named && p.plural;
+      // "I'm" is "Tomas Varga is" (a contraction on a name reads badly: "Tomas Varga'll").
+      if (suffix) said += ` ${{ m: plural ? 'are' : 'is', re: plural ? 'are' : 'is', ve: plural ? 'have' : 'has', ll: 'will', d: 'would' }[suffix] ?? suffix}`;
+      if (isSpeaker) speakerNamed = true;
+      else listenerNamed = true;
+      words[i] = said;
+      if (c === 'subject') {
+        agreeing = plural ? 'plural' : 'third';
+        verbAt = suffix ? -1 : i + 1;
+      }
+      continue;
+    }
+    if (/[.;:!?]/.test(tokens[i].before) || OTHER_SUBJECTS.has(lower) || ['he', 'she', 'they', 'we'].includes(lower)) {
+      if (i !== verbAt) agreeing = null;
+    }
+    if (!agreeing) continue;
+    if (i === verbAt) {
+      if (isAdverb(w)) {
+        verbAt++;
+        continue;
+      }
+      if (isFiniteFirst(w)) words[i] = agree(w, agreeing);
+      verbAt = -1;
+      continue;
+    }
+    if (['and', 'or', 'but'].includes(lower)) verbAt = i + 1;
+  }
+  return tokens.map((t, i) => t.before + words[i]).join('') + tail;
+}
+
+/** What someone was asked, taken up by them: "What would you do if your stove caught fire?" -> "What would I do if my stove caught fire?" */
+export function takenUp(question: string): string {
+  const { tokens, tail } = tokenize(question);
+  const words = tokens.map((t) => t.word);
+  for (let i = 0; i < tokens.length; i++) {
+    const lower = tokens[i].word.toLowerCase();
+    const cap = (s: string) => (sentenceStart(tokens, i) ? capitalise(s) : s);
+    if (lower === 'your') words[i] = cap('my');
+    else if (lower === 'yours') words[i] = cap('mine');
+    else if (lower === 'yourself') words[i] = cap('myself');
+    else if (lower === 'you') {
+      const prev = tokens[i - 1]?.word.toLowerCase() ?? '';
+      // "you" after a verb or a preposition is an object ("would happen to you"), unless a verb follows it ("do you think").
+      const next = tokens[i + 1]?.word ?? '';
+      const subject = isFiniteFirst(next) || (!PREPOSITIONS.has(prev) && !/^(tell|ask|give|show|help|invite|meet)s?$/.test(prev));
+      words[i] = subject ? 'I' : 'me';
+      if (subject && ['are', 'were'].includes(next.toLowerCase())) words[i + 1] = next.toLowerCase() === 'are' ? 'am' : 'was';
+      if (subject && ['are', 'were'].includes(prev) && !/[.,;:!?]/.test(tokens[i].before)) words[i - 1] = prev === 'are' ? 'am' : 'was';
+      if (subject && sentenceStart(tokens, i)) words[i] = 'I';
+    }
+  }
+  return tokens.map((t, i) => t.before + words[i]).join('') + tail;
+}
