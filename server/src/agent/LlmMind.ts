@@ -6,7 +6,7 @@
 // reported; an error text is never used as an answer, and a failed request is never re-sent as it was.
 import { z } from 'zod';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, Purpose } from '../llm/types';
-import { LlmReplyError } from '../llm/errors';
+import { LlmAbortedError, LlmReplyError } from '../llm/errors';
 import { mendToSchema } from '../llm/tolerance';
 import { describeShape } from '../llm/schemaShape';
 import type { Memory } from '../store/types';
@@ -230,6 +230,8 @@ export class LlmMind implements Mind {
       try {
         reply = await this.options.model.complete(request);
       } catch (error) {
+        // The town is closing: the operation ends here, with no fallback written in its name.
+        if (error instanceof LlmAbortedError) throw error;
         if (!(error instanceof LlmReplyError)) {
           reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
           break;

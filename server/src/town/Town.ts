@@ -30,6 +30,13 @@ import { isStorageFault, StorageState } from './storage';
 import { TownLog } from './log';
 import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
+import { LlmAbortedError } from '../llm/errors';
+
+/**
+ * At close, how long operations in flight may take to finish on their own (a healthy endpoint's answers are
+ * kept) before every LLM call still going is stopped: a town closes promptly whatever its endpoint does.
+ */
+export const CLOSE_GRACE_MS = 1_500;
 
 export interface TownParts {
   embedder: Embedder;
@@ -65,6 +72,8 @@ interface Composed {
   logger: Logger;
   embedder: Embedder;
   opening: Opening;
+  /** Operations whose LLM calls the close stopped. */
+  stoppedAtClose: { count: number };
 }
 
 export class Town implements Composed {
@@ -88,6 +97,8 @@ export class Town implements Composed {
   readonly embedder: Embedder;
   readonly opening: Opening;
   private closed = false;
+  /** Operations whose LLM calls the close stopped. */
+  readonly stoppedAtClose: { count: number };
 
   private constructor(parts: Composed) {
     this.config = parts.config;
@@ -108,6 +119,7 @@ export class Town implements Composed {
     this.logger = parts.logger;
     this.embedder = parts.embedder;
     this.opening = parts.opening;
+    this.stoppedAtClose = parts.stoppedAtClose;
   }
 
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
@@ -165,6 +177,7 @@ export class Town implements Composed {
             onBudgetResume: () => holds.budgetSpent(false),
           })
         : { mind: parts.mind!, runtimeSettings: parts.runtimeSettings ?? {}, stack: null };
+      const stoppedAtClose = { count: 0 };
       const runtime = new AgentRuntime({
         map,
         seed: config.seed,
@@ -176,7 +189,11 @@ export class Town implements Composed {
         sim: { agent: (id) => sim.agent(id) },
         emit: (events) => log.queue(events),
         settings: { ablation: config.ablation, conversationMode: config.conversationMode, ...bundle.runtimeSettings, ...parts.runtimeSettings },
-        onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (request, error) => {
+          // Stopped by the close (counted there); anything else is worth a line.
+          if (error instanceof LlmAbortedError) stoppedAtClose.count++;
+          else parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
       });
       const storage = new StorageState(
         () => wallClock.now(),
@@ -207,6 +224,7 @@ export class Town implements Composed {
         logger: parts.logger,
         embedder: parts.embedder,
         opening,
+        stoppedAtClose,
       });
       await town.start(personaList);
       return town;
@@ -285,23 +303,40 @@ export class Town implements Composed {
     return this.config.operatorToken ?? '';
   }
 
-  /** Waits for operations in flight, saves a snapshot and closes the file. */
-  async close(): Promise<void> {
+  /**
+   * Stops stepping, gives operations in flight CLOSE_GRACE_MS to finish, then stops every LLM call still
+   * going (in flight, queued or sitting out a retry: those operations end and write nothing more), saves
+   * what is left and closes the file. Prompt whatever the endpoint does: down, hanging or refusing.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.loop.settle();
-    await this.runtime.flushObservations(this.clock.gameMs);
+    this.loop.stop();
+    const settled = this.loop.settle();
+    let timer: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([settled.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, graceMs, false)))]);
+    clearTimeout(timer);
+    if (!inTime && this.stack) {
+      this.stack.close();
+      await settled;
+      this.logger.info(`world '${this.config.world}': stopped ${this.stoppedAtClose.count} operation(s) still waiting on the LLM at close`);
+    } else await settled;
+    try {
+      await this.runtime.flushObservations(this.clock.gameMs);
+    } catch (error) {
+      this.logger.error(`world '${this.config.world}': observations waiting for a batch were not stored at close: ${errorText(error)}`);
+    }
     try {
       this.log.flush();
       this.loop.saveSnapshot();
     } catch (error) {
       // A full disk at shutdown: what is committed stays; the file is closed all the same.
       if (!isStorageFault(error)) throw error;
-      this.logger.error(
-        `world '${this.config.world}': could not save at shutdown (${error instanceof Error ? error.message : String(error)}); the last committed state stays`,
-      );
+      this.logger.error(`world '${this.config.world}': could not save at shutdown (${errorText(error)}); the last committed state stays`);
     }
     this.log.close();
     this.db.close();
   }
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

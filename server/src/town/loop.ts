@@ -52,6 +52,8 @@ export class TownLoop {
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
   private readonly drainedWaiters: Array<() => void> = [];
+  /** Set when the town closes: no step runs after it. */
+  private stopped = false;
 
   constructor(private readonly p: LoopParts) {
     this.lastSnapshotGameMs = p.clock.gameMs;
@@ -84,7 +86,7 @@ export class TownLoop {
 
   /** Live mode: advance by a real-time delta, step the sim, and hand new requests to the runtime. */
   tick(realDeltaMs: number): TickResult {
-    if (this.lockstep) return { ...emptyResult(), logged: [] };
+    if (this.lockstep || this.stopped) return { ...emptyResult(), logged: [] };
     const { sim, clock, runtime, holds } = this.p;
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
@@ -146,7 +148,7 @@ export class TownLoop {
     await this.queueDrained();
     await runtime.idle();
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
-    while (clock.gameMs < untilGameMs) {
+    while (clock.gameMs < untilGameMs && !this.stopped) {
       const gameMs = clock.skip(Math.min(stepGameMs, untilGameMs - clock.gameMs));
       const result = sim.step(gameMs, inputs);
       const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
@@ -226,6 +228,11 @@ export class TownLoop {
     if (config.snapshotThinAfterGameHours > 0 && db.eventFormat >= 2) {
       db.snapshots.thin(clock.gameMs - config.snapshotThinAfterGameHours * 3_600_000, config.snapshotKeepEveryGameMinutes * GAME_MS_PER_MINUTE);
     }
+  }
+
+  /** At close: the step in progress is the last (a lockstep run ends after it), and live ticks do nothing. */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
