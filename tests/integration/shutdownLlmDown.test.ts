@@ -1,8 +1,9 @@
 // A stop is prompt whatever the LLM does. The server is `npm start`'s in a process of its own, on the
-// LLM mind over real HTTP (the in-process stub), with six retries and the shipped 60 s a call. While its residents think, the endpoint fails: it refuses connections, answers every
-// call with a 500, or takes requests and never replies. Then SIGTERM: the process must exit 0 within a few
-// seconds (before the fix it sat out every retry's backoff and every call's timeout), the world file
-// intact, and a new start must resume it.
+// LLM mind over real HTTP (the in-process stub), with six retries and the shipped 60 s a call. While its
+// residents think, the endpoint fails: it refuses connections, answers every call with a 500, or takes
+// requests and never replies. Then SIGTERM: the process must exit 0 within a few seconds (before the fix
+// it sat out every retry's backoff and every call's timeout), the world file intact, and a new start must
+// resume it.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';

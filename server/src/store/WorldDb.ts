@@ -261,7 +261,11 @@ export class WorldDb {
   }
 }
 
+/** The meta key of the committed clock (EventLog.markClock). */
+const CLOCK_MARK_KEY = 'clock_game_ms';
+
 class SqliteEventLog implements EventLog {
+  private setMark: Database.Statement | null = null;
   private readonly insert;
   private readonly range;
   private readonly last;
@@ -272,13 +276,22 @@ class SqliteEventLog implements EventLog {
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
     this.bounds = db.prepare('SELECT min(game_ms) AS firstGameMs, max(game_ms) AS lastGameMs FROM events');
   }
-  append(events: EventInput[]): number {
+  append(events: EventInput[], clockGameMs?: number): number {
     return this.db.transaction((items: EventInput[]) => {
       // Gap-free: each seq is the last one plus one, inside the same transaction.
       let seq = this.last.get() as number;
       for (const e of items) this.insert.run(++seq, Math.round(e.gameMs), e.kind, e.agentId, JSON.stringify(e.data ?? null));
+      if (clockGameMs !== undefined) this.markClock(clockGameMs);
       return seq;
     })(events);
+  }
+  markClock(gameMs: number): void {
+    this.setMark ??= this.db.prepare(`INSERT INTO meta (key, value) VALUES ('${CLOCK_MARK_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
+    this.setMark.run(String(Math.round(gameMs)));
+  }
+  clockMark(): number | null {
+    const value = this.db.prepare(`SELECT value FROM meta WHERE key = '${CLOCK_MARK_KEY}'`).pluck().get() as string | undefined;
+    return value === undefined ? null : Number(value);
   }
   read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[] {
     return (this.range.all(fromSeq, toSeq, limit) as EventRow[]).map(toLoggedEvent);

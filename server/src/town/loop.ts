@@ -150,6 +150,8 @@ export class TownLoop {
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
     while (clock.gameMs < untilGameMs && !this.stopped) {
       const gameMs = clock.skip(Math.min(stepGameMs, untilGameMs - clock.gameMs));
+      // The room may show the new time while the step's operations are awaited: commit it first.
+      this.markClock();
       const result = sim.step(gameMs, inputs);
       const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
       inputs = [...outputs.flat(), ...this.pending.splice(0)];
@@ -164,9 +166,10 @@ export class TownLoop {
     log.queue(result.events, true);
     let logged: LoggedEvent[] = [];
     const snapshotDue = clock.gameMs - this.lastSnapshotGameMs >= config.snapshotEveryGameMinutes * GAME_MS_PER_MINUTE;
-    const writing = log.pending > 0 || snapshotDue;
+    const writing = log.pending > 0 || snapshotDue || log.clockMoved(clock.gameMs);
     try {
-      logged = log.flush();
+      // The step's events and the clock's game time in one commit: the room shows this time only after it.
+      logged = log.flush(clock.gameMs);
       if (snapshotDue) this.saveSnapshot();
       if (writing) storage.succeeded();
     } catch (error) {
@@ -214,6 +217,18 @@ export class TownLoop {
     this.quickPlanned.add(key);
     this.pending.push(quick);
     return true;
+  }
+
+  /** Commits the clock's time now; a refused write holds the clock like any other (the next step tries again). */
+  private markClock(): void {
+    const { log, clock, storage, holds } = this.p;
+    try {
+      log.markClock(clock.gameMs);
+    } catch (error) {
+      if (!isStorageFault(error)) throw error;
+      storage.failed(error);
+      holds.storageFault(true);
+    }
   }
 
   saveSnapshot(): void {
