@@ -269,7 +269,7 @@ export class Town implements Composed {
       const lastSeq = this.db.events.lastSeq();
       this.logger.info(
         `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
-          `#${lastSeq}, ${folded} folded in since the last snapshot)`,
+          `#${lastSeq}, ${folded} folded in since the last snapshot; file checked: ${this.db.openCheck})`,
       );
     } else {
       await this.runtime.seed(
