@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
 import { exited, startServerProcess, stopChild, type ServerChild } from '../childServer';
-import { subsetPersonas, tempDir } from '../helpers';
+import { subsetPersonas, tempDir, waitFor } from '../helpers';
 
 /** The bound a stop must keep: the town's grace for work in flight (1.5 s), then saving and closing. */
 const STOP_BOUND_MS = 5_000;
@@ -71,9 +71,10 @@ describe('SIGTERM with the LLM down', () => {
       if (failure === 'refusing connections') await stub.disappear();
       else stub.queueFaults(...Array<'timeout' | '500'>(10_000).fill(failure === 'answering every call with HTTP 500' ? '500' : 'timeout'));
       const requestsAtFailure = stub.stats.requests;
+      // Calls were in flight or being retried when the stop came: the town asked again after the failure
+      // (waited for, as a loaded machine may take a while), and had a moment to retry.
+      if (failure !== 'refusing connections') await waitFor('a call to the failed endpoint', () => stub.stats.requests > requestsAtFailure, 20_000);
       await sleep(1500);
-      // Calls were in flight or being retried when the stop came (the town was still asking).
-      if (failure !== 'refusing connections') expect(stub.stats.requests).toBeGreaterThan(requestsAtFailure);
 
       const stop = await timedStop(child, 20_000);
       const output = child.output.join('');
