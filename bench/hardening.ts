@@ -10,7 +10,8 @@ import { matchMaker } from '@colyseus/core';
 import { startTown, type RunningTown } from '../server/src/app';
 import { replayRoomCount } from '../server/src/rooms/admission';
 import { tempDir, waitFor } from '../tests/helpers';
-import { checkWorldFile } from '../server/src/store/WorldDb';
+import { checkWorldFile, openWorldDb } from '../server/src/store/WorldDb';
+import { clearCleanClose } from '../server/src/store/cleanClose';
 import { generatedTown } from './bigTown';
 
 const SEEDS = [1, 2, 3, 4, 5];
@@ -119,7 +120,9 @@ export async function benchHardening(): Promise<Record<string, number>> {
 
 /**
  * What the open checks (ours? PRAGMA quick_check) add to a start: on the world file of a 1,000-agent
- * town run for a game hour, measured `runs` times (the file in the page cache after the first).
+ * town run for a game hour, measured `runs` times (the file in the page cache after the first): the
+ * check alone, and the whole open of the world file after a clean close (its stamp matches: no
+ * quick_check) and after a kill (no stamp: the full check).
  */
 export async function benchOpenCheck(runs = 5): Promise<Record<string, number>> {
   const town = generatedTown(1000);
@@ -138,6 +141,7 @@ export async function benchOpenCheck(runs = 5): Promise<Record<string, number>> 
   });
   await server.town.commands.step(60, 'bench');
   const file = server.town.db.file;
+  const embedding = { model: server.town.embedder.model, dimension: server.town.embedder.dimension };
   await server.close();
   const ms: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -145,9 +149,30 @@ export async function benchOpenCheck(runs = 5): Promise<Record<string, number>> 
     checkWorldFile(file, { quickCheck: true });
     ms.push(performance.now() - t0);
   }
+  const openMs = (afterKill: boolean) => {
+    const out: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      if (afterKill) clearCleanClose(file);
+      const t0 = performance.now();
+      const db = openWorldDb(file, embedding);
+      out.push(performance.now() - t0);
+      if (db.openCheck !== (afterKill ? 'quick_check' : 'clean close')) throw new Error(`open check ${db.openCheck}, expected the other`);
+      db.close();
+    }
+    return out;
+  };
+  const clean = openMs(false);
+  const killed = openMs(true);
   const { size } = await import('node:fs').then((fs) => fs.statSync(file));
-  console.log(`  open check on a 1,000-agent world file (${(size / 1e6).toFixed(1)} MB): ${ms.map((m) => m.toFixed(0)).join(' ')} ms`);
-  return { 'chaos.open_check_ms.agents_1000': Math.max(...ms), 'chaos.open_check_file_mb.agents_1000': size / 1e6 };
+  const shown = (xs: number[]) => xs.map((m) => m.toFixed(0)).join(' ');
+  console.log(`  open check on a 1,000-agent world file (${(size / 1e6).toFixed(1)} MB): ${shown(ms)} ms`);
+  console.log(`  whole open of it: after a clean close ${shown(clean)} ms; after a kill ${shown(killed)} ms`);
+  return {
+    'chaos.open_check_ms.agents_1000': Math.max(...ms),
+    'chaos.open_check_file_mb.agents_1000': size / 1e6,
+    'chaos.open_ms.world_140mb.after_clean_close': Math.max(...clean),
+    'chaos.open_ms.world_140mb.after_kill': Math.max(...killed),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,7 +9,7 @@ import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { ViteDevServer } from 'vite';
 import { checkSettingsOnDisk, loadConfig, redactUrl, type Config, type ConfigInput } from './config';
-import type { Town } from './town/Town';
+import { CLOSE_GRACE_MS, type Town } from './town/Town';
 import { createLogger, type Logger } from './town/logger';
 import { TownRoom } from './rooms/TownRoom';
 import { ReplayRoom, replayContexts } from './rooms/ReplayRoom';
@@ -203,7 +203,10 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       await gameServer.gracefullyShutdown(false).catch(() => undefined);
       await vite?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Each town stops its own LLM calls after its grace; the embedder, shared by all, is stopped after the same grace.
+      const stopEmbedder = setTimeout(() => minds.embedder.close?.(), CLOSE_GRACE_MS);
       await host.closeAll();
+      clearTimeout(stopEmbedder);
     })());
   try {
     await addresses?.register(config.advertiseAddress ?? `${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`);

@@ -1,6 +1,6 @@
 // `npm start`: the town on PORT (default 2567), with the settings from the environment.
 import { loadConfigFromProcess, ConfigError } from './config';
-import { startTownWith } from './app';
+import { startTownWith, type RunningTown } from './app';
 import { createLogger } from './town/logger';
 import { warmNlp } from './agent/nlp';
 import module from 'node:module';
@@ -8,26 +8,32 @@ import module from 'node:module';
 async function main(): Promise<void> {
   const config = loadConfigFromProcess();
   const logger = createLogger(config.logLevel);
-  const running = await startTownWith(config, logger);
-  // Serving: now write the compile cache (start.ts turned it on; a kill -9 later keeps it for the
-  // restart) and load what the offline mind's voice needs.
-  module.flushCompileCache?.();
-  setImmediate(warmNlp);
+  // The handlers go in before the start: a stop asked for while the town opens (or just as it says it
+  // serves) waits for the start and then saves, instead of Node's default ending it unsaved.
+  let starting: Promise<RunningTown> | null = null;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: saving the world and stopping`);
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
+    starting!
+      .then((running) => running.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  starting = startTownWith(config, logger);
+  await starting;
+  // Serving: now write the compile cache (start.ts turned it on; a kill -9 later keeps it for the
+  // restart) and load what the offline mind's voice needs.
+  module.flushCompileCache?.();
+  if (!stopping) setImmediate(warmNlp);
 }
 
 main().catch((error: unknown) => {

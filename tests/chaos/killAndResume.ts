@@ -4,7 +4,9 @@
 // committed (it is in the file or its WAL, not in the dying process's memory), so "lost" is measured
 // against rows seen from outside before each kill, not against what the server says about itself.
 // After each restart every row ever seen must be there unchanged, the event log gap-free, the file's
-// integrity check clean, and the clock no earlier than the last walk or action logged before the kill.
+// integrity check clean, and the clock no earlier than the last walk or action logged before the kill,
+// nor than the game time /healthz showed before it (one history: the town never goes back to a time a
+// viewer has seen pass, and the log's game time never goes back across the restart).
 import path from 'node:path';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -48,6 +50,8 @@ export interface KillCycle {
   resumeMs: number | null;
   /** Of that, ms from the server's first log line (Node and its modules loaded) to the world resumed, by its log's clock. */
   openMs: number | null;
+  /** The latest game time /healthz showed before the kill (null: it never answered). */
+  shownGameMs: number | null;
   /** What had been seen committed when it died. */
   seenSeq: number;
   seenMemories: number;
@@ -64,6 +68,10 @@ export interface RestartCheck {
   dangling: number;
   /** Game ms by which the resumed clock stood before the last walk or action seen before the kill (0: none). */
   rolledBackGameMs: number;
+  /** Game ms by which the resumed clock stood before the game time shown before the kill (0: none). */
+  behindShownGameMs: number;
+  /** Game ms by which the log's time went back at the restart: events before its run.resumed later than it (0: none). */
+  logWentBackGameMs: number;
   /** Events logged after that resume, so far. */
   eventsAfterResume: number;
   /** `run.started` events: a world is started once, however often its first start is cut short. */
@@ -129,8 +137,11 @@ export class OutsideReader {
     }
   }
 
-  /** Every row seen so far checked against the file as it is now; `restartedAfterSeq`: the last seq seen before the kill. */
-  check(restartedAfterSeq = this.lastSeenSeq): RestartCheck {
+  /**
+   * Every row seen so far checked against the file as it is now; `restartedAfterSeq`: the last seq seen before
+   * the kill; `shownGameMs`: the game time shown before it.
+   */
+  check(restartedAfterSeq = this.lastSeenSeq, shownGameMs: number | null = null): RestartCheck {
     const db = this.open();
     if (!db) throw new Error(`${this.file}: no world file after a restart`);
     const lost: string[] = [];
@@ -159,6 +170,10 @@ export class OutsideReader {
     let lastSimEventGameMs = -Infinity;
     for (const [seq, gameMs] of this.simEventGameMs) if (seq <= restartedAfterSeq) lastSimEventGameMs = Math.max(lastSimEventGameMs, gameMs);
     const rolledBackGameMs = resumed && Number.isFinite(lastSimEventGameMs) ? Math.max(0, lastSimEventGameMs - resumed.gameMs) : 0;
+    const behindShownGameMs = resumed && shownGameMs !== null ? Math.max(0, shownGameMs - resumed.gameMs) : 0;
+    let loggedBefore = -Infinity;
+    if (resumed) for (const e of events.values()) if (e.seq < resumed.seq) loggedBefore = Math.max(loggedBefore, e.gameMs);
+    const logWentBackGameMs = resumed && Number.isFinite(loggedBefore) ? Math.max(0, loggedBefore - resumed.gameMs) : 0;
     const seeds = 'SELECT agent_id, description FROM memories WHERE created_ms = (SELECT min(created_ms) FROM memories)';
     const seedsTwice = db.prepare(`SELECT count(*) FROM (${seeds} GROUP BY agent_id, description HAVING count(*) > 1)`).pluck().get() as number;
     const eventsAfterResume = resumed ? (hi ?? 0) - resumed.seq : 0;
@@ -170,6 +185,8 @@ export class OutsideReader {
       integrity,
       dangling,
       rolledBackGameMs,
+      behindShownGameMs,
+      logWentBackGameMs,
       eventsAfterResume,
       worldStarts,
       seedsTwice,
@@ -214,6 +231,16 @@ const memoryKey = (m: MemoryRow) => JSON.stringify([m.agent_id, m.kind, m.descri
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The game time the server shows (/healthz, read from the live clock the room broadcasts), or null. */
+async function shownGameMs(url: string): Promise<number | null> {
+  try {
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { gameMs?: number };
+    return typeof health.gameMs === 'number' ? health.gameMs : null;
+  } catch {
+    return null;
+  }
+}
+
 /** From the first line the server logged (its modules loaded, settings read) to "resumed world", by the log's own timestamps. */
 function openTimeMs(output: string): number | null {
   const stamp = (line: string | undefined) => (line ? Date.parse(line.slice(0, 24)) : Number.NaN);
@@ -242,6 +269,8 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
       .catch(() => null)) as { holds?: string[] } | null;
     return health !== null && Array.isArray(health.holds) && !health.holds.includes('starting');
   };
+  /** The latest game time shown by the process last killed (what its restart must not go back from). */
+  let lastShownGameMs: number | null = null;
 
   /** One process: started, watched (checked once it is ready, after a kill), and ended by `until`. */
   const live = async (restart: boolean, until: (sinceSpawnMs: number, sinceReadyMs: number | null) => boolean) => {
@@ -254,19 +283,24 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
       (error: Error) => (failed = error),
     );
     let checked = false;
+    let shown: number | null = null;
     for (;;) {
       if (failed) throw new Error(`the server stopped by itself: ${(failed as Error).message}`);
       // A new world serves while its first start goes on (the clock held 'starting'): checked once it has started.
       if (ready && restart && !checked && (await townStarted(ready as ServerChild))) {
         checked = true;
         startedMs.push(performance.now() - spawned);
-        const check = reader.check();
+        const check = reader.check(reader.lastSeenSeq, lastShownGameMs);
         checks.push(check);
         for (const row of check.lost) lostRows.add(row);
       }
       // After a kill the file is first opened by the server, whose start recovers its WAL: the reader
       // waits until it is ready (so rows a restart writes before it is ready are seen only after it).
       if (ready || !restart) reader.poll();
+      if (ready) {
+        const t = await shownGameMs((ready as ServerChild).url);
+        if (t !== null) shown = Math.max(shown ?? t, t);
+      }
       const now = performance.now();
       if (until(now - spawned, ready ? now - (ready as ServerChild).readyAt : null)) break;
       await sleep(pollMs);
@@ -275,6 +309,7 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
     return {
       proc: proc! as ChildProcess,
       child,
+      shown,
       spawned,
       resumedMs: child && restart ? child.readyAt - child.spawnedAt : null,
       openMs: child && restart ? openTimeMs(child.output.join('')) : null,
@@ -295,6 +330,8 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
     reader.close();
     const killedAfterMs = performance.now() - run.spawned;
     await killChild(run.proc);
+    // A process killed before it served showed nothing: the one before it showed the latest time.
+    if (run.shown !== null) lastShownGameMs = run.shown;
     if (run.resumedMs !== null) resumeMs.push(run.resumedMs);
     if (run.openMs !== null) openMs.push(run.openMs);
     const cycle: KillCycle = {
@@ -303,6 +340,7 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
       wasReady: run.child !== null,
       resumeMs: run.resumedMs,
       openMs: run.openMs,
+      shownGameMs: run.shown,
       seenSeq: reader.lastSeenSeq,
       seenMemories: reader.memories.size,
     };
@@ -316,7 +354,7 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
   if (last.resumedMs !== null) resumeMs.push(last.resumedMs);
   if (last.openMs !== null) openMs.push(last.openMs);
   await stopChild(last.child ?? undefined);
-  const finalCheck = reader.check(seqAtLastKill);
+  const finalCheck = reader.check(seqAtLastKill, lastShownGameMs);
   checks.push(finalCheck);
   for (const row of finalCheck.lost) lostRows.add(row);
   reader.close();

@@ -31,6 +31,9 @@ function expectNothingLost(run: KillRunResult): void {
     expect(check.gapFree).toBe(true);
     expect(check.dangling).toBe(0);
     expect(check.rolledBackGameMs).toBe(0);
+    // One history: never back before a time a viewer was shown, and the log's game time never goes back.
+    expect(check.behindShownGameMs, summary).toBe(0);
+    expect(check.logWentBackGameMs, summary).toBe(0);
     expect(check.worldStarts).toBe(1);
     expect(check.seedsTwice).toBe(0);
   }
@@ -56,6 +59,28 @@ describe('kill -9 at random moments', () => {
     });
     expectNothingLost(run);
     expect(run.resumeMs.length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('at night, when nothing is logged for game minutes: the resumed clock is never before the clock shown, nor the log\u2019s', async () => {
+    // From 01:00 everyone sleeps: only the clock moves (ten game minutes a real second), and nothing is logged.
+    const run = await killAndResume({
+      kills: 3,
+      seed: 5,
+      dataDir: tempDir(),
+      env: { START_TIME: '2026-02-13T01:00', CLOCK_RATE: '600' },
+      moments: { duringStart: 0, startMs: [0, 0], servingMs: [800, 1500] },
+      lastRunMs: 800,
+    });
+    const summary = JSON.stringify({ cycles: run.cycles, checks: run.checks });
+    expect(run.lostRows, summary).toEqual([]);
+    expect(run.cycles.every((c) => c.shownGameMs !== null)).toBe(true);
+    for (const check of run.checks) {
+      expect(check.integrity).toBe('ok');
+      expect(check.gapFree).toBe(true);
+      expect(check.behindShownGameMs, summary).toBe(0);
+      expect(check.logWentBackGameMs, summary).toBe(0);
+    }
+    expect(run.exitCode, run.finalOutput).toBe(0);
   }, 90_000);
 
   it('on the LLM mind over HTTP, including a kill while a new world seeds its residents\u2019 memories', async () => {

@@ -1,4 +1,5 @@
 // The ChatModel stack over real HTTP, against the in-process OpenAI-compatible stub.
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { OpenAIChatModel, type ResponseFormatMode } from '../../server/src/llm/OpenAIChatModel';
@@ -222,5 +223,50 @@ describe('the whole stack', () => {
     expect(again.map((a) => a.json)).toEqual(answers.map((a) => a.json));
     expect(again.every((a) => a.cached)).toBe(true);
     expect(log.rows.filter((r) => r.cached)).toHaveLength(3);
+  });
+});
+
+describe('closing the stack', () => {
+  it('stops at once every call in flight, queued, waiting on the budget or sitting out a backoff, and refuses new ones', async () => {
+    // Over real HTTP, the stub takes the first call and never answers; with one call at a time, the next two queue.
+    stub = await new OpenAIStub({ faults: ['timeout'], hangMs: 600_000 }).start();
+    const make = (model: ChatModel, budget = { tokens: 0, usd: 0 }) =>
+      buildChatStack(model, {
+        modelFor: () => 'stub-model',
+        cache: null,
+        log: new ArrayCallLog(),
+        pricing: new Pricing({}),
+        budget,
+        concurrency: 1,
+        requestsPerMinute: 0,
+        tokensPerMinute: 0,
+        maxRetries: 6,
+        random: () => 1,
+      });
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: Error) => e.name,
+      );
+    const http = make(await adapter('json_schema', 600_000));
+    const overHttp = ['a', 'b', 'c'].map((agentId) => outcome(http.model.complete(request({ agentId }))));
+    // An endpoint that answers 500 every time: the call sits out its backoffs (0.5 s, 1 s, 2 s … 32 s).
+    const failing = make({ complete: async () => Promise.reject(new LlmHttpError(500, 'down', null)) });
+    const backingOff = outcome(failing.model.complete(request()));
+    // A spent budget holds its calls: the first answer spends the one token allowed.
+    const answer: ChatResponse = { json: {}, text: '{}', model: 'm', usage: { promptTokens: 5, completionTokens: 5 }, latencyMs: 1, cached: false };
+    const spent = make({ complete: async () => answer }, { tokens: 1, usd: 0 });
+    await spent.model.complete(request());
+    const held = outcome(spent.model.complete(request()));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stub.stats.requests).toBe(1);
+    expect(spent.budget.paused).toBe(true);
+
+    const started = performance.now();
+    for (const stack of [http, failing, spent]) stack.close();
+    expect(await Promise.all([...overHttp, backingOff, held])).toEqual(Array(5).fill('LlmAbortedError'));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(stub.stats.requests).toBe(1);
+    await expect(http.model.complete(request())).rejects.toThrow(/LLM call stopped: the town is closing/);
   });
 });

@@ -52,6 +52,35 @@ describe('world file checks on open', () => {
     expect(digest(file)).toBe(stampedDigest);
   }, 60_000);
 
+  it('skips PRAGMA quick_check only for a file closed cleanly and unchanged since; damage written in place after is refused', async () => {
+    const dataDir = tempDir();
+    const file = path.join(dataDir, 'smalltown.sqlite');
+    const first = await startTestTown({ dataDir, rate: 600 });
+    expect(first.town.db.openCheck).toBe('new');
+    await first.town.commands.step(10, 'test');
+    await first.close();
+    // Closed cleanly: the next open trusts the file as it was left.
+    const clean = await startTestTown({ dataDir });
+    expect(clean.town.db.openCheck).toBe('clean close');
+    // Killed: no clean close (the connection dropped as a kill would leave it, no stamp): the full check.
+    clean.town.log.close();
+    clean.town.db.db.close();
+    await clean.close().catch(() => undefined);
+    const afterKill = await startTestTown({ dataDir });
+    expect(afterKill.town.db.openCheck).toBe('quick_check');
+    await afterKill.close();
+    // 16 KB of random bytes written into the cleanly closed file, in place: the stamp no longer matches, the check refuses it.
+    const size = fs.statSync(file).size;
+    const rng = new Rng(3);
+    const bytes = Buffer.from(Array.from({ length: 16 * 1024 }, () => Math.floor(rng.next() * 256)));
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, bytes, 0, bytes.length, Math.floor(size / 2) - 8192);
+    fs.closeSync(fd);
+    const before = digest(file);
+    await expect(startTestTown({ dataDir })).rejects.toThrow(/smalltown\.sqlite: (is damaged \(PRAGMA quick_check|is not a readable SQLite file)/);
+    expect(digest(file)).toBe(before);
+  }, 60_000);
+
   it('refuses a copy with 16 KB of random bytes in its middle, over 8 seeds, leaving each untouched', async () => {
     const size = fs.statSync(original).size;
     const refused: string[] = [];

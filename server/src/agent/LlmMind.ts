@@ -7,7 +7,7 @@
 import { pronounsOf, report } from './grammar';
 import { z } from 'zod';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, Purpose } from '../llm/types';
-import { LlmReplyError } from '../llm/errors';
+import { LlmAbortedError, LlmReplyError } from '../llm/errors';
 import { mendToSchema } from '../llm/tolerance';
 import { describeShape } from '../llm/schemaShape';
 import type { Memory } from '../store/types';
@@ -232,6 +232,8 @@ export class LlmMind implements Mind {
       try {
         reply = await this.options.model.complete(request);
       } catch (error) {
+        // The town is closing: the operation ends here, with no fallback written in its name.
+        if (error instanceof LlmAbortedError) throw error;
         if (!(error instanceof LlmReplyError)) {
           reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
           break;

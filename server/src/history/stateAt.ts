@@ -38,6 +38,12 @@ export function readSavedTown(snapshot: Snapshot): SavedTown {
   return { sim: upgradeState(saved.sim), clock: { ...saved.clock } };
 }
 
+function lastLoggedGameMs(events: readonly LoggedEvent[]): number {
+  let last = -Infinity;
+  for (const e of events) if (e.gameMs > last) last = e.gameMs;
+  return last;
+}
+
 /** Applies the operator's clock changes (pause, resume, speed) among `events` to a clock state. */
 export function foldClock(clock: ClockState, events: Iterable<LoggedEvent>): ClockState {
   const out = { ...clock };
@@ -60,7 +66,9 @@ export function stateAt(db: HistorySource, world: SimWorld, gameMs: number | nul
   const saved = readSavedTown(snapshot);
   const events = [...historyEvents(db, { afterSeq: snapshot.seq, untilGameMs: gameMs ?? undefined }, abandoned)];
   const fold = foldEvents(world, saved.sim, events, snapshot.seq);
-  const at = gameMs ?? Math.max(snapshot.gameMs, fold.lastGameMs ?? snapshot.gameMs);
+  // The end of the log: as far as the clock was committed (what viewers were shown, events or not), and
+  // never before an event logged (a world from before the clock was committed has only those).
+  const at = gameMs ?? Math.max(snapshot.gameMs, fold.lastGameMs ?? snapshot.gameMs, lastLoggedGameMs(events), db.events.clockMark() ?? -Infinity);
   const sim = settleAt(world, fold.state, at);
   const clock = { ...foldClock(saved.clock, events), gameMs: at };
   return {

@@ -2,6 +2,8 @@
 // `onPause` says so once; `raise` lifts the limit and lets them go.
 import type { ChatModel, ChatRequest, ChatResponse } from './types';
 import type { Pricing } from './pricing';
+import { abortedBy } from './errors';
+import { untilAborted } from './RetryingChatModel';
 
 export interface BudgetLimits {
   /** 0 = no limit. */
@@ -53,8 +55,9 @@ export class BudgetChatModel implements ChatModel {
         this.pausedNotified = true;
         this.hooks.onPause?.(`LLM budget spent: ${this.describe()}. Raise LLM_BUDGET_TOKENS / LLM_BUDGET_USD (or the operator's budget control) to resume.`);
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await untilAborted(new Promise<void>((resolve) => this.waiting.push(resolve)), signal);
     }
+    if (signal?.aborted) throw abortedBy(signal);
     const response = await this.inner.complete(request, signal);
     this.spentTokens += response.usage.promptTokens + response.usage.completionTokens;
     this.spentUsd += this.pricing.cost(response.model, response.usage.promptTokens, response.usage.completionTokens);

@@ -6,7 +6,7 @@
 // retry is seen and counted.
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError } from 'openai';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, Purpose } from './types';
-import { LlmHttpError, LlmNetworkError, LlmReplyError, LlmTimeoutError } from './errors';
+import { abortedBy, LlmHttpError, LlmNetworkError, LlmReplyError, LlmTimeoutError } from './errors';
 import { extractJson } from './replyJson';
 import { describeShape } from './schemaShape';
 import { systemClock, type WallClock } from '../core/wallClock';
@@ -134,6 +134,8 @@ export class OpenAIChatModel implements ChatModel {
         { signal, timeout: this.timeoutMs },
       );
     } catch (error) {
+      // Stopped by the caller (the town closing), not timed out: not to be retried.
+      if (signal?.aborted) throw abortedBy(signal);
       throw translateError(error, this.timeoutMs, this.now());
     }
     const choice = completion.choices[0];

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import type { Embedder } from './types';
+import { abortedBy } from './errors';
 
 export interface EmbeddingCache {
   getEmbeddings(model: string, hashes: string[]): Map<string, Float32Array>;
@@ -33,6 +34,13 @@ export class OpenAIEmbedder implements Embedder {
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? 'unused', maxRetries: 3, timeout: options.timeoutMs ?? 60_000 });
   }
 
+  private readonly stop = new AbortController();
+
+  /** Aborts the requests in flight (the SDK's own retries with them) and refuses new ones: the process is stopping. */
+  close(): void {
+    this.stop.abort();
+  }
+
   /** The world's file, once it is open. */
   useCache(cache: EmbeddingCache): void {
     this.cache = cache;
@@ -47,7 +55,11 @@ export class OpenAIEmbedder implements Embedder {
     for (let i = 0; i < missing.length; i += batch) {
       const chunk = missing.slice(i, i + batch);
       this.requests++;
-      const reply = await this.client.embeddings.create({ model: this.model, input: chunk.map((h) => textOf.get(h)!) });
+      const signal = this.stop.signal;
+      if (signal.aborted) throw abortedBy(signal);
+      const reply = await this.client.embeddings.create({ model: this.model, input: chunk.map((h) => textOf.get(h)!) }, { signal }).catch((error: unknown) => {
+        throw signal.aborted ? abortedBy(signal) : error;
+      });
       const fresh: Array<[string, Float32Array]> = reply.data.map((d) => {
         if (d.embedding.length !== this.dimension)
           throw new Error(`embedding model '${this.model}' returned ${d.embedding.length} dimensions; EMBEDDING_DIMENSION says ${this.dimension}`);

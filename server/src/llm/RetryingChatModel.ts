@@ -3,7 +3,7 @@
 // 400, 401 or 404 fails at once. A reply that came back but is unusable is a content failure and is never
 // re-sent as is: the mind's repair turn (agent/LlmMind.ts) deals with it. Every retry is reported.
 import type { ChatModel, ChatRequest, ChatResponse } from './types';
-import { isRetryable, LlmHttpError } from './errors';
+import { abortedBy, isRetryable, LlmHttpError } from './errors';
 
 export interface RetryReport {
   request: ChatRequest;
@@ -17,12 +17,32 @@ export interface RetryOptions {
   baseDelayMs?: number;
   maxDelayMs?: number;
   /** Injected for tests. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   onRetry?: (report: RetryReport) => void;
 }
 
-export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A timer that also ends (cleared) when `signal` aborts, so a stopped backoff holds nothing open. */
+export const realSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const onAbort = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** `wait`, or an LlmAbortedError as soon as `signal` aborts (a backoff is not sat out by a town that is closing). */
+export function untilAborted<T>(wait: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return wait;
+  if (signal.aborted) return Promise.reject(abortedBy(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortedBy(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    wait.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
 
 export class RetryingChatModel implements ChatModel {
   constructor(
@@ -33,15 +53,17 @@ export class RetryingChatModel implements ChatModel {
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const { maxRetries, baseDelayMs = 500, maxDelayMs = 30_000, sleep = realSleep, random = Math.random } = this.options;
     for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw abortedBy(signal);
       try {
         return await this.inner.complete(request, signal);
       } catch (error) {
-        if (!(error instanceof Error) || !isRetryable(error) || attempt > maxRetries || signal?.aborted) throw error;
+        if (signal?.aborted) throw abortedBy(signal);
+        if (!(error instanceof Error) || !isRetryable(error) || attempt > maxRetries) throw error;
         const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
         const asked = error instanceof LlmHttpError && error.retryAfterMs !== null ? error.retryAfterMs : 0;
         const delayMs = Math.max(backoff, asked);
         this.options.onRetry?.({ request, attempt, error, delayMs });
-        await sleep(delayMs);
+        await untilAborted(sleep(delayMs, signal), signal);
       }
     }
   }

@@ -3,6 +3,7 @@
 // agent, so one agent with many calls cannot starve the others.
 import type { ChatModel, ChatRequest, ChatResponse } from './types';
 import { systemClock, type WallClock } from '../core/wallClock';
+import { abortedBy } from './errors';
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -21,6 +22,8 @@ interface Job {
   estimate: number;
   resolve: (r: ChatResponse) => void;
   reject: (e: unknown) => void;
+  /** Called when it leaves the queue to run. */
+  started?: () => void;
 }
 
 /** Rough tokens of a request before it is sent: 4 characters a token, plus the completion budget. */
@@ -59,14 +62,32 @@ export class SchedulingChatModel implements ChatModel {
   }
 
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    if (signal?.aborted) return Promise.reject(abortedBy(signal));
     return new Promise((resolve, reject) => {
       const key = request.agentId ?? '(town)';
       let q = this.queues.get(key);
       if (!q) this.queues.set(key, (q = []));
       if (q.length === 0) this.ring.push(key);
-      q.push({ request, signal, estimate: estimateTokens(request), resolve, reject });
+      const job: Job = { request, signal, estimate: estimateTokens(request), resolve, reject };
+      q.push(job);
+      // A call stopped while it waits for its turn leaves the queue at once (a town closing does not wait for it).
+      if (signal) {
+        const onAbort = () => this.dequeue(key, job) && reject(abortedBy(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.started = () => signal.removeEventListener('abort', onAbort);
+      }
       this.pump();
     });
+  }
+
+  /** Takes a job out of its agent's queue; false when it had already started. */
+  private dequeue(key: string, job: Job): boolean {
+    const q = this.queues.get(key);
+    const i = q ? q.indexOf(job) : -1;
+    if (!q || i < 0) return false;
+    q.splice(i, 1);
+    if (q.length === 0) this.ring.splice(this.ring.indexOf(key), 1);
+    return true;
   }
 
   private pump(): void {
@@ -113,6 +134,7 @@ export class SchedulingChatModel implements ChatModel {
   }
 
   private start(job: Job): void {
+    job.started?.();
     this.running++;
     this.maxRunning = Math.max(this.maxRunning, this.running);
     const entry = { at: this.now(), tokens: job.estimate };

@@ -46,6 +46,22 @@ export class LlmNetworkError extends Error {
   }
 }
 
+/**
+ * The call was given up because its caller stopped (the town closing): never retried, never answered by
+ * a fallback. The operation it belonged to ends, and nothing it would have written is written.
+ */
+export class LlmAbortedError extends Error {
+  constructor(reason = 'the town is closing') {
+    super(`LLM call stopped: ${reason}`);
+    this.name = 'LlmAbortedError';
+  }
+}
+
+/** The error a call stopped by `signal` fails with: the signal's reason when it is one of ours. */
+export function abortedBy(signal: AbortSignal): LlmAbortedError {
+  return signal.reason instanceof LlmAbortedError ? signal.reason : new LlmAbortedError();
+}
+
 /** Transport failures a second try of the same request can get past (429, 5xx, timeouts, network). */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof LlmHttpError) return error.retryable;

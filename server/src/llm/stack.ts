@@ -5,7 +5,10 @@
 //   scheduler concurrency cap, RPM/TPM limits, round-robin across agents;
 //   recorder  logs every request that reaches the endpoint, with its outcome;
 //   adapter   the OpenAI-compatible endpoint.
-import type { CallLog, ChatModel, Purpose, ResponseCacheStore } from './types';
+// Above them all, the stack's own stop: `close()` aborts every call in flight, queued, waiting for budget
+// or sitting out a retry's backoff, and refuses new ones, each with LlmAbortedError (a town closing).
+import type { CallLog, ChatModel, ChatRequest, ChatResponse, Purpose, ResponseCacheStore } from './types';
+import { LlmAbortedError } from './errors';
 import { CachingChatModel } from './CachingChatModel';
 import { BudgetChatModel, type BudgetLimits } from './BudgetChatModel';
 import { RetryingChatModel, type RetryReport } from './RetryingChatModel';
@@ -32,7 +35,7 @@ export interface StackOptions {
   /** Wall time for latencies, windows and record stamps. */
   clock?: WallClock;
   /** Injected for tests. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
 }
 
@@ -47,6 +50,35 @@ export interface ChatStack {
   responseFormat?: () => string | null;
   /** Per-endpoint figures, when calls are spread over several endpoints (LLM_ENDPOINTS). */
   endpoints?: () => EndpointFigures[];
+  /** Stops every call now and refuses new ones (LlmAbortedError), whatever the endpoint does: the town is closing. */
+  close(reason?: string): void;
+}
+
+/** Gives every call a signal of its own that aborts when the caller's does or when the stack is closed. */
+export class StoppableChatModel implements ChatModel {
+  private readonly stop = new AbortController();
+
+  constructor(private readonly inner: ChatModel) {}
+
+  close(reason = 'the town is closing'): void {
+    if (!this.stop.signal.aborted) this.stop.abort(new LlmAbortedError(reason));
+  }
+
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    // One controller per call, unlinked when it ends: nothing gathers on the stack's long-lived signal.
+    const call = new AbortController();
+    const sources = signal ? [this.stop.signal, signal] : [this.stop.signal];
+    const onAbort = (event: Event) => call.abort((event.target as AbortSignal).reason);
+    for (const s of sources) {
+      if (s.aborted) call.abort(s.reason);
+      else s.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      return await this.inner.complete(request, call.signal);
+    } finally {
+      for (const s of sources) s.removeEventListener('abort', onAbort);
+    }
+  }
 }
 
 export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
@@ -60,5 +92,6 @@ export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
   const retry = new RetryingChatModel(scheduler, { maxRetries: o.maxRetries, onRetry: o.onRetry, sleep: o.sleep, random: o.random });
   const budget = new BudgetChatModel(retry, o.budget, o.pricing, { onPause: o.onBudgetPause, onResume: o.onBudgetResume });
   const cache = o.cache ? new CachingChatModel(budget, { store: o.cache, modelFor: o.modelFor, log: o.log, gameNow: o.gameNow, clock: o.clock }) : null;
-  return { model: cache ?? budget, budget, scheduler, cache, pricing: o.pricing };
+  const stoppable = new StoppableChatModel(cache ?? budget);
+  return { model: stoppable, budget, scheduler, cache, pricing: o.pricing, close: (reason) => stoppable.close(reason) };
 }

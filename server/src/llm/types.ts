@@ -66,6 +66,8 @@ export interface Embedder {
   readonly dimension: number;
   /** Unit-length vectors, one per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** Stops the requests in flight and refuses new ones (the process is stopping); an embedder with none has nothing to do. */
+  close?(): void;
 }
 
 /** One row of the LLM call log. */

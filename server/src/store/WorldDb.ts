@@ -7,6 +7,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { AgentId } from '../protocol/ids';
 import type { CallLog, LlmCallRecord, Purpose, ResponseCacheStore } from '../llm/types';
 import type { EventInput, EventKind, LoggedEvent } from '../protocol/events';
+import { clearCleanClose, closedCleanly, stampCleanClose } from './cleanClose';
 import type { ConversationRecord, EventLog, EventQuery, Snapshot, SnapshotHeader, SnapshotStore } from './types';
 import { MIGRATIONS, migrate } from './migrations';
 import { systemClock, type WallClock } from '../core/wallClock';
@@ -45,6 +46,8 @@ export interface RelationshipRow {
   lastGameMs: number;
 }
 
+export type OpenCheck = 'new' | 'quick_check' | 'clean close';
+
 export class WorldDb {
   readonly memories: SqliteMemoryStore;
   readonly events: EventLog;
@@ -56,13 +59,16 @@ export class WorldDb {
   /** 1 for worlds recorded before events carried what replay needs (walk waypoints, plan steps, specs). */
   readonly eventFormat: number;
   readonly readonly: boolean;
+  /** How the open checked the file: made new, full PRAGMA quick_check, or trusted as cleanly closed and unchanged since. */
+  readonly openCheck: OpenCheck;
 
   constructor(
     readonly db: Database.Database,
     readonly file: string,
     readonly embedding: { model: string; dimension: number },
-    options: { clock: WallClock; eventFormat: number; readonly: boolean; columnCacheBytes?: number },
+    options: { clock: WallClock; eventFormat: number; readonly: boolean; columnCacheBytes?: number; openCheck?: OpenCheck },
   ) {
+    this.openCheck = options.openCheck ?? 'new';
     this.clock = options.clock;
     this.eventFormat = options.eventFormat;
     this.readonly = options.readonly;
@@ -257,11 +263,17 @@ export class WorldDb {
     if (this.db.open) {
       if (!this.readonly) this.checkpoint();
       this.db.close();
+      // Closed cleanly: the next open may skip PRAGMA quick_check while the file stays as it is now.
+      if (!this.readonly && this.file !== ':memory:') stampCleanClose(this.file);
     }
   }
 }
 
+/** The meta key of the committed clock (EventLog.markClock). */
+const CLOCK_MARK_KEY = 'clock_game_ms';
+
 class SqliteEventLog implements EventLog {
+  private setMark: Database.Statement | null = null;
   private readonly insert;
   private readonly range;
   private readonly last;
@@ -272,13 +284,22 @@ class SqliteEventLog implements EventLog {
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
     this.bounds = db.prepare('SELECT min(game_ms) AS firstGameMs, max(game_ms) AS lastGameMs FROM events');
   }
-  append(events: EventInput[]): number {
+  append(events: EventInput[], clockGameMs?: number): number {
     return this.db.transaction((items: EventInput[]) => {
       // Gap-free: each seq is the last one plus one, inside the same transaction.
       let seq = this.last.get() as number;
       for (const e of items) this.insert.run(++seq, Math.round(e.gameMs), e.kind, e.agentId, JSON.stringify(e.data ?? null));
+      if (clockGameMs !== undefined) this.markClock(clockGameMs);
       return seq;
     })(events);
+  }
+  markClock(gameMs: number): void {
+    this.setMark ??= this.db.prepare(`INSERT INTO meta (key, value) VALUES ('${CLOCK_MARK_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
+    this.setMark.run(String(Math.round(gameMs)));
+  }
+  clockMark(): number | null {
+    const value = this.db.prepare(`SELECT value FROM meta WHERE key = '${CLOCK_MARK_KEY}'`).pluck().get() as string | undefined;
+    return value === undefined ? null : Number(value);
   }
   read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[] {
     return (this.range.all(fromSeq, toSeq, limit) as EventRow[]).map(toLoggedEvent);
@@ -445,7 +466,13 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
   if (embedding === null && !options.readonly) throw new Error('openWorldDb: a writable world needs its embedder');
   const clock = options.clock ?? systemClock;
   // An existing file is checked before a writable connection touches it (WAL mode, migrations).
-  if (!options.readonly && file !== ':memory:' && fs.existsSync(file) && fs.statSync(file).size > 0) checkWorldFile(file, { quickCheck: true });
+  // PRAGMA quick_check reads every page: it is skipped only for a file closed cleanly and not changed since (cleanClose.ts).
+  let openCheck: OpenCheck = 'new';
+  if (!options.readonly && file !== ':memory:' && fs.existsSync(file) && fs.statSync(file).size > 0) {
+    openCheck = closedCleanly(file) ? 'clean close' : 'quick_check';
+    checkWorldFile(file, { quickCheck: openCheck === 'quick_check' });
+  }
+  if (!options.readonly && file !== ':memory:') clearCleanClose(file);
   let db: Database.Database;
   try {
     db = options.readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
@@ -499,6 +526,7 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
       eventFormat,
       readonly: options.readonly ?? false,
       columnCacheBytes: options.columnCacheBytes,
+      openCheck,
     });
   } catch (error) {
     db.close();

@@ -88,8 +88,18 @@ export interface MemoryStore {
 }
 
 export interface EventLog {
-  /** Appends in one transaction; returns the seq of the last one (or the current last seq when empty). */
-  append(events: EventInput[]): number;
+  /**
+   * Appends in one transaction; returns the seq of the last one (or the current last seq when empty).
+   * With `clockGameMs`, the same transaction commits how far the town's clock has run (`markClock`).
+   */
+  append(events: EventInput[], clockGameMs?: number): number;
+  /**
+   * Commits the game time the town's clock has reached, logged or not: a resume goes on from it (never
+   * before a time a viewer was shown), and the log's game time never goes back across a restart.
+   */
+  markClock(gameMs: number): void;
+  /** The game time last committed by `markClock`, or null (a world from before it was kept). */
+  clockMark(): number | null;
   /** Events with fromSeq < seq <= toSeq, in order, at most `limit`. */
   read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[];
   /** Events matching the query, in seq order, read lazily (a long log streams in constant memory). */

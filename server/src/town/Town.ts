@@ -30,6 +30,25 @@ import { isStorageFault, StorageState } from './storage';
 import { TownLog } from './log';
 import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
+import { LlmAbortedError } from '../llm/errors';
+
+/**
+ * At close, how long operations in flight may take to finish on their own (a healthy endpoint's answers are
+ * kept) before every LLM call still going is stopped: a town closes promptly whatever its endpoint does.
+ */
+export const CLOSE_GRACE_MS = 1_500;
+
+/** Whether `work` settles within `ms` (it goes on either way). */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  const inTime = await Promise.race([done, new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)))]);
+  clearTimeout(timer);
+  return inTime;
+}
 
 export interface TownParts {
   embedder: Embedder;
@@ -71,6 +90,8 @@ interface Composed {
   logger: Logger;
   embedder: Embedder;
   opening: Opening;
+  /** Operations whose LLM calls the close stopped. */
+  stoppedAtClose: { count: number };
 }
 
 export class Town implements Composed {
@@ -97,6 +118,8 @@ export class Town implements Composed {
   /** Whether the first start (new world) or the resume is done; see `startInBackground`. */
   private started = false;
   private startup: Promise<void> = Promise.resolve();
+  /** Operations whose LLM calls the close stopped. */
+  readonly stoppedAtClose: { count: number };
 
   private constructor(parts: Composed) {
     this.config = parts.config;
@@ -117,6 +140,7 @@ export class Town implements Composed {
     this.logger = parts.logger;
     this.embedder = parts.embedder;
     this.opening = parts.opening;
+    this.stoppedAtClose = parts.stoppedAtClose;
   }
 
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
@@ -174,6 +198,7 @@ export class Town implements Composed {
             onBudgetResume: () => holds.budgetSpent(false),
           })
         : { mind: parts.mind!, runtimeSettings: parts.runtimeSettings ?? {}, stack: null };
+      const stoppedAtClose = { count: 0 };
       const runtime = new AgentRuntime({
         map,
         seed: config.seed,
@@ -185,7 +210,11 @@ export class Town implements Composed {
         sim: { agent: (id) => sim.agent(id) },
         emit: (events) => log.queue(events),
         settings: { ablation: config.ablation, conversationMode: config.conversationMode, ...bundle.runtimeSettings, ...parts.runtimeSettings },
-        onError: (request, error) => parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (request, error) => {
+          // Stopped by the close (counted there); anything else is worth a line.
+          if (error instanceof LlmAbortedError) stoppedAtClose.count++;
+          else parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
       });
       const storage = new StorageState(
         () => wallClock.now(),
@@ -217,6 +246,7 @@ export class Town implements Composed {
         logger: parts.logger,
         embedder: parts.embedder,
         opening,
+        stoppedAtClose,
       });
       await town.start(personaList, parts.startInBackground ?? false);
       return town;
@@ -262,17 +292,19 @@ export class Town implements Composed {
       const lastSeq = this.db.events.lastSeq();
       this.logger.info(
         `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
-          `#${lastSeq}, ${folded} folded in since the last snapshot)`,
+          `#${lastSeq}, ${folded} folded in since the last snapshot; file checked: ${this.db.openCheck})`,
       );
     } else if (inBackground) {
       this.holds.starting(true);
       this.startup = this.begin(personaList, now).then(
         () => this.holds.starting(false),
         (error: unknown) =>
-          this.logger.error(
-            `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
-              'the town stays held; a restart starts it anew',
-          ),
+          this.closed
+            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start starts it anew`)
+            : this.logger.error(
+                `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
+                  'the town stays held; a restart starts it anew',
+              ),
       );
     } else {
       await this.begin(personaList, now);
@@ -323,30 +355,46 @@ export class Town implements Composed {
     return this.config.operatorToken ?? '';
   }
 
-  /** Waits for operations in flight, saves a snapshot and closes the file. */
-  async close(): Promise<void> {
+  /**
+   * Stops stepping, gives operations in flight CLOSE_GRACE_MS to finish, then stops every LLM call still
+   * going (in flight, queued or sitting out a retry: those operations end and write nothing more), saves
+   * what is left and closes the file. Prompt whatever the endpoint does: down, hanging or refusing.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (!this.started) {
-      // Stopped during its first start: nothing of it is kept as a start (the next one discards it and starts anew).
+      // Stopped during its first start: nothing of it is kept as a start (the next one discards it and starts
+      // anew). The seeding gets the same grace as work in flight; then its LLM calls are stopped.
+      if (!(await settlesWithin(this.startup, graceMs)) && this.stack) this.stack.close();
       await this.startup;
       this.log.close();
       this.db.close();
       return;
     }
-    await this.loop.settle();
-    await this.runtime.flushObservations(this.clock.gameMs);
+    this.loop.stop();
+    const settled = this.loop.settle();
+    if (!(await settlesWithin(settled, graceMs)) && this.stack) {
+      this.stack.close();
+      await settled;
+      this.logger.info(`world '${this.config.world}': stopped ${this.stoppedAtClose.count} operation(s) still waiting on the LLM at close`);
+    } else await settled;
+    try {
+      await this.runtime.flushObservations(this.clock.gameMs);
+    } catch (error) {
+      this.logger.error(`world '${this.config.world}': observations waiting for a batch were not stored at close: ${errorText(error)}`);
+    }
     try {
       this.log.flush();
       this.loop.saveSnapshot();
     } catch (error) {
       // A full disk at shutdown: what is committed stays; the file is closed all the same.
       if (!isStorageFault(error)) throw error;
-      this.logger.error(
-        `world '${this.config.world}': could not save at shutdown (${error instanceof Error ? error.message : String(error)}); the last committed state stays`,
-      );
+      this.logger.error(`world '${this.config.world}': could not save at shutdown (${errorText(error)}); the last committed state stays`);
     }
     this.log.close();
     this.db.close();
   }
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

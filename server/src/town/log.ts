@@ -7,6 +7,8 @@ export class TownLog {
   private queued: EventInput[] = [];
   private readonly listeners = new Set<(events: LoggedEvent[]) => void>();
   private closed = false;
+  /** The clock's game time as last committed (EventLog.markClock). */
+  private markedGameMs: number | null = null;
 
   constructor(private readonly db: WorldDb) {}
 
@@ -31,16 +33,38 @@ export class TownLog {
    * Writes what is queued; returns it as logged. A batch the file refuses (a full disk) is written in one
    * transaction or not at all: it goes back to the front of the queue, for the next flush, and the error is thrown.
    */
-  flush(): LoggedEvent[] {
-    if (this.queued.length === 0 || this.closed) return [];
+  flush(clockGameMs?: number): LoggedEvent[] {
+    if (this.closed) return [];
+    const mark = clockGameMs !== undefined && clockGameMs !== this.markedGameMs ? clockGameMs : undefined;
+    if (this.queued.length === 0) {
+      if (mark !== undefined) this.markClock(mark);
+      return [];
+    }
     const batch = this.queued;
     this.queued = [];
     try {
-      return this.append(batch);
+      const logged = this.append(batch, mark);
+      if (mark !== undefined) this.markedGameMs = mark;
+      return logged;
     } catch (error) {
       this.queued = [...batch, ...this.queued];
       throw error;
     }
+  }
+
+  /**
+   * Commits the clock's game time (with the next batch, or alone when there is none): what a viewer is
+   * shown never runs ahead of what a restart resumes from. Written only when the clock has moved.
+   */
+  markClock(gameMs: number): void {
+    if (this.closed || gameMs === this.markedGameMs) return;
+    this.db.events.markClock(gameMs);
+    this.markedGameMs = gameMs;
+  }
+
+  /** Whether the clock has moved since it was last committed. */
+  clockMoved(gameMs: number): boolean {
+    return gameMs !== this.markedGameMs;
   }
 
   /** Writes events now, after what is queued. */
@@ -53,8 +77,8 @@ export class TownLog {
     this.closed = true;
   }
 
-  private append(events: EventInput[]): LoggedEvent[] {
-    const last = this.db.events.append(events);
+  private append(events: EventInput[], clockGameMs?: number): LoggedEvent[] {
+    const last = this.db.events.append(events, clockGameMs);
     const first = last - events.length + 1;
     const logged = events.map((e, i) => ({ ...e, seq: first + i }) as LoggedEvent);
     // Listeners hear a batch once it is committed; a listener's own failure is not the log's.

@@ -52,6 +52,8 @@ export class TownLoop {
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
   private readonly drainedWaiters: Array<() => void> = [];
+  /** Set when the town closes: no step runs after it. */
+  private stopped = false;
 
   constructor(private readonly p: LoopParts) {
     this.lastSnapshotGameMs = p.clock.gameMs;
@@ -85,8 +87,8 @@ export class TownLoop {
 
   /** Live mode: advance by a real-time delta, step the sim, and hand new requests to the runtime. */
   tick(realDeltaMs: number): TickResult {
-    // A new world still starting (its residents' seed memories): nothing steps until it has.
-    if (this.lockstep || this.p.holds.has('starting')) return { ...emptyResult(), logged: [] };
+    // Stopped, or a new world still starting (its residents' seed memories): nothing steps.
+    if (this.lockstep || this.stopped || this.p.holds.has('starting')) return { ...emptyResult(), logged: [] };
     const { sim, clock, runtime, holds } = this.p;
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
@@ -172,8 +174,10 @@ export class TownLoop {
     await this.queueDrained();
     await runtime.idle();
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
-    while (clock.gameMs < untilGameMs) {
+    while (clock.gameMs < untilGameMs && !this.stopped) {
       const gameMs = clock.skip(Math.min(stepGameMs, untilGameMs - clock.gameMs));
+      // The room may show the new time while the step's operations are awaited: commit it first.
+      this.markClock();
       const result = sim.step(gameMs, inputs);
       const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
       inputs = [...outputs.flat(), ...this.pending.splice(0)];
@@ -188,9 +192,10 @@ export class TownLoop {
     log.queue(result.events, true);
     let logged: LoggedEvent[] = [];
     const snapshotDue = clock.gameMs - this.lastSnapshotGameMs >= config.snapshotEveryGameMinutes * GAME_MS_PER_MINUTE;
-    const writing = log.pending > 0 || snapshotDue;
+    const writing = log.pending > 0 || snapshotDue || log.clockMoved(clock.gameMs);
     try {
-      logged = log.flush();
+      // The step's events and the clock's game time in one commit: the room shows this time only after it.
+      logged = log.flush(clock.gameMs);
       if (snapshotDue) this.saveSnapshot();
       if (writing) storage.succeeded();
     } catch (error) {
@@ -240,6 +245,18 @@ export class TownLoop {
     return true;
   }
 
+  /** Commits the clock's time now; a refused write holds the clock like any other (the next step tries again). */
+  private markClock(): void {
+    const { log, clock, storage, holds } = this.p;
+    try {
+      log.markClock(clock.gameMs);
+    } catch (error) {
+      if (!isStorageFault(error)) throw error;
+      storage.failed(error);
+      holds.storageFault(true);
+    }
+  }
+
   saveSnapshot(): void {
     const { sim, clock, db, config } = this.p;
     // Serialised by `save` before it returns, so the live state need not be copied first (10 MB in a town of a thousand).
@@ -252,6 +269,11 @@ export class TownLoop {
     if (config.snapshotThinAfterGameHours > 0 && db.eventFormat >= 2) {
       db.snapshots.thin(clock.gameMs - config.snapshotThinAfterGameHours * 3_600_000, config.snapshotKeepEveryGameMinutes * GAME_MS_PER_MINUTE);
     }
+  }
+
+  /** At close: the step in progress is the last (a lockstep run ends after it), and live ticks do nothing. */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */

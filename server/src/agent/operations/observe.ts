@@ -9,6 +9,8 @@ import type { CognitionContext } from '../context';
 import type { AgentMemory } from '../memory';
 import type { Acquaintance } from '../mind';
 import { maybeReflect } from './reflect';
+import { LlmAbortedError } from '../../llm/errors';
+import { rateImportanceHeuristically } from '../offlineImportance';
 
 interface PendingObservation {
   observation: Observation;
@@ -77,10 +79,13 @@ export class Observer {
       if (batch.length === 0) continue;
       this.buffered.set(agentId, []);
       if (this.c.settings.ablation === 'no-observation') continue;
-      const ratings = await this.c.mind.rateImportance(
-        this.c.mindContext(agentId, gameMs),
-        batch.map((b) => b.observation.description),
-      );
+      const descriptions = batch.map((b) => b.observation.description);
+      const persona = this.c.deps.personas.get(agentId);
+      // Flushed as the town closes, its LLM calls stopped: the observations are kept, rated by the offline rules.
+      const ratings = await this.c.mind.rateImportance(this.c.mindContext(agentId, gameMs), descriptions).catch((error: unknown) => {
+        if (!(error instanceof LlmAbortedError)) throw error;
+        return descriptions.map((d) => rateImportanceHeuristically(d, persona));
+      });
       await this.store(agentId as AgentId, batch, ratings);
     }
   }
