@@ -379,8 +379,12 @@ export class Town implements Composed {
       await settled;
       this.logger.info(`world '${this.config.world}': stopped ${this.stoppedAtClose.count} operation(s) still waiting on the LLM at close`);
     } else await settled;
+    // The observations still waiting for a batch are rated by the LLM if it answers within the grace, else
+    // (its calls stopped) by the offline rules: a stop must not sit out a down endpoint's retries here either.
+    const flushed = this.runtime.flushObservations(this.clock.gameMs);
+    if (!(await settlesWithin(flushed, graceMs)) && this.stack) this.stack.close();
     try {
-      await this.runtime.flushObservations(this.clock.gameMs);
+      await flushed;
     } catch (error) {
       this.logger.error(`world '${this.config.world}': observations waiting for a batch were not stored at close: ${errorText(error)}`);
     }
