@@ -115,8 +115,7 @@ export class Town implements Composed {
   readonly embedder: Embedder;
   readonly opening: Opening;
   private closed = false;
-  /** Whether the first start (new world) or the resume is done; see `startInBackground`. */
-  private started = false;
+  /** A new world's background first start (see `startInBackground`); resolved at once otherwise. */
   private startup: Promise<void> = Promise.resolve();
   /** Operations whose LLM calls the close stopped. */
   readonly stoppedAtClose: { count: number };
@@ -288,7 +287,6 @@ export class Town implements Composed {
       const { folded } = this.opening;
       const agents = [...present].filter((id) => this.personas.has(id)).length;
       this.log.write([{ gameMs: now, kind: 'run.resumed', agentId: null, data: { mind: this.mind.label, agents, folded } }]);
-      this.started = true;
       const lastSeq = this.db.events.lastSeq();
       this.logger.info(
         `resumed world '${this.config.world}' at game time ${new Date(now).toISOString()} (last event ` +
@@ -329,12 +327,11 @@ export class Town implements Composed {
     };
     this.log.write([{ gameMs: now, kind: 'run.started', agentId: null, data }]);
     this.loop.saveSnapshot();
-    this.started = true;
   }
 
-  /** False while a new world's first start goes on in the background (the clock is held 'starting'). */
+  /** False while a new world's first start goes on in the background, or failed: the clock is held 'starting'. */
   get isStarted(): boolean {
-    return this.started;
+    return !this.holds.has('starting');
   }
 
   /** Resolves once the town has started (at once for a resumed world or one started in the foreground). */
@@ -363,7 +360,7 @@ export class Town implements Composed {
   async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (!this.started) {
+    if (!this.isStarted) {
       // Stopped during its first start: nothing of it is kept as a start (the next one discards it and starts
       // anew). The seeding gets the same grace as work in flight; then its LLM calls are stopped.
       if (!(await settlesWithin(this.startup, graceMs)) && this.stack) this.stack.close();
