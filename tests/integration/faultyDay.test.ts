@@ -4,6 +4,7 @@
 // a double whose repairs are faulty too, is llm:check's in llmMistakes.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFaultyDay, type FaultyDay } from '../fakes/faultyDay';
+import { MISTAKES } from '../fakes/openaiStub';
 
 describe('a 25-agent game day with 20% of first replies faulty', () => {
   let clean: FaultyDay;
@@ -20,19 +21,7 @@ describe('a 25-agent game day with 20% of first replies faulty', () => {
   }, 600_000);
 
   it('meets every real-model mistake and transport fault', () => {
-    for (const kind of [
-      'prose',
-      'think',
-      'trailing_comma',
-      'cut_off',
-      'missing_key',
-      'extra_key',
-      'wrong_type',
-      'out_of_range',
-      'wrong_count',
-      'empty',
-      'refusal',
-    ]) {
+    for (const kind of MISTAKES) {
       expect(faulty.faults[kind] ?? 0, kind).toBeGreaterThan(0);
     }
     expect(clean.faults).toEqual({});
