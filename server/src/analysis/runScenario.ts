@@ -25,6 +25,8 @@ import { interviewQuestion } from './metrics';
 export const CHUNK_GAME_MS = 5 * 60_000;
 /** Game time between two lockstep steps (the sim's step in headless runs). */
 export const STEP_GAME_MS = 10_000;
+/** How often a headless run snapshots the town when SNAPSHOT_EVERY_GAME_MINUTES is not set. */
+export const HEADLESS_SNAPSHOT_EVERY_GAME_MINUTES = 60;
 
 export interface RunProgress {
   world: string;
@@ -166,6 +168,9 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     startTime: scenario.start,
     ablation: scenario.ablation,
     idlePauseMinutes: 0,
+    // A headless run is read once it ends, where snapshots past the last 6 game hours are thinned to one
+    // an hour anyway: it saves one an hour unless told otherwise (each is a whole-town JSON, deflated).
+    ...(env.SNAPSHOT_EVERY_GAME_MINUTES === undefined ? { snapshotEveryGameMinutes: HEADLESS_SNAPSHOT_EVERY_GAME_MINUTES } : {}),
   });
   // Check the scenario against the map and the cast before anything is written.
   const map = loadTownMap(config.mapFile);
@@ -214,12 +219,18 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
       await new Promise((resolve) => setImmediate(resolve));
       if (o.shouldStop?.()) break;
       const until = Math.min(span.endGameMs, town.gameMs + CHUNK_GAME_MS, pending[0]?.gameMs ?? Infinity);
-      await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
-        for (const e of r.logged) {
-          if (e.kind === 'conversation.start') seen.conversations++;
-        }
-      });
-      await town.runtime.idle();
+      const stretch = async () => {
+        await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
+          for (const e of r.logged) {
+            if (e.kind === 'conversation.start') seen.conversations++;
+          }
+        });
+        await town.runtime.idle();
+      };
+      // Offline, nothing waits on I/O: the chunk's writes commit once (WorldDb.batch). On an LLM, each as it
+      // comes, so a stop keeps every paid reply.
+      if (minds.label === 'offline') await town.db.batch(stretch);
+      else await stretch();
       seen.memories = (town.db.db.prepare('SELECT count(*) FROM memories').pluck().get() as number) - progress.base.memories;
       o.onProgress?.(progress.now(seen));
     }

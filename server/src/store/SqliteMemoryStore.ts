@@ -7,7 +7,8 @@
 //   recently used agents are evicted and reloaded on demand). A SIMD scan bounds every memory's
 //   relevance, and only the memories the bounds cannot place are scored from their stored float32
 //   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
-//   inside a caller's transaction (which may yet roll back) evicts the agent instead.
+//   inside a caller's transaction (which may yet roll back) evicts the agent instead, except in a
+//   batch (WorldDb.batch), which commits or else drops every agent's columns itself.
 // - Through SQL, for an agent that does not fit the cap on its own: the ranges of importance and last
 //   access by SQL aggregates, of relevance from a KNN (the most similar) and a KNN on the negated query
 //   (the least similar). Candidates are the N most similar, the M most recently accessed and the I most
@@ -48,6 +49,10 @@ interface MemoryRow {
   object: string | null;
   evidence: string;
 }
+
+/** The most of an agent's newest memories held for `recent` (the most any caller asks for), and in all. */
+const RECENT_ROWS = 400;
+const RECENT_ROWS_TOTAL = 40_000;
 
 function toMemory(r: MemoryRow): Memory {
   return {
@@ -99,6 +104,15 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly vectorById;
   private readonly touch;
   private readonly searchStmt;
+  private readonly recentByKinds = new Map<string, Database.Statement>();
+  /**
+   * Each agent's newest memories, newest first (`recent` is asked on every conversation turn, for the news
+   * worth telling, and reading 150 rows each time was 7% of an offline day): up to RECENT_ROWS an agent,
+   * RECENT_ROWS_TOTAL in all, least recently asked dropped first. Kept true by every write made here and
+   * dropped where the columns are (a rename, a rollback).
+   */
+  private readonly recentRows = new Map<AgentId, { rows: Memory[]; complete: boolean }>();
+  private recentRowsHeld = 0;
 
   constructor(
     private readonly db: Database.Database,
@@ -134,9 +148,21 @@ export class SqliteMemoryStore implements MemoryStore {
     this.searchStmt = db.prepare('SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?');
   }
 
+  /** Set by WorldDb.batch: the open transaction is a batch, which commits or drops every column itself. */
+  batchOpen = false;
+
+  /** Whether rows written now may yet roll back behind the cache's back: inside a caller's transaction, not a batch. */
+  private get mayRollBack(): boolean {
+    return this.db.inTransaction && !this.batchOpen;
+  }
+
   add(memories: MemoryInput[]): MemoryId[] {
     // Inside a caller's transaction the rows may yet roll back: drop the agents' columns instead.
-    if (this.db.inTransaction) for (const m of memories) this.cache.evict(m.agentId);
+    if (this.mayRollBack)
+      for (const m of memories) {
+        this.cache.evict(m.agentId);
+        this.forgetRecent(m.agentId);
+      }
     try {
       return this.db.transaction((items: MemoryInput[]) =>
         items.map((m) => {
@@ -160,19 +186,56 @@ export class SqliteMemoryStore implements MemoryStore {
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector.run(id, m.agentId, m.embedding);
           this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);
+          this.heldAdd(m, Number(id), created, t);
           return Number(id);
         }),
       )(memories);
     } catch (error) {
       // The rows were rolled back; the columns of these agents may hold some of them.
-      for (const m of memories) this.cache.evict(m.agentId);
+      for (const m of memories) {
+        this.cache.evict(m.agentId);
+        this.forgetRecent(m.agentId);
+      }
       throw error;
     }
   }
 
-  /** Drops an agent's cached columns (its rows changed under the cache: a rename); the next retrieval reloads them. */
+  /** Drops every cached column and row (a batch rolled back); retrievals reload them. */
+  forgetAllColumns(): void {
+    for (const agentId of this.cache.cachedAgents()) this.cache.evict(agentId);
+    this.recentRows.clear();
+    this.recentRowsHeld = 0;
+  }
+
+  /**
+   * Drops an agent's cached columns (its rows changed under the cache: a rename); the next retrieval
+   * reloads them. Every agent's newest rows go too: a rename rewrites the names in others' memories.
+   */
   forgetColumns(agentId: string): void {
     this.cache.evict(agentId);
+    this.recentRows.clear();
+    this.recentRowsHeld = 0;
+  }
+
+  /** A memory just written, at the front of its agent's newest rows when they are held. */
+  private heldAdd(m: MemoryInput, id: number, created: number, triple: MemoryInput['triple']): void {
+    const held = this.recentRows.get(m.agentId);
+    if (!held) return;
+    held.rows.unshift({
+      id,
+      agentId: m.agentId,
+      kind: m.kind,
+      description: m.description,
+      createdGameMs: created,
+      lastAccessedGameMs: created,
+      importance: m.importance,
+      triple: triple ? { subject: triple.subject, predicate: triple.predicate, object: triple.object } : null,
+      evidenceIds: [...(m.evidenceIds ?? [])],
+    });
+    if (held.rows.length > RECENT_ROWS) {
+      held.rows.pop();
+      held.complete = false;
+    } else this.recentRowsHeld++;
   }
 
   get(id: MemoryId): Memory | undefined {
@@ -181,13 +244,51 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   recent(agentId: AgentId, limit: number, kinds?: readonly MemoryKind[]): Memory[] {
+    const held = limit <= RECENT_ROWS ? this.recentHeld(agentId) : undefined;
+    if (held) {
+      const out: Memory[] = [];
+      for (const m of held.rows) {
+        if (out.length === limit) break;
+        if (!kinds || kinds.includes(m.kind)) out.push({ ...m });
+      }
+      // Served when the rows held cover the answer: enough of them, or every memory the agent has.
+      if (out.length === limit || held.complete) return out;
+    }
     if (!kinds) return (this.recentAll.all(agentId, limit) as MemoryRow[]).map(toMemory);
-    const placeholders = kinds.map(() => '?').join(',');
-    return (
-      this.db
-        .prepare(`SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) ORDER BY id DESC LIMIT ?`)
-        .all(agentId, ...kinds, limit) as MemoryRow[]
-    ).map(toMemory);
+    const key = kinds.join(',');
+    let statement = this.recentByKinds.get(key);
+    if (!statement) {
+      const placeholders = kinds.map(() => '?').join(',');
+      statement = this.db.prepare(`SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) ORDER BY id DESC LIMIT ?`);
+      this.recentByKinds.set(key, statement);
+    }
+    return (statement.all(agentId, ...kinds, limit) as MemoryRow[]).map(toMemory);
+  }
+
+  /** The agent's newest rows, read on first use; undefined inside a caller's transaction (they may yet roll back). */
+  private recentHeld(agentId: AgentId): { rows: Memory[]; complete: boolean } | undefined {
+    if (this.mayRollBack) return undefined;
+    let held = this.recentRows.get(agentId);
+    if (held) {
+      this.recentRows.delete(agentId);
+      this.recentRows.set(agentId, held);
+      return held;
+    }
+    const rows = (this.recentAll.all(agentId, RECENT_ROWS) as MemoryRow[]).map(toMemory);
+    held = { rows, complete: rows.length < RECENT_ROWS };
+    this.recentRows.set(agentId, held);
+    this.recentRowsHeld += rows.length;
+    for (const [other, h] of this.recentRows) {
+      if (this.recentRowsHeld <= RECENT_ROWS_TOTAL || other === agentId) break;
+      this.forgetRecent(other, h);
+    }
+    return held;
+  }
+
+  private forgetRecent(agentId: AgentId, held = this.recentRows.get(agentId)): void {
+    if (!held) return;
+    this.recentRows.delete(agentId);
+    this.recentRowsHeld -= held.rows.length;
   }
 
   count(agentId?: AgentId): number {
@@ -216,9 +317,17 @@ export class SqliteMemoryStore implements MemoryStore {
           const p = c.positionOf(s.memory.id);
           if (p >= 0) c.lastAccessed[p] = now;
         }
+      const held = this.recentRows.get(o.agentId);
+      if (held) {
+        const touched = new Set(top.map((s) => s.memory.id));
+        for (const m of held.rows) if (touched.has(m.id)) m.lastAccessedGameMs = now;
+      }
     }
     // Columns loaded or touched inside a caller's transaction may show rows that yet roll back.
-    if (this.db.inTransaction) this.cache.evict(o.agentId);
+    if (this.mayRollBack) {
+      this.cache.evict(o.agentId);
+      this.forgetRecent(o.agentId);
+    }
     return top;
   }
 

@@ -84,5 +84,6 @@ export function renameAgentInWorld(world: WorldDb, from: string, to: string, mar
   })();
   world.memories.forgetColumns(from);
   world.memories.forgetColumns(to);
+  world.forgetRelationships();
   return counts;
 }

@@ -200,8 +200,9 @@ export class TownLoop {
       if (writing) storage.succeeded();
     } catch (error) {
       // A full disk or an I/O error: the town waits (the batch stays queued, the snapshot stays due) and
-      // tries again on the next step; anything else is a bug and is thrown.
-      if (!isStorageFault(error)) throw error;
+      // tries again on the next step; anything else is a bug and is thrown. So is any fault inside a
+      // batch of steps (a headless run), which SQLite may have taken back whole: the run stops there.
+      if (!isStorageFault(error) || this.p.db.batching) throw error;
       storage.failed(error);
     }
     holds.storageFault(storage.problem !== null);
@@ -251,7 +252,7 @@ export class TownLoop {
     try {
       log.markClock(clock.gameMs);
     } catch (error) {
-      if (!isStorageFault(error)) throw error;
+      if (!isStorageFault(error) || this.p.db.batching) throw error;
       storage.failed(error);
       holds.storageFault(true);
     }
