@@ -155,11 +155,13 @@ describe('the social decision model', () => {
     const fresh = await tells(teller, memory(1, PARTY, { createdGameMs: heard }));
     const stale = await tells(teller, memory(1, PARTY, { createdGameMs: heard, timesDiscussed: 2 } as Partial<Memory>));
     const rehearsed = await tells(teller, memory(1, PARTY, { createdGameMs: heard, rehearsedGameMs: Date.UTC(2026, 1, 13, 9, 0) } as Partial<Memory>));
-    expect([fresh.told, stale.told, rehearsed.told]).toEqual([27, 8, 64]);
+    // Rehearsed: fresh again (1 h since the insight) and on the teller's mind (×tellRehearsedFactor).
+    expect([fresh.told, stale.told, rehearsed.told]).toEqual([27, 8, 97]);
     expect(stale.told).toBeLessThan(fresh.told);
     expect(rehearsed.told).toBeGreaterThan(fresh.told);
     expect(stale.decisions[0].inputs).toMatchObject({ timesDiscussed: 2, hoursSinceHeard: 24 });
-    expect(rehearsed.decisions[0].inputs).toMatchObject({ timesDiscussed: 0, hoursSinceHeard: 1 });
+    expect(rehearsed.decisions[0].inputs).toMatchObject({ timesDiscussed: 0, hoursSinceHeard: 1, rehearsed: true });
+    expect(fresh.decisions[0].inputs).toMatchObject({ rehearsed: false });
   });
 
   it('an agent with a conflicting plan (work at the time) declines more often than when it is free', async () => {
@@ -257,11 +259,13 @@ describe('the social decision model', () => {
       secondHand: false,
       confidant: false,
       timesDiscussed: 0,
+      rehearsed: false,
     };
     expect(tellProbability({ ...tell, closeness: 1 })).toBeGreaterThan(tellProbability({ ...tell, closeness: 0 }));
     expect(tellProbability({ ...tell, concernsListener: true })).toBeGreaterThan(tellProbability(tell));
     expect(tellProbability({ ...tell, hoursSinceHeard: 48 })).toBeCloseTo(tellProbability(tell) / 4, 6);
     expect(tellProbability({ ...tell, secondHand: true })).toBeLessThan(tellProbability(tell));
+    expect(tellProbability({ ...tell, rehearsed: true })).toBeCloseTo(tellProbability(tell) * SOCIAL_PARAMETERS.tellRehearsedFactor, 6);
     const accept = { ahead: true, awake: true, conflict: false, closenessToHost: 0.5, outgoing: false, shy: false, elsewhere: false };
     expect(acceptProbability({ ...accept, closenessToHost: 1 })).toBeGreaterThan(acceptProbability(accept));
     expect(acceptProbability({ ...accept, ahead: false })).toBe(0);

@@ -190,6 +190,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
       talkative: traits.talkative,
       discreet: traits.discreet,
       hoursSinceHeard: Math.round((ctx.gameMs - Math.max(memory.createdGameMs, memory.rehearsedGameMs ?? 0)) / 360_000) / 10,
+      rehearsed: (memory.rehearsedGameMs ?? 0) > memory.createdGameMs,
       secondHand: memory.triple?.predicate === 'said',
       timesDiscussed: memory.timesDiscussed ?? 0,
     };

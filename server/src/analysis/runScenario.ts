@@ -11,6 +11,7 @@ import type { AgentId } from '../protocol/ids';
 import { formatIsoMinute, parseIsoMinute } from '../protocol/time';
 import { Town } from '../town/Town';
 import { buildMinds } from '../town/minds';
+import { warmNlp } from '../agent/nlp';
 import type { Logger } from '../town/logger';
 import { PersonasError } from '../world/persona';
 import { loadTownMap } from '../world/map';
@@ -206,6 +207,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
       .map((iv, index) => ({ iv, index, gameMs: parseIsoMinute(iv.at)! }))
       .filter((p) => !done.has(p.index))
       .sort((a, b) => a.gameMs - b.gameMs || a.index - b.index);
+    // The offline voice's tagger, loaded now rather than in the first conversation (half a second, once).
+    if (minds.label === 'offline') warmNlp();
     const progress = countProgress(town, span, world);
     const seen = { conversations: 0, memories: 0 };
     o.onProgress?.(progress.now(seen));

@@ -64,6 +64,9 @@ function hashWord(word: string, salt: number): number {
   return h >>> 0;
 }
 
+/** How many texts the offline embedder remembers the vectors of (100 floats each: 0.4 MB in all). */
+const RECENT_TEXTS = 1_024;
+
 export class OfflineEmbedder implements Embedder {
   readonly model = OFFLINE_EMBEDDING_MODEL;
   readonly dimension: number;
@@ -72,7 +75,23 @@ export class OfflineEmbedder implements Embedder {
     this.dimension = table.dimension;
   }
 
+  /** Texts embedded lately (observations repeat: "X is sitting by the fountain"), least recently used dropped first. */
+  private readonly recent = new Map<string, Float32Array>();
+
   embedOne(text: string): Float32Array {
+    const known = this.recent.get(text);
+    if (known) {
+      this.recent.delete(text);
+      this.recent.set(text, known);
+      return known.slice();
+    }
+    const out = this.compute(text);
+    if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(text, out.slice());
+    return out;
+  }
+
+  private compute(text: string): Float32Array {
     const d = this.dimension;
     const out = new Float32Array(d);
     for (const word of tokenize(text)) {
