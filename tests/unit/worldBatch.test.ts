@@ -133,14 +133,23 @@ describe('a world file read through what it holds', () => {
   it('a batch commits its writes once, and what it held reads as the file does', async () => {
     const file = worldFile();
     const db = openWorldDb(file, EMBEDDING);
+    db.events.markClock(500);
     await db.batch(async () => {
       exercise(db, () => fromConnection(db.db), 5, 200);
+      // The clock's mark: the step's last one counts, written once before the commit, and read back meanwhile.
+      db.events.markClock(1_000);
+      db.events.markClock(2_000);
+      expect(db.events.clockMark()).toBe(2_000);
       const outside = openWorldDb(file, EMBEDDING, { readonly: true });
       // Another connection sees nothing of the batch until it commits.
       expect(outside.memories.count()).toBe(0);
+      expect(outside.events.clockMark()).toBe(500);
       outside.close();
     });
     expect(db.db.inTransaction).toBe(false);
+    const after = openWorldDb(file, EMBEDDING, { readonly: true });
+    expect(after.events.clockMark()).toBe(2_000);
+    after.close();
     exercise(db, fromFile(file), 6, 200);
     db.close();
   });
@@ -174,6 +183,7 @@ describe('a world file read through what it holds', () => {
       db.batch(async () => {
         add('lost');
         db.reviseRelationship(agents[0], agents[1], 'lost', 2);
+        db.events.markClock(9_000);
         expect(db.memories.recent(agents[0], 5).map((m) => m.description)).toEqual(['lost', 'before']);
         expect(db.relationshipsOf(agents[0])[0].summary).toBe('lost');
         // What SQLite does to a transaction on SQLITE_FULL or an I/O error: takes it back whole.
@@ -182,6 +192,7 @@ describe('a world file read through what it holds', () => {
     ).rejects.toThrow(/SQLite took back a batch of writes/);
     expect(db.memories.recent(agents[0], 5).map((m) => m.description)).toEqual(['before']);
     expect(db.relationshipsOf(agents[0])[0].summary).toBe('before');
+    expect(db.events.clockMark()).toBe(null);
     const [top] = db.memories.retrieve({
       agentId: agents[0],
       query: vector(random),
