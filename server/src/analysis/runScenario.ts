@@ -26,6 +26,8 @@ import { interviewQuestion } from './metrics';
 export const CHUNK_GAME_MS = 5 * 60_000;
 /** Game time between two lockstep steps (the sim's step in headless runs). */
 export const STEP_GAME_MS = 10_000;
+/** Wall time of offline work a headless run commits at once (WorldDb.batch): at most what a kill loses. */
+export const BATCH_WALL_MS = 250;
 /** How often a headless run snapshots the town when SNAPSHOT_EVERY_GAME_MINUTES is not set. */
 export const HEADLESS_SNAPSHOT_EVERY_GAME_MINUTES = 60;
 
@@ -212,30 +214,40 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     const progress = countProgress(town, span, world);
     const seen = { conversations: 0, memories: 0 };
     o.onProgress?.(progress.now(seen));
+    const chunk = async (): Promise<void> => {
+      const until = Math.min(span.endGameMs, town.gameMs + CHUNK_GAME_MS, pending[0]?.gameMs ?? Infinity);
+      await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
+        for (const e of r.logged) {
+          if (e.kind === 'conversation.start') seen.conversations++;
+        }
+      });
+      await town.runtime.idle();
+      seen.memories = (town.db.db.prepare('SELECT count(*) FROM memories').pluck().get() as number) - progress.base.memories;
+      o.onProgress?.(progress.now(seen));
+      // Offline, a chunk never waits on I/O: yield to the event loop, so a Ctrl-C (a signal) is heard.
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const due = () => pending.length > 0 && pending[0].gameMs <= town.gameMs;
     while (town.gameMs < span.endGameMs) {
-      while (pending.length && pending[0].gameMs <= town.gameMs) {
+      while (due()) {
         const p = pending.shift()!;
         await applyIntervention(town, p.iv, p.index);
         logger.debug(`intervention ${p.index} (${p.iv.kind}) at ${formatIsoMinute(town.gameMs)}`);
       }
-      // Offline, a chunk never waits on I/O: yield to the event loop, so a Ctrl-C (a signal) is heard.
       await new Promise((resolve) => setImmediate(resolve));
       if (o.shouldStop?.()) break;
-      const until = Math.min(span.endGameMs, town.gameMs + CHUNK_GAME_MS, pending[0]?.gameMs ?? Infinity);
-      const stretch = async () => {
-        await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
-          for (const e of r.logged) {
-            if (e.kind === 'conversation.start') seen.conversations++;
-          }
+      if (minds.label === 'offline') {
+        // Offline, nothing waits on I/O: chunks commit together (WorldDb.batch), until the next
+        // intervention, a stop, or BATCH_WALL_MS of work, which is what a kill can lose.
+        await town.db.batch(async () => {
+          const started = performance.now();
+          do await chunk();
+          while (town.gameMs < span.endGameMs && !due() && !o.shouldStop?.() && performance.now() - started < BATCH_WALL_MS);
         });
-        await town.runtime.idle();
-      };
-      // Offline, nothing waits on I/O: the chunk's writes commit once (WorldDb.batch). On an LLM, each as it
-      // comes, so a stop keeps every paid reply.
-      if (minds.label === 'offline') await town.db.batch(stretch);
-      else await stretch();
-      seen.memories = (town.db.db.prepare('SELECT count(*) FROM memories').pluck().get() as number) - progress.base.memories;
-      o.onProgress?.(progress.now(seen));
+      } else {
+        // On an LLM each write commits as it comes, so a stop keeps every paid reply.
+        await chunk();
+      }
     }
     finished = town.gameMs >= span.endGameMs;
     if (finished && scenario.interview) await interviewEveryone(town, scenario);
