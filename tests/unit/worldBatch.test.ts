@@ -117,15 +117,15 @@ describe('a world file read through what it holds', () => {
     }
   });
 
-  it('holds at most 400 rows an agent: asked for more, it reads them from the file', () => {
+  it('holds at most 200 rows an agent: asked for more, it reads them from the file', () => {
     const file = worldFile();
     const db = openWorldDb(file, EMBEDDING);
     const random = mulberry32(3);
-    for (let i = 0; i < 450; i++)
+    for (let i = 0; i < 250; i++)
       db.memories.add([{ agentId: agents[0], kind: 'observation', description: `m${i}`, createdGameMs: i, importance: 3, embedding: vector(random) }]);
-    expect(db.memories.recent(agents[0], 400).map((m) => m.description)[399]).toBe('m50');
-    expect(db.memories.recent(agents[0], 450)).toHaveLength(450);
-    // Only plans asked: the held 400 hold none, and there are more rows than held, so the file answers.
+    expect(db.memories.recent(agents[0], 200).map((m) => m.description)[199]).toBe('m50');
+    expect(db.memories.recent(agents[0], 250)).toHaveLength(250);
+    // Only plans asked: the held 200 hold none, and there are more rows than held, so the file answers.
     expect(db.memories.recent(agents[0], 5, ['plan'])).toEqual([]);
     db.close();
   });

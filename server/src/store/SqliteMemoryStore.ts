@@ -50,8 +50,12 @@ interface MemoryRow {
   evidence: string;
 }
 
-/** The most of an agent's newest memories held for `recent` (the most any caller asks for), and in all. */
-const RECENT_ROWS = 400;
+/**
+ * The most of an agent's newest memories held for `recent` (enough for the 150 of three kinds the news
+ * asks for on every talk turn; a larger ask reads the file), and in all: 200 agents' worth (~12 MB), so
+ * a town of a thousand keeps those talking now.
+ */
+const RECENT_ROWS = 200;
 const RECENT_ROWS_TOTAL = 40_000;
 
 function toMemory(r: MemoryRow): Memory {
