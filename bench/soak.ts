@@ -19,8 +19,14 @@ const START = '2026-02-13T00:00';
 const RATE = 300;
 /** Samples from this game hour on are after every resident's first day was planned (waking hours end by 8:00). */
 const SETTLED_FROM_HOUR = 8;
-/** A wall-time bound on the whole soak, so a stuck run cannot hold the shared machine. */
-const WALL_LIMIT_MS = 45 * 60_000;
+/** A wall-time bound on the whole soak (an hour a game day), so a stuck run cannot hold the shared machine. */
+const WALL_LIMIT_MS_PER_GAME_HOUR = 2.5 * 60_000;
+/** Snapshots newer than this are all kept (SNAPSHOT_THIN_AFTER_GAME_HOURS, 6 by default): a window replaced, not added to, each day. */
+const SNAPSHOT_WINDOW_GAME_HOURS = 6;
+/** The run the per-agent-day file figure is for: a week, as the issue's user leaves the town running. */
+const WEEK_DAYS = 7;
+/** Bytes vec0 keeps for a vector beyond its float32 values: its rowid in the chunk (the validity bit left out). */
+const VEC0_ROWID_BYTES = 8;
 
 export interface SoakSample {
   gameHour: number;
@@ -92,6 +98,46 @@ function tableKb(file: string): Array<{ name: string; kb: number }> {
   }
 }
 
+/** KB of vec0's vector chunks (allocated a chunk of 256 vectors per agent at a time, so ahead of the memories that fill them). */
+function vectorChunkKb(tables: Array<{ name: string; kb: number }>): number {
+  return tables.filter((t) => /^vec_memories_(vector_chunks\d+|chunks)$/.test(t.name)).reduce((a, t) => a + t.kb, 0);
+}
+
+/** KB of the snapshots taken in the last `hours` game hours before `untilGameMs`: the window kept whole. */
+function snapshotWindowKb(file: string, untilGameMs: number, hours: number): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    const bytes = db
+      .prepare('SELECT coalesce(sum(length(state)), 0) FROM snapshots WHERE game_ms > ?')
+      .pluck()
+      .get(untilGameMs - hours * HOUR_MS) as number;
+    return bytes / 1024;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The world file a week-long run would end with, per agent-day, from what `days` game days added to it
+ * (KB, whole town): the growth with vec0's chunks replaced by the vectors the new memories fill (a first
+ * day's memories land in chunks the start file already holds, so its growth alone leaves them out; a
+ * later day pays for its chunks in lumps of 256), and the window of snapshots kept whole counted once in
+ * the week instead of once in these days (each day's window replaces the last one).
+ */
+export function weekKbPerAgentDay(o: {
+  growthKb: number;
+  vectorChunkGrowthKb: number;
+  memoriesMade: number;
+  dimension: number;
+  windowKb: number;
+  days: number;
+  agents: number;
+}): number {
+  const vectorsKb = (o.memoriesMade * (o.dimension * 4 + VEC0_ROWID_BYTES)) / 1024;
+  const perDay = (o.growthKb - o.vectorChunkGrowthKb + vectorsKb - o.windowKb) / o.days;
+  return (perDay + o.windowKb / WEEK_DAYS) / o.agents;
+}
+
 /** RSS (MB, left axis) and the world file (MB, right axis) over the game hours, as an SVG line chart. */
 export function soakSvg(samples: SoakSample[], title: string): string {
   const W = 720;
@@ -140,14 +186,17 @@ export function soakSvg(samples: SoakSample[], title: string): string {
 export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?? 24)): Promise<Record<string, number>> {
   const town = generatedTown(AGENTS);
   const server = await startServerProcess(town, { START_TIME: START, CLOCK_RATE: String(RATE) });
+  const wallLimitMs = Math.max(45 * 60_000, gameHours * WALL_LIMIT_MS_PER_GAME_HOUR);
   try {
+    const file = path.join(server.dataDir, 'smalltown.sqlite');
     const t0 = performance.now();
     const startMs = (await server.health()).gameMs;
     const samples: SoakSample[] = [await sample(server, 0, t0)];
+    const startTables = tableKb(file);
     let next = 1;
     while (next <= gameHours) {
-      if (performance.now() - t0 > WALL_LIMIT_MS) {
-        console.warn(`soak: stopped at game hour ${next - 1} after ${WALL_LIMIT_MS / 60_000} minutes; the figures cover those hours`);
+      if (performance.now() - t0 > wallLimitMs) {
+        console.warn(`soak: stopped at game hour ${next - 1} after ${wallLimitMs / 60_000} minutes; the figures cover those hours`);
         break;
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -157,11 +206,11 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       process.stdout.write(`  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB file ${(s.fileKb / 1024).toFixed(1)} MB\n`);
       next += 1;
     }
-    const file = path.join(server.dataDir, 'smalltown.sqlite');
     const tables = tableKb(file);
     const last = samples.at(-1)!;
     const days = last.gameHour / 24;
-    const settled = samples.filter((s) => s.gameHour >= SETTLED_FROM_HOUR);
+    // RSS after the first day when the run is longer than one (the target's slope), else over the settled part of the day.
+    const settled = samples.filter((s) => s.gameHour >= (last.gameHour > 24 ? 24 : SETTLED_FROM_HOUR));
     const hoursOf = (ss: SoakSample[]) => ss.map((s) => s.gameHour);
     const meanRss = settled.reduce((a, s) => a + s.rssMb, 0) / settled.length;
     // CPU each game hour took, as a share of the real minute that hour lasts at 1×.
@@ -169,14 +218,19 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
     fs.mkdirSync('docs', { recursive: true });
     fs.writeFileSync('docs/soak.svg', soakSvg(samples, `Soak: ${AGENTS} agents, one game day from midnight (offline mind, 30 game s a tick)`));
     fs.writeFileSync('docs/soak.json', `${JSON.stringify({ samples, tables }, null, 1)}\n`);
-    // vec0 allocates each agent's first 256 vectors up front (in the start file), so a first day's growth
-    // leaves out the vectors of its memories; a later day pays for them: counted here from the memories made.
     const { dimension } = countMemories(file);
-    const vectorKbPerAgentDay = ((last.memories - samples[0].memories) * dimension * 4) / 1024 / AGENTS / days;
+    const growthKb = last.fileKb - samples[0].fileKb;
+    const vectorChunkGrowthKb = vectorChunkKb(tables) - vectorChunkKb(startTables);
+    const memoriesMade = last.memories - samples[0].memories;
+    const windowKb = snapshotWindowKb(file, startMs + last.gameHour * HOUR_MS, SNAPSHOT_WINDOW_GAME_HOURS);
     const result: Record<string, number> = {
-      'soak.world_kb_per_agent_day': (last.fileKb - samples[0].fileKb) / AGENTS / days,
-      'soak.world_kb_per_agent_day_with_vectors': (last.fileKb - samples[0].fileKb) / AGENTS / days + vectorKbPerAgentDay,
-      'soak.memories_per_agent_day': (last.memories - samples[0].memories) / AGENTS / days,
+      'soak.world_kb_per_agent_day': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, memoriesMade, dimension, windowKb, days, agents: AGENTS }),
+      // What the soak's own days added, with their vectors and their whole window of snapshots.
+      'soak.world_kb_per_agent_day_soaked': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, memoriesMade, dimension, windowKb: 0, days, agents: AGENTS }),
+      'soak.world_kb_growth_per_agent_day': growthKb / AGENTS / days,
+      'soak.snapshot_window_kb_per_agent': windowKb / AGENTS,
+      'soak.vector_chunk_growth_kb_per_agent': vectorChunkGrowthKb / AGENTS,
+      'soak.memories_per_agent_day': memoriesMade / AGENTS / days,
       'soak.world_kb_start_per_agent': samples[0].fileKb / AGENTS,
       'soak.rss_slope_pct_per_day':
         (100 *
