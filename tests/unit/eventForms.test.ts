@@ -104,7 +104,11 @@ describe('events kept packed in the world file', () => {
     // As the writer before packing appended them: the JSON of the payload.
     const insert = db.db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)');
     full.forEach((e, i) => insert.run(i + 1, T, e.kind, ADA, JSON.stringify(e.data)));
-    expect([...db.events.scan()].map((e) => JSON.stringify(e.data))).toEqual(full.map((e) => JSON.stringify(e.data)));
+    // The town goes on in that file: what it appends now is packed, and the log reads as one.
+    db.events.append([{ gameMs: T, kind: 'plan.made', agentId: ADA, data: PLAN }]);
+    expect(JSON.parse(rawData(db, 3)).actions[0]).toBeInstanceOf(Array);
+    const all = [...full, { kind: 'plan.made', data: PLAN }];
+    expect([...db.events.scan()].map((e) => JSON.stringify(e.data))).toEqual(all.map((e) => JSON.stringify(e.data)));
     db.close();
   });
 
