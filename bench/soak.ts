@@ -1,11 +1,10 @@
 // The soak: the generated town of 1,000 served as `npm start` serves it (a server process, offline mind,
-// CLOCK_POLICY=wait), run from midnight for one game day as fast as the mind allows with steps no coarser
-// than a perception turn: CLOCK_RATE=300 at 10 Hz is 30 game seconds a tick (the clock waits whenever
-// cognition lags). Every game hour it samples the server's resident memory, V8 heap, CPU and world file
-// size (with its WAL); it reports each one's slope, the file's growth per agent-day and each table's size,
-// and draws RSS and file size over the day in docs/soak.svg. CPU at 1× is the CPU one game hour took over
-// the real minute a game hour lasts at 1× (it leaves out the 4 in 5 ticks 1× has more, each a state patch
-// for the viewers). Run alone with `npx tsx bench/soak.ts` (SOAK_GAME_HOURS=N for a shorter or longer run).
+// CLOCK_POLICY=wait), run from midnight for a game day (SOAK_GAME_HOURS) at 1× (RATE below). Every game hour
+// it samples the server's resident memory, V8 heap, the column cache, CPU and world file size (with its
+// WAL), and RSS every wall second; it reports each one's slope, the file per agent-day a week-long run ends
+// with and each table's size, and draws RSS and file size over the run in docs/soak.svg. CPU at 1× is the
+// CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
+// (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time).
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,10 +15,10 @@ const AGENTS = 1000;
 const HOUR_MS = 3_600_000;
 const START = '2026-02-13T00:00';
 /**
- * 1× by default (SOAK_CLOCK_RATE to change it). At 300× (30 game seconds a tick, the perception turn) agents
- * look as often as at 1×, but cognition falls behind and the oldest waiting observations are dropped
- * (PENDING_OBSERVATIONS_LIMIT): 0.39 memories an agent-hour against 1.14 at 1× (9:30–11:00, BENCHMARKS.md), so
- * a faster soak understates what a day writes.
+ * 1× by default (SOAK_CLOCK_RATE to change it). At 300× (30 game seconds a tick, the perception turn) the
+ * town wrote a third of the memories it writes at 1×: 0.39 an agent-hour against 1.14 (9:30–11:00,
+ * BENCHMARKS.md); likely its cognition falls behind (the clock waits only past 30 game minutes of lag) and
+ * waiting observations are dropped past PENDING_OBSERVATIONS_LIMIT. So a faster soak understates a day's writes.
  */
 const RATE = Number(process.env.SOAK_CLOCK_RATE ?? 60);
 /** Where the plot and the samples go (SOAK_DOCS: a path without extension). */
@@ -225,7 +224,8 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       samples.push(await sample(server, next, t0));
       const s = samples.at(-1)!;
       process.stdout.write(
-        `  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB cache ${s.cacheMb} MB (${s.cacheAgents} agents) file ${(s.fileKb / 1024).toFixed(1)} MB\n`,
+        `  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB ` +
+          `cache ${s.cacheMb} MB (${s.cacheAgents} agents) file ${(s.fileKb / 1024).toFixed(1)} MB\n`,
       );
       next += 1;
     }
