@@ -55,6 +55,22 @@ function fileKb(dataDir: string): number {
   return bytes / 1024;
 }
 
+/**
+ * A /healthz read, tried again (up to 10 times, a second apart) when the connection fails: a 48-hour soak
+ * on the shared machine lost both its runs at 22:00 to one ECONNRESET, with the server still running.
+ */
+async function patiently<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 10) throw error;
+      console.warn(`soak: /healthz failed (${error instanceof Error ? error.message : String(error)}); trying again`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
 /** Least-squares slope of y over x. */
 export function slope(xs: number[], ys: number[]): number {
   const n = xs.length;
@@ -70,7 +86,7 @@ export function slope(xs: number[], ys: number[]): number {
 }
 
 async function sample(server: ServerProcess, gameHour: number, t0: number): Promise<SoakSample> {
-  const h = (await (await fetch(`${server.url}/healthz`)).json()) as {
+  const h = (await patiently(async () => (await fetch(`${server.url}/healthz`)).json())) as {
     memory: { heapUsed: number; heapTotal: number; external: number };
     memoryCache: { mb: number; agents: number };
   };
@@ -217,7 +233,7 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
         break;
       }
       await new Promise((r) => setTimeout(r, 100));
-      const gameMs = (await server.health()).gameMs;
+      const gameMs = (await patiently(() => server.health())).gameMs;
       // RSS swings by a hundred MB or more as the heap is collected: read it every wall second, so its slope is not one sample's luck.
       if (performance.now() - lastRssAt >= 1000) (rssTrace.push([(gameMs - startMs) / HOUR_MS, server.rssMb()]), (lastRssAt = performance.now()));
       if (gameMs < startMs + next * HOUR_MS) continue;
