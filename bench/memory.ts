@@ -129,6 +129,47 @@ function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFi
   };
 }
 
+/**
+ * What a column cache too small for the town costs a retrieval (CPU ms, median of `queries`): an agent with a
+ * week of memories (1,400 at d=100, the soak's ~190 an agent-day) answered from its cached columns, reloaded
+ * into the cache first (what every retrieval pays once the agents retrieving outgrow the cap: they are used in
+ * turn, so the least recently used one is always the next asked), or through SQL (MEMORY_CACHE_MB=0).
+ */
+export function benchCacheMiss(perAgent: number, d: number, queries: number): Record<'cached' | 'reload' | 'sql', number> {
+  const out = { cached: 0, reload: 0, sql: 0 };
+  for (const capMb of [512, 0]) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-'));
+    const world = openWorldDb(path.join(dir, 'bench.sqlite'), { model: 'bench', dimension: d }, { columnCacheBytes: capMb * 1024 * 1024 });
+    const rng = new Rng(perAgent + d + capMb);
+    const centres = centresFor(rng, d);
+    for (const agent of ['a', 'b']) world.memories.add(makeInputs(rng, agent, perAgent, d, centres));
+    for (const mode of capMb ? (['cached', 'reload'] as const) : (['sql'] as const)) {
+      const cpu: number[] = [];
+      for (let q = 0; q < queries; q++) {
+        // Another agent's retrieval takes the cache's place of the measured one, as a full cache does.
+        if (mode === 'reload') world.memories.forgetColumns('b');
+        const query = makeInputs(rng, 'q', 1, d, centres)[0].embedding;
+        const c0 = process.cpuUsage();
+        world.memories.retrieve({
+          agentId: asAgentId('b'),
+          query,
+          nowGameMs: 501 * HOUR,
+          k: 10,
+          weights: { recency: 0.5, importance: 2, relevance: 3 },
+          decayPerGameHour: 0.995,
+          touch: true,
+        });
+        const c = process.cpuUsage(c0);
+        cpu.push((c.user + c.system) / 1000);
+      }
+      out[mode] = percentile(cpu.slice(2), 50);
+    }
+    world.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
 export async function benchMemory(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const t0 = performance.now();
@@ -163,6 +204,8 @@ export async function benchMemory(): Promise<Record<string, number>> {
       out['memory.cache_bytes_per_memory.d1536'] = r.cacheBytesPerMemory;
     }
   }
+  const miss = benchCacheMiss(1_400, 100, 40);
+  for (const [mode, ms] of Object.entries(miss)) out[`memory.retrieve_cpu_p50_ms.n1400_d100.${mode}`] = ms;
   return out;
 }
 

@@ -1,11 +1,10 @@
 // The soak: the generated town of 1,000 served as `npm start` serves it (a server process, offline mind,
-// CLOCK_POLICY=wait), run from midnight for one game day as fast as the mind allows with steps no coarser
-// than a perception turn: CLOCK_RATE=300 at 10 Hz is 30 game seconds a tick (the clock waits whenever
-// cognition lags). Every game hour it samples the server's resident memory, V8 heap, CPU and world file
-// size (with its WAL); it reports each one's slope, the file's growth per agent-day and each table's size,
-// and draws RSS and file size over the day in docs/soak.svg. CPU at 1× is the CPU one game hour took over
-// the real minute a game hour lasts at 1× (it leaves out the 4 in 5 ticks 1× has more, each a state patch
-// for the viewers). Run alone with `npx tsx bench/soak.ts` (SOAK_GAME_HOURS=N for a shorter or longer run).
+// CLOCK_POLICY=wait), run from midnight for a game day (SOAK_GAME_HOURS) at 1× (RATE below). Every game hour
+// it samples the server's resident memory, V8 heap, the column cache, CPU and world file size (with its
+// WAL), and RSS every wall second; it reports each one's slope, the file per agent-day a week-long run ends
+// with and each table's size, and draws RSS and file size over the run in docs/soak.svg. CPU at 1× is the
+// CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
+// (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time).
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,12 +14,25 @@ import { generatedTown, startServerProcess, type ServerProcess } from './bigTown
 const AGENTS = 1000;
 const HOUR_MS = 3_600_000;
 const START = '2026-02-13T00:00';
-/** 30 game seconds a tick at 10 Hz: the perception turn (sim/constants.ts), so agents look as often as at 1×. */
-const RATE = 300;
+/**
+ * 1× by default (SOAK_CLOCK_RATE to change it). At 300× (30 game seconds a tick, the perception turn) the
+ * town wrote a third of the memories it writes at 1×: 0.39 an agent-hour against 1.14 (9:30–11:00,
+ * BENCHMARKS.md); likely its cognition falls behind (the clock waits only past 30 game minutes of lag) and
+ * waiting observations are dropped past PENDING_OBSERVATIONS_LIMIT. So a faster soak understates a day's writes.
+ */
+const RATE = Number(process.env.SOAK_CLOCK_RATE ?? 60);
+/** Where the plot and the samples go (SOAK_DOCS: a path without extension). */
+const DOCS = process.env.SOAK_DOCS ?? 'docs/soak';
 /** Samples from this game hour on are after every resident's first day was planned (waking hours end by 8:00). */
 const SETTLED_FROM_HOUR = 8;
-/** A wall-time bound on the whole soak, so a stuck run cannot hold the shared machine. */
-const WALL_LIMIT_MS = 45 * 60_000;
+/** A wall-time bound on the whole soak (an hour a game day), so a stuck run cannot hold the shared machine. */
+const WALL_LIMIT_MS_PER_GAME_HOUR = 2.5 * 60_000;
+/** Snapshots newer than this are all kept (SNAPSHOT_THIN_AFTER_GAME_HOURS, 6 by default): a window replaced, not added to, each day. */
+const SNAPSHOT_WINDOW_GAME_HOURS = 6;
+/** The run the per-agent-day file figure is for: a week, as the issue's user leaves the town running. */
+const WEEK_DAYS = 7;
+/** Bytes vec0 keeps for a vector beyond its float32 values: its rowid in the chunk (the validity bit left out). */
+const VEC0_ROWID_BYTES = 8;
 
 export interface SoakSample {
   gameHour: number;
@@ -29,6 +41,9 @@ export interface SoakSample {
   heapMb: number;
   heapTotalMb: number;
   externalMb: number;
+  /** The memory stream's column cache (/healthz memoryCache). */
+  cacheMb: number;
+  cacheAgents: number;
   cpuMs: number;
   fileKb: number;
   memories: number;
@@ -38,6 +53,22 @@ function fileKb(dataDir: string): number {
   let bytes = 0;
   for (const f of fs.readdirSync(dataDir)) if (/\.sqlite(-wal)?$/.test(f)) bytes += fs.statSync(path.join(dataDir, f)).size;
   return bytes / 1024;
+}
+
+/**
+ * A /healthz read, tried again (up to 10 times, a second apart) when the connection fails: a 48-hour soak
+ * on the shared machine lost both its runs at 22:00 to one ECONNRESET, with the server still running.
+ */
+async function patiently<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 10) throw error;
+      console.warn(`soak: /healthz failed (${error instanceof Error ? error.message : String(error)}); trying again`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }
 
 /** Least-squares slope of y over x. */
@@ -55,7 +86,10 @@ export function slope(xs: number[], ys: number[]): number {
 }
 
 async function sample(server: ServerProcess, gameHour: number, t0: number): Promise<SoakSample> {
-  const h = (await (await fetch(`${server.url}/healthz`)).json()) as { memory: { heapUsed: number; heapTotal: number; external: number } };
+  const h = (await patiently(async () => (await fetch(`${server.url}/healthz`)).json())) as {
+    memory: { heapUsed: number; heapTotal: number; external: number };
+    memoryCache: { mb: number; agents: number };
+  };
   return {
     gameHour,
     wallS: (performance.now() - t0) / 1000,
@@ -63,6 +97,8 @@ async function sample(server: ServerProcess, gameHour: number, t0: number): Prom
     heapMb: h.memory.heapUsed,
     heapTotalMb: h.memory.heapTotal,
     externalMb: h.memory.external,
+    cacheMb: h.memoryCache.mb,
+    cacheAgents: h.memoryCache.agents,
     cpuMs: server.cpuMs(),
     fileKb: fileKb(server.dataDir),
     memories: countMemories(path.join(server.dataDir, 'smalltown.sqlite')).count,
@@ -90,6 +126,46 @@ function tableKb(file: string): Array<{ name: string; kb: number }> {
   } finally {
     db.close();
   }
+}
+
+/** KB of vec0's vector chunks (allocated a chunk of 256 vectors per agent at a time, so ahead of the memories that fill them). */
+function vectorChunkKb(tables: Array<{ name: string; kb: number }>): number {
+  return tables.filter((t) => /^vec_memories_(vector_chunks\d+|chunks)$/.test(t.name)).reduce((a, t) => a + t.kb, 0);
+}
+
+/** KB of the snapshots taken in the last `hours` game hours before `untilGameMs`: the window kept whole. */
+function snapshotWindowKb(file: string, untilGameMs: number, hours: number): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    const bytes = db
+      .prepare('SELECT coalesce(sum(length(state)), 0) FROM snapshots WHERE game_ms > ?')
+      .pluck()
+      .get(untilGameMs - hours * HOUR_MS) as number;
+    return bytes / 1024;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The world file a week-long run would end with, per agent-day, from what `days` game days added to it
+ * (KB, whole town): the growth with vec0's chunks replaced by the vectors the new memories fill (a first
+ * day's memories land in chunks the start file already holds, so its growth alone leaves them out; a
+ * later day pays for its chunks in lumps of 256), and the window of snapshots kept whole counted once in
+ * the week instead of once in these days (each day's window replaces the last one).
+ */
+export function weekKbPerAgentDay(o: {
+  growthKb: number;
+  vectorChunkGrowthKb: number;
+  memoriesMade: number;
+  dimension: number;
+  windowKb: number;
+  days: number;
+  agents: number;
+}): number {
+  const vectorsKb = (o.memoriesMade * (o.dimension * 4 + VEC0_ROWID_BYTES)) / 1024;
+  const perDay = (o.growthKb - o.vectorChunkGrowthKb + vectorsKb - o.windowKb) / o.days;
+  return (perDay + o.windowKb / WEEK_DAYS) / o.agents;
 }
 
 /** RSS (MB, left axis) and the world file (MB, right axis) over the game hours, as an SVG line chart. */
@@ -140,52 +216,84 @@ export function soakSvg(samples: SoakSample[], title: string): string {
 export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?? 24)): Promise<Record<string, number>> {
   const town = generatedTown(AGENTS);
   const server = await startServerProcess(town, { START_TIME: START, CLOCK_RATE: String(RATE) });
+  const wallLimitMs = Number(process.env.SOAK_WALL_MINUTES ?? 0) * 60_000 || Math.max(45 * 60_000, gameHours * WALL_LIMIT_MS_PER_GAME_HOUR);
   try {
+    const file = path.join(server.dataDir, 'smalltown.sqlite');
     const t0 = performance.now();
     const startMs = (await server.health()).gameMs;
     const samples: SoakSample[] = [await sample(server, 0, t0)];
+    const startTables = tableKb(file);
+    /** [game hours since the start, RSS MB], every wall second. */
+    const rssTrace: Array<[number, number]> = [];
+    let lastRssAt = 0;
     let next = 1;
     while (next <= gameHours) {
-      if (performance.now() - t0 > WALL_LIMIT_MS) {
-        console.warn(`soak: stopped at game hour ${next - 1} after ${WALL_LIMIT_MS / 60_000} minutes; the figures cover those hours`);
+      if (performance.now() - t0 > wallLimitMs) {
+        console.warn(`soak: stopped at game hour ${next - 1} after ${wallLimitMs / 60_000} minutes; the figures cover those hours`);
         break;
       }
       await new Promise((r) => setTimeout(r, 100));
-      if ((await server.health()).gameMs < startMs + next * HOUR_MS) continue;
+      const gameMs = (await patiently(() => server.health())).gameMs;
+      // RSS swings by a hundred MB or more as the heap is collected: read it every wall second, so its slope is not one sample's luck.
+      if (performance.now() - lastRssAt >= 1000) (rssTrace.push([(gameMs - startMs) / HOUR_MS, server.rssMb()]), (lastRssAt = performance.now()));
+      if (gameMs < startMs + next * HOUR_MS) continue;
       samples.push(await sample(server, next, t0));
       const s = samples.at(-1)!;
-      process.stdout.write(`  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB file ${(s.fileKb / 1024).toFixed(1)} MB\n`);
+      process.stdout.write(
+        `  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB ` +
+          `cache ${s.cacheMb} MB (${s.cacheAgents} agents) file ${(s.fileKb / 1024).toFixed(1)} MB\n`,
+      );
       next += 1;
     }
-    const file = path.join(server.dataDir, 'smalltown.sqlite');
     const tables = tableKb(file);
     const last = samples.at(-1)!;
     const days = last.gameHour / 24;
-    const settled = samples.filter((s) => s.gameHour >= SETTLED_FROM_HOUR);
+    // RSS after the first day when the run is longer than one (the target's slope), else over the settled part of the day.
+    const settled = samples.filter((s) => s.gameHour >= (last.gameHour > 24 ? 24 : SETTLED_FROM_HOUR));
     const hoursOf = (ss: SoakSample[]) => ss.map((s) => s.gameHour);
-    const meanRss = settled.reduce((a, s) => a + s.rssMb, 0) / settled.length;
+    const settledFrom = settled[0].gameHour;
+    const rssSettled = rssTrace.filter(([h]) => h >= settledFrom);
+    const meanRss = rssSettled.reduce((a, [, mb]) => a + mb, 0) / rssSettled.length;
     // CPU each game hour took, as a share of the real minute that hour lasts at 1×.
     const cpuPct = samples.slice(1).map((s, i) => (100 * (s.cpuMs - samples[i].cpuMs)) / 60_000);
-    fs.mkdirSync('docs', { recursive: true });
-    fs.writeFileSync('docs/soak.svg', soakSvg(samples, `Soak: ${AGENTS} agents, one game day from midnight (offline mind, 30 game s a tick)`));
-    fs.writeFileSync('docs/soak.json', `${JSON.stringify({ samples, tables }, null, 1)}\n`);
-    // vec0 allocates each agent's first 256 vectors up front (in the start file), so a first day's growth
-    // leaves out the vectors of its memories; a later day pays for them: counted here from the memories made.
+    fs.mkdirSync(path.dirname(DOCS), { recursive: true });
+    const cap = process.env.MEMORY_CACHE_MB ? `, MEMORY_CACHE_MB=${process.env.MEMORY_CACHE_MB}` : '';
+    const title = `Soak: ${AGENTS} agents, ${gameHours} game hours from midnight (offline mind, ${RATE / 60}×${cap})`;
+    fs.writeFileSync(`${DOCS}.svg`, soakSvg(samples, title));
+    fs.writeFileSync(`${DOCS}.json`, `${JSON.stringify({ samples, tables, rssTrace: rssTrace.filter((_, i) => i % 10 === 0) })}\n`);
     const { dimension } = countMemories(file);
-    const vectorKbPerAgentDay = ((last.memories - samples[0].memories) * dimension * 4) / 1024 / AGENTS / days;
+    const growthKb = last.fileKb - samples[0].fileKb;
+    const vectorChunkGrowthKb = vectorChunkKb(tables) - vectorChunkKb(startTables);
+    const memoriesMade = last.memories - samples[0].memories;
+    const windowKb = snapshotWindowKb(file, startMs + last.gameHour * HOUR_MS, SNAPSHOT_WINDOW_GAME_HOURS);
     const result: Record<string, number> = {
-      'soak.world_kb_per_agent_day': (last.fileKb - samples[0].fileKb) / AGENTS / days,
-      'soak.world_kb_per_agent_day_with_vectors': (last.fileKb - samples[0].fileKb) / AGENTS / days + vectorKbPerAgentDay,
-      'soak.memories_per_agent_day': (last.memories - samples[0].memories) / AGENTS / days,
+      'soak.world_kb_per_agent_day': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, memoriesMade, dimension, windowKb, days, agents: AGENTS }),
+      // What the soak's own days added, with their vectors and their whole window of snapshots.
+      'soak.world_kb_per_agent_day_soaked': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, memoriesMade, dimension, windowKb: 0, days, agents: AGENTS }),
+      'soak.world_kb_growth_per_agent_day': growthKb / AGENTS / days,
+      'soak.snapshot_window_kb_per_agent': windowKb / AGENTS,
+      'soak.vector_chunk_growth_kb_per_agent': vectorChunkGrowthKb / AGENTS,
+      'soak.memories_per_agent_day': memoriesMade / AGENTS / days,
       'soak.world_kb_start_per_agent': samples[0].fileKb / AGENTS,
+      // Least squares over RSS read every wall second from the settled hour on, % of its mean per game day.
       'soak.rss_slope_pct_per_day':
+        (100 *
+          24 *
+          slope(
+            rssSettled.map(([h]) => h),
+            rssSettled.map(([, mb]) => mb),
+          )) /
+        meanRss,
+      // The same over the hourly samples only (as measured before): one sample's luck shows in it.
+      'soak.rss_slope_pct_per_day_hourly':
         (100 *
           24 *
           slope(
             hoursOf(settled),
             settled.map((s) => s.rssMb),
           )) /
-        meanRss,
+        (settled.reduce((a, s) => a + s.rssMb, 0) / settled.length),
+      'soak.rss_mb_mean_settled': meanRss,
       'soak.rss_mb_max': Math.max(...samples.map((s) => s.rssMb)),
       'soak.heap_slope_mb_per_day':
         24 *

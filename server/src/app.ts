@@ -31,6 +31,11 @@ import { TownHost } from './host/TownHost';
 import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
 import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
+/** The memory stream's column cache: MB held and its cap, agents cached, loads and evictions so far. */
+function memoryCacheOf(c: { bytes: number; capBytes: number; agents: string[]; stats: { loads: number; evictions: number } }) {
+  return { mb: Math.round(c.bytes / 1048576), capMb: Math.round(c.capBytes / 1048576), agents: c.agents.length, ...c.stats };
+}
+
 /** The process's memory, MB: resident, V8 heap used and reserved, and memory outside the heap (buffers, WebAssembly). */
 function processMemoryMb(): { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number } {
   const m = process.memoryUsage();
@@ -106,6 +111,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       // A full disk or an I/O error: the town waits (holds has 'storage') and says why here.
       storage: town.loop.storageProblem ?? 'ok',
       memory: processMemoryMb(),
+      memoryCache: memoryCacheOf(town.db.memories.columnCache()),
       ...(town.stack?.endpoints ? { llmEndpoints: town.stack.endpoints() } : {}),
     });
   });

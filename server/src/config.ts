@@ -73,7 +73,7 @@ export const ConfigSchema = z.object({
   snapshotEveryGameMinutes: num(1, 24 * 60).default(15),
   /** Snapshots older than this many game hours are thinned to one per SNAPSHOT_KEEP_EVERY_GAME_MINUTES; 0 keeps all. */
   snapshotThinAfterGameHours: num(0, 10_000).default(6),
-  snapshotKeepEveryGameMinutes: num(1, 7 * 24 * 60).default(60),
+  snapshotKeepEveryGameMinutes: num(1, 7 * 24 * 60).default(180),
   /** Cron expressions (node-cron, optional seconds field); 'off' turns a job off. */
   backupCron: z.string().default('0 * * * *'),
   idleCheckCron: z.string().default('*/10 * * * * *'),

@@ -45,8 +45,16 @@ describe('the town room over a real Colyseus server', () => {
     wall.advance(1000);
     while (room.state.gameMs === before) await nextPatch(room);
     expect(room.state.gameMs).toBe(before + 1000 * 600);
-    const health = (await (await fetch(`${town.url}/healthz`)).json()) as { agents: number; gameTime: string; mind: string };
+    const health = (await (await fetch(`${town.url}/healthz`)).json()) as {
+      agents: number;
+      gameTime: string;
+      mind: string;
+      memoryCache: { mb: number; capMb: number; agents: number; loads: number; evictions: number };
+    };
     expect(health.agents).toBeGreaterThanOrEqual(8);
+    // The memory stream's column cache: what it holds against its cap (MEMORY_CACHE_MB), for the soak.
+    expect(health.memoryCache).toEqual({ mb: expect.any(Number), capMb: 512, agents: expect.any(Number), loads: expect.any(Number), evictions: 0 });
+    expect(health.memoryCache.agents).toBeLessThanOrEqual(health.agents);
     expect(health.mind).toBe('offline');
     expect(health.gameTime).toMatch(/2026, \d\d:\d\d$/);
   });

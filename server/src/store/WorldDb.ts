@@ -12,6 +12,7 @@ import type { ConversationRecord, EventLog, EventQuery, Snapshot, SnapshotHeader
 import { MIGRATIONS, migrate } from './migrations';
 import { systemClock, type WallClock } from '../core/wallClock';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
+import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
 /** Rows per vec0 chunk; measured in bench/memory.ts (BENCHMARKS.md). */
@@ -365,7 +366,10 @@ class SqliteEventLog implements EventLog {
   private readonly range;
   private readonly last;
   private readonly bounds;
+  private readonly memoryRow: MemoryRowLookup;
   constructor(private readonly db: Database.Database) {
+    const row = db.prepare('SELECT agent_id AS agentId, kind, description, importance, evidence FROM memories WHERE id = ?');
+    this.memoryRow = (id) => row.get(id) as MemoryRowForm | undefined;
     this.insert = db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)');
     this.range = db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
@@ -375,7 +379,7 @@ class SqliteEventLog implements EventLog {
     return this.db.transaction((items: EventInput[]) => {
       // Gap-free: each seq is the last one plus one, inside the same transaction.
       let seq = this.last.get() as number;
-      for (const e of items) this.insert.run(++seq, Math.round(e.gameMs), e.kind, e.agentId, JSON.stringify(e.data ?? null));
+      for (const e of items) this.insert.run(++seq, Math.round(e.gameMs), e.kind, e.agentId, packEvent(e.kind, e.agentId, e.data, this.memoryRow));
       if (clockGameMs !== undefined) this.markClock(clockGameMs);
       return seq;
     })(events);
@@ -408,7 +412,7 @@ class SqliteEventLog implements EventLog {
     return value === undefined ? null : Number(value);
   }
   read(fromSeq: number, toSeq: number, limit: number): LoggedEvent[] {
-    return (this.range.all(fromSeq, toSeq, limit) as EventRow[]).map(toLoggedEvent);
+    return (this.range.all(fromSeq, toSeq, limit) as EventRow[]).map((r) => this.toLoggedEvent(r));
   }
   *scan(query: EventQuery = {}): IterableIterator<LoggedEvent> {
     const where: string[] = [];
@@ -424,7 +428,7 @@ class SqliteEventLog implements EventLog {
     const sql =
       `SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM ` +
       `events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${order}${limit}`;
-    for (const row of this.db.prepare(sql).iterate(...args) as IterableIterator<EventRow>) yield toLoggedEvent(row);
+    for (const row of this.db.prepare(sql).iterate(...args) as IterableIterator<EventRow>) yield this.toLoggedEvent(row);
   }
   lastSeq(): number {
     return this.last.get() as number;
@@ -432,6 +436,12 @@ class SqliteEventLog implements EventLog {
   span(): { firstGameMs: number; lastGameMs: number } | null {
     const r = this.bounds.get() as { firstGameMs: number | null; lastGameMs: number | null };
     return r.firstGameMs === null || r.lastGameMs === null ? null : { firstGameMs: r.firstGameMs, lastGameMs: r.lastGameMs };
+  }
+  private toLoggedEvent(r: EventRow): LoggedEvent {
+    // The payload's shape is the writer's (protocol/events.ts), unpacked where the file keeps it packed (eventForms.ts);
+    // readers of old worlds check it (history/legacy.ts).
+    const data = unpackEvent(r.kind, JSON.parse(r.data), this.memoryRow, r.seq);
+    return { seq: r.seq, gameMs: r.gameMs, kind: r.kind, agentId: r.agentId as AgentId | null, data } as LoggedEvent;
   }
 }
 
@@ -441,11 +451,6 @@ interface EventRow {
   kind: EventKind;
   agentId: string | null;
   data: string;
-}
-
-function toLoggedEvent(r: EventRow): LoggedEvent {
-  // The payload's shape is the writer's (protocol/events.ts); readers of old worlds check it (history/legacy.ts).
-  return { seq: r.seq, gameMs: r.gameMs, kind: r.kind, agentId: r.agentId as AgentId | null, data: JSON.parse(r.data) } as LoggedEvent;
 }
 
 class SqliteSnapshotStore implements SnapshotStore {
