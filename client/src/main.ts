@@ -58,7 +58,8 @@ declare global {
       /** Agents' names drawn on the map, with their box on the page. */
       nameLabels(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
       /** Place names drawn on the map: visible ones with their box on the page. */
-      placeLabels(): Array<{ text: string; kind: string; visible: boolean; left: number; top: number; width: number; height: number }>;
+      /** Place names: `visible`, shown at this zoom (not hidden by a bigger place's name); `drawn`, also in the camera's view. */
+      placeLabels(): Array<{ text: string; kind: string; visible: boolean; drawn: boolean; left: number; top: number; width: number; height: number }>;
       follow(id: string | null): void;
       inspected(): string | null;
       /** How many inspector replies have been drawn: each refresh adds one. */
@@ -377,7 +378,7 @@ function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, 
         const b = l.object.getBounds();
         const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
         const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
-        return { text: l.text, kind: l.kind, visible: l.object.visible, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom };
+        return { text: l.text, kind: l.kind, visible: l.shown, drawn: l.object.visible, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom };
       });
     },
     nameLabels() {

@@ -118,8 +118,18 @@ describe('a generated town in the browser', () => {
     for (let i = 0; i < 14; i++) await page.keyboard.press('+');
     await page.waitForFunction(() => window.__smalltown!.camera().zoom > 0.6, null, { timeout: 10_000 });
     await expect.poll(() => coloursInView(page), { timeout: 15_000 }).toBeGreaterThan(200);
-    const rooms = (await page.evaluate(() => window.__smalltown!.placeLabels())).filter((l) => l.kind === 'arena' && l.visible);
+    const labels = await page.evaluate(() => window.__smalltown!.placeLabels());
+    const rooms = labels.filter((l) => l.kind === 'arena' && l.visible);
     expect(rooms.length).toBeGreaterThan(0);
+    // Only the names in the camera's view are drawn (thousands are shown at this zoom; drawing them all took most of a frame).
+    const cam = await page.evaluate(() => window.__smalltown!.camera().viewport);
+    const inView = (l: (typeof labels)[number]) =>
+      l.left + l.width > cam.x && l.left < cam.x + cam.width && l.top + l.height > cam.y && l.top < cam.y + cam.height;
+    const drawn = labels.filter((l) => l.drawn);
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(drawn.length).toBeLessThan(labels.filter((l) => l.visible).length / 2);
+    for (const l of drawn) expect(l.visible && inView(l), l.text).toBe(true);
+    for (const l of labels.filter((x) => x.visible && inView(x))) expect(l.drawn, l.text).toBe(true);
     expect(errors).toEqual([]);
   });
 });

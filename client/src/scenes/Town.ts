@@ -120,7 +120,7 @@ export class Town extends Phaser.Scene {
     if (this.followed && removed.includes(this.followed)) this.follow(null);
     this.backdrop.update(this.cameras.main);
     this.view.update(actors);
-    this.labels.update(this.cameras.main.zoom);
+    this.labels.update(this.cameras.main.zoom, this.cameras.main.worldView);
     this.host.onFrame(now);
   }
 }

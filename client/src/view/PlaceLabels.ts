@@ -1,6 +1,8 @@
 // Place names on the map, from the place tree: sector names above their buildings at every zoom, and
 // arena names (rooms) inside them once zoomed in. Drawn at a constant size on screen, whatever the zoom.
 // Where names would overlap on screen (a big town zoomed out), the larger places keep theirs.
+// Only names in the camera's view are drawn: the generated town of a thousand has 2,457, and the 2D
+// canvas draws each (an image of its own canvas) even outside the view, which took most of the frame.
 import Phaser from 'phaser';
 import type { PlaceTree, TileRect } from '@protocol/places';
 
@@ -24,6 +26,8 @@ export interface PlaceLabel {
   text: string;
   kind: 'sector' | 'arena';
   object: Phaser.GameObjects.Text;
+  /** Whether the name shows at this zoom (room names only when zoomed in, none over another); drawn only when in view too. */
+  shown: boolean;
   /** Tiles covered by the place: bigger places keep their names when names would overlap. */
   areaTiles: number;
 }
@@ -49,6 +53,7 @@ export class PlaceLabels {
         text: sector.name,
         kind: 'sector',
         object: scene.add.text(x, y, sector.name, sectorStyle).setOrigin(0.5, 1).setDepth(SECTOR_DEPTH),
+        shown: true,
         areaTiles,
       });
       // A one-room place is named by its sector already.
@@ -62,23 +67,39 @@ export class PlaceLabels {
           .setOrigin(0.5, 1)
           .setDepth(ARENA_DEPTH)
           .setAlpha(0.9);
-        this.labels.push({ text: arena.name, kind: 'arena', object, areaTiles: arena.rects.reduce((s, r) => s + r.w * r.h, 0) });
+        this.labels.push({ text: arena.name, kind: 'arena', object, shown: true, areaTiles: arena.rects.reduce((s, r) => s + r.w * r.h, 0) });
       }
     }
     // Sectors before rooms, bigger first: the order names are placed in when they would overlap.
     this.labels.sort((a, b) => (a.kind === b.kind ? b.areaTiles - a.areaTiles : a.kind === 'sector' ? -1 : 1));
   }
 
-  /** Keeps the names at their size on screen, shows room names only when zoomed in, and no name over another. */
-  update(zoom: number): void {
+  /** Keeps the names at their size on screen, shows room names only when zoomed in, and no name over another; draws those in `view`. */
+  update(zoom: number, view: Phaser.Geom.Rectangle): void {
     const moving = zoom !== this.zoom;
     this.zoom = zoom;
     if (moving) for (const l of this.labels) l.object.setScale(1 / zoom);
-    if (zoom === this.laidOutZoom) return;
-    const crossed = zoom >= ARENA_LABEL_ZOOM !== this.laidOutZoom >= ARENA_LABEL_ZOOM;
-    const small = Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE;
-    if (moving && !crossed && this.laidOutZoom > 0 && small && performance.now() - this.laidOutMs < RELAYOUT_MS) return;
-    this.layOut(zoom);
+    if (zoom !== this.laidOutZoom) {
+      const crossed = zoom >= ARENA_LABEL_ZOOM !== this.laidOutZoom >= ARENA_LABEL_ZOOM;
+      const small = Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE;
+      if (!moving || crossed || this.laidOutZoom <= 0 || !small || performance.now() - this.laidOutMs >= RELAYOUT_MS) this.layOut(zoom);
+    }
+    this.cull(zoom, view);
+  }
+
+  /** Draws only the shown names that reach into the view (world px). */
+  private cull(zoom: number, view: Phaser.Geom.Rectangle): void {
+    const margin = LABEL_GAP_PX / zoom;
+    const left = view.x - margin;
+    const right = view.x + view.width + margin;
+    const top = view.y - margin;
+    const bottom = view.y + view.height + margin;
+    for (const l of this.labels) {
+      const o = l.object;
+      // Origin (0.5, 1): the name's foot in the middle; its size on screen is its text's.
+      const halfWidth = o.width / zoom / 2;
+      o.setVisible(l.shown && o.x + halfWidth > left && o.x - halfWidth < right && o.y > top && o.y - o.height / zoom < bottom);
+    }
   }
 
   /** Which names show at this zoom: room names only when zoomed in, and none over another. */
@@ -95,7 +116,7 @@ export class PlaceLabels {
     };
     for (const l of this.labels) {
       if (l.kind === 'arena' && zoom < ARENA_LABEL_ZOOM) {
-        l.object.setVisible(false);
+        l.shown = false;
         continue;
       }
       const w = l.object.width + LABEL_GAP_PX;
@@ -105,7 +126,7 @@ export class PlaceLabels {
       const box: [number, number, number, number] = [x0, y0, x0 + w, y0 + h];
       const cells = cellsOf(...box);
       const clash = cells.some((c) => taken.get(c)?.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3]));
-      l.object.setVisible(!clash);
+      l.shown = !clash;
       if (clash) continue;
       for (const c of cells) taken.set(c, [...(taken.get(c) ?? []), box]);
     }
