@@ -117,9 +117,14 @@ export class BatchServer {
   /** Drops a request (its client went away), freeing its slot. */
   cancel(id: number, nowMs: number): Finished[] {
     const finished = this.advance(nowMs);
+    const m = this.model;
     for (const list of [this.running, this.queue]) {
       const i = list.findIndex((j) => j.id === id);
-      if (i >= 0) list.splice(i, 1);
+      if (i < 0) continue;
+      // What it will not be served no longer counts toward the bound.
+      const [j] = list.splice(i, 1);
+      this.figures.fullBatchBoundMs -= (j.prefillLeftMs + j.tokensLeft * perTokenMs(m, m.slots)) / m.slots;
+      this.figures.outputTokens -= j.tokensLeft;
     }
     this.admit();
     return finished;
