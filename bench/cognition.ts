@@ -66,6 +66,7 @@ export async function benchLlmDay(
     llm: { baseURL: stub.url, apiKey: 'bench', model: 'stub-model', concurrency: CONCURRENCY, timeoutMs: latency === 'realistic' ? 60_000 : 30_000 },
   });
   const end = town.gameMs + GAME_MS_PER_DAY;
+  const openedCalls = lastCallId(town);
   const started = performance.now();
   let last = started;
   let peak = 0;
@@ -106,7 +107,7 @@ export async function benchLlmDay(
     out[key('stub_queued_share')] = batch.queued / Math.max(1, batch.requests);
     out[key('stub_most_running')] = batch.mostRunning;
   }
-  lastDayWork = serverWork(town, VLLM_8B_A100, AGENTS, end - GAME_MS_PER_DAY);
+  lastDayWork = serverWork(town, VLLM_8B_A100, AGENTS, end - GAME_MS_PER_DAY, openedCalls);
   if (mistakeRate > 0) {
     // What the faulty double cost: asks that fell back, requests per ask (repairs, longer budgets, transport retries), repairs.
     const mind = town.mind as LlmMind;
@@ -134,10 +135,17 @@ interface WorkCurve {
 /** The last LLM day's work curve (for the 1,000-agent extrapolation). */
 let lastDayWork: WorkCurve | null = null;
 
-function serverWork(town: Town, model: LatencyModel, agents: number, start: number): WorkCurve {
+/** The id of the last llm_calls row: the calls a world makes while it opens (importance of seeded memories) come before. */
+function lastCallId(town: Town): number {
+  return (town.db.db.prepare('SELECT coalesce(max(id), 0) FROM llm_calls').pluck().get() as number) ?? 0;
+}
+
+function serverWork(town: Town, model: LatencyModel, agents: number, start: number, afterId: number): WorkCurve {
   const rows = town.db.db
-    .prepare(`SELECT game_ms AS gameMs, prompt_tokens AS p, completion_tokens AS c FROM llm_calls WHERE outcome = 'ok' AND cached = 0 ORDER BY game_ms`)
-    .all() as Array<{ gameMs: number | null; p: number; c: number }>;
+    .prepare(
+      `SELECT game_ms AS gameMs, prompt_tokens AS p, completion_tokens AS c FROM llm_calls WHERE outcome = 'ok' AND cached = 0 AND id > ? ORDER BY game_ms`,
+    )
+    .all(afterId) as Array<{ gameMs: number | null; p: number; c: number }>;
   const d = perTokenMs(model, model.slots);
   return {
     startGameMs: start,
@@ -146,21 +154,17 @@ function serverWork(town: Town, model: LatencyModel, agents: number, start: numb
   };
 }
 
-/** Share of a curve's work done before `gameMsSinceStart`. */
-function workShare(curve: WorkCurve, gameMsSinceStart: number): number {
-  const total = curve.calls.reduce((s, [, w]) => s + w, 0);
-  return curve.calls.filter(([t]) => t < gameMsSinceStart).reduce((s, [, w]) => s + w, 0) / Math.max(1e-9, total);
-}
-
 const BIG_TOWN = 1000;
-/** The stretch of the 1,000-agent day measured: midnight to 09:00, or this much wall time if that comes first. */
-const STRETCH_END_HOUR = 9;
-const STRETCH_WALL_S = 300;
+/** Wall time of the measured stretch of the 1,000-agent day: from midnight, once the world is open. */
+const STRETCH_WALL_S = 240;
 
 /**
  * The generated 1,000-agent town on `endpoints` batching stubs (Llama-3.1-8B on an A100 under vLLM each, 32 calls in
- * flight per endpoint), CLOCK_POLICY=wait, from midnight: the wall time of the stretch to 09:00 (or as far as it gets in
- * STRETCH_WALL_S), then a game day's wall time by the share of a day's server work the stretch holds in the 25-agent day.
+ * flight per endpoint), CLOCK_POLICY=wait, from midnight for STRETCH_WALL_S of wall time after the world is open: the
+ * night's planning (every agent's plan and the decomposition of its day, the longest replies of the day) and what
+ * follows. A game day's wall time is then the day's server work (the 25-agent day's per agent, × 1,000) over the
+ * server work the stretch got done per second. That holds while the endpoints are the bottleneck, which
+ * `stub_busy_share` (work done ÷ what the endpoints could do with every slot full) shows.
  */
 async function benchBigTownEndpoints(endpoints: number, day: WorkCurve): Promise<Record<string, number>> {
   const tag = `agents_${BIG_TOWN}_endpoints_${endpoints}`;
@@ -185,37 +189,40 @@ async function benchBigTownEndpoints(endpoints: number, day: WorkCurve): Promise
   );
   const openS = (performance.now() - opened) / 1000;
   const start = town.gameMs;
-  const end = start + STRETCH_END_HOUR * GAME_MS_PER_HOUR;
+  const openedCalls = lastCallId(town);
   const started = performance.now();
   let last = started;
-  while (town.gameMs < end && performance.now() - started < STRETCH_WALL_S * 1000) {
+  let next = 0;
+  while (performance.now() - started < STRETCH_WALL_S * 1000) {
     await new Promise((r) => setTimeout(r, 50));
     const now = performance.now();
     town.loop.tick(now - last);
     last = now;
+    if (now - started >= next) {
+      next += 30_000;
+      console.log(`${tag}: ${Math.round((now - started) / 1000)} s, ${formatGameTime(town.gameMs)}, ${town.stack?.scheduler.inFlight ?? 0} in flight`);
+    }
   }
   const wallS = (performance.now() - started) / 1000;
+  const work = serverWork(town, VLLM_8B_A100, BIG_TOWN, start, openedCalls);
+  const workMs = work.calls.reduce((s, [, w]) => s + w, 0);
+  const dayWorkMs = (day.calls.reduce((s, [, w]) => s + w, 0) / day.agents) * BIG_TOWN;
   const reached = town.gameMs - start;
-  const work = serverWork(town, VLLM_8B_A100, BIG_TOWN, start);
-  const share = workShare(day, reached);
-  const bigWorkPerAgent = work.calls.reduce((s, [, w]) => s + w, 0) / BIG_TOWN;
-  const dayWorkPerAgentSoFar = day.calls.filter(([t]) => t < reached).reduce((s, [, w]) => s + w, 0) / day.agents;
+  const dayPerAgentSoFar = day.calls.filter(([t]) => t < reached).reduce((s, [, w]) => s + w, 0) / day.agents;
   const out: Record<string, number> = {};
-  out[`llm.game_days_per_hour.${tag}`] = share > 0 ? (3600 * share) / wallS : 0;
+  out[`llm.game_days_per_hour.${tag}`] = (3600 * workMs) / dayWorkMs / wallS;
   out[`llm.stretch_wall_s.${tag}`] = wallS;
   out[`llm.stretch_game_hours.${tag}`] = reached / GAME_MS_PER_HOUR;
-  out[`llm.stretch_day_work_share.${tag}`] = share;
-  // The check on the extrapolation: the big town's server work per agent in the stretch over the 25-agent day's.
-  out[`llm.stretch_work_per_agent_ratio.${tag}`] = bigWorkPerAgent / Math.max(1e-9, dayWorkPerAgentSoFar);
-  out[`llm.stretch_calls.${tag}`] = town.db.summariseCalls().calls;
-  out[`llm.stretch_requests_per_s.${tag}`] = stubs.reduce((s, st) => s + st.stats.requests, 0) / wallS;
-  out[`llm.stretch_stub_busy_share.${tag}`] = stubs.reduce((s, st) => s + st.batchFigures!.fullBatchBoundMs, 0) / 1000 / endpoints / wallS;
+  out[`llm.stretch_calls.${tag}`] = work.calls.length;
+  out[`llm.stretch_calls_per_s.${tag}`] = work.calls.length / wallS;
+  // Work done over what the endpoints could do with every slot full: near 1 when they are the bottleneck.
+  out[`llm.stretch_stub_busy_share.${tag}`] = workMs / 1000 / endpoints / wallS;
+  // The big town's server work per agent up to the game time reached, over the 25-agent day's to the same time.
+  out[`llm.stretch_work_per_agent_ratio.${tag}`] = workMs / BIG_TOWN / Math.max(1e-9, dayPerAgentSoFar);
+  out[`llm.day_work_s.${tag}`] = dayWorkMs / 1000;
   out[`llm.open_s.${tag}`] = openS;
   const figures = town.stack?.endpoints?.() ?? [];
-  out[`llm.stretch_calls_max_over_min.${tag}`] = figures.length
-    ? Math.max(...figures.map((f) => f.calls)) / Math.max(1, Math.min(...figures.map((f) => f.calls)))
-    : 0;
-  console.log(`${tag}: ${wallS.toFixed(0)} s wall to ${formatGameTime(town.gameMs)}, ${share.toFixed(3)} of a day's work`);
+  out[`llm.stretch_calls_max_over_min.${tag}`] = Math.max(...figures.map((f) => f.calls)) / Math.max(1, Math.min(...figures.map((f) => f.calls)));
   await town.close();
   await Promise.all(stubs.map((s) => s.close()));
   return out;
