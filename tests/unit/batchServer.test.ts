@@ -85,8 +85,10 @@ describe('the batching server', () => {
     server.submit(0, 10, 0);
     const c = server.submit(0, 10, 0).id;
     expect(server.figures.queued).toBe(1);
-    // The first client goes away at 50 ms: the queued request starts then.
+    // The first client goes away at 50 ms: the queued request starts then, and what a was not served leaves the bound.
+    const bound = server.figures.fullBatchBoundMs;
     server.cancel(a, 50);
+    expect(bound - server.figures.fullBatchBoundMs).toBeCloseTo(55 / 2, 6);
     const ends = server.advance(1000);
     expect(ends.find((f) => f.id === c)!.finishedMs).toBeCloseTo(50 + 105, 6);
   });
