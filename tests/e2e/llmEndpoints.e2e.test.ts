@@ -57,6 +57,9 @@ describe('a town on two LLM endpoints, in the browser', () => {
     const panel = (await page.locator('#panel').boundingBox())!;
     const table = (await page.locator('#panel table.llm-endpoints').boundingBox())!;
     expect(table.x).toBeGreaterThanOrEqual(panel.x - 1);
+    expect(table.x + table.width).toBeLessThanOrEqual(panel.x + panel.width + 1);
+    // Nothing scrolls sideways in the panel: every column is in view.
+    expect(await page.evaluate(() => document.getElementById('panel')!.scrollWidth - document.getElementById('panel')!.clientWidth)).toBeLessThanOrEqual(1);
 
     const health = (await (await fetch(`${town.url}/healthz`)).json()) as { llmEndpoints: Array<{ name: string; calls: number; latencyP50Ms: number }> };
     expect(health.llmEndpoints.map((e) => e.name)).toEqual(hosts);

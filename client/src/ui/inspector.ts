@@ -165,12 +165,13 @@ export const SECTIONS: Array<Section<unknown>> = [
 
 /** The town's endpoints (several: LLM_ENDPOINTS), as /healthz has them: one row each. */
 function endpointTable(endpoints: LlmEndpointLive[]): HTMLElement {
-  const head = ['endpoint', 'state', 'in flight', 'calls', 'errors', 'out / back', 'p50 / p99', 'tokens'];
+  const head = ['endpoint', 'state', 'busy', 'calls', 'errors', 'out / back', 'p50 / p99', 'tokens'];
+  const tips = ['', '', 'calls in flight of its concurrency', '', 'calls that failed', 'times taken out / back in', 'latency over its last 1,000 answers', ''];
   const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(0)} s` : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
   return el(
     'table',
     { className: 'llm-endpoints' },
-    el('tr', {}, ...head.map((h) => el('th', { textContent: h }))),
+    el('tr', {}, ...head.map((h, i) => el('th', { textContent: h, title: tips[i] }))),
     ...endpoints.map((e) =>
       el(
         'tr',
@@ -182,7 +183,7 @@ function endpointTable(endpoints: LlmEndpointLive[]): HTMLElement {
           String(e.calls),
           String(e.failed),
           `${e.takenOut} / ${e.broughtBack}`,
-          e.ok ? `${ms(e.latencyP50Ms)} / ${ms(e.latencyP99Ms)}` : '–',
+          e.ok ? `${ms(e.latencyP50Ms)} / ${ms(e.latencyP99Ms)}`.replace(/ ms \//, ' /') : '–',
           (e.promptTokens + e.completionTokens).toLocaleString('en'),
         ].map((text) => el('td', { textContent: text })),
       ),
