@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     ['memory', './memory', 'benchMemory'],
     ['cognition', './cognition', 'benchCognition'],
     ['llm', './cognition', 'benchLlm'],
+    ['endpoints', './cognition', 'benchEndpoints'],
     ['replay', './replay', 'benchReplay'],
     ['analysis', './analysis', 'benchAnalysis'],
     ['social', './social', 'benchSocial'],

@@ -7,8 +7,13 @@
 // prose around the JSON, a thinking block, trailing commas, a pretty-printed reply cut at max_tokens,
 // missing and extra keys, wrong types, numbers out of range, the wrong count of items, empty content, a
 // refusal), on first replies only or on repair turns too; and it can refuse response formats it lacks.
+// Its latency is either fixed (`latencyMs`, every reply after the same time) or a server's that batches
+// (`latencyModel`, batchServer.ts): a queue for a few slots, a time to first token that grows with the
+// prompt, and a time per written token that grows with the batch.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { BatchServer, type BatchFigures, type Finished, type LatencyModel } from './batchServer';
 
 export const TRANSPORT_FAULTS = ['500', '429', 'timeout'] as const;
 export const MISTAKES = [
@@ -37,7 +42,10 @@ export interface StubRequest {
 }
 
 export interface StubOptions {
+  /** Every reply after this long (the fixed-latency mode), whatever its length and the load. */
   latencyMs?: number;
+  /** Instead: latency as a batching server's, from its queue, the prompt, the tokens written and the batch (batchServer.ts). */
+  latencyModel?: LatencyModel;
   /** Faults served to the next requests, in order; each entry is used once. */
   faults?: Fault[];
   /** Chance per request of a random fault (seeded), after the queued ones. */
@@ -115,9 +123,14 @@ export class OpenAIStub {
   private readonly faults: Fault[];
   private readonly sockets = new Set<import('node:net').Socket>();
   private readonly options: StubOptions;
+  private readonly batch: BatchServer | null;
+  private readonly batchWaiters = new Map<number, () => void>();
+  private batchTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: StubOptions = {}) {
     this.options = { ...options };
+    if (options.latencyMs && options.latencyModel) throw new Error('OpenAIStub: latencyMs or latencyModel, not both');
+    this.batch = options.latencyModel ? new BatchServer(options.latencyModel, performance.now()) : null;
     this.rngState = options.seed ?? 1;
     this.faults = [...(options.faults ?? [])];
   }
@@ -170,7 +183,14 @@ export class OpenAIStub {
     await this.listen(port);
   }
 
+  /** The batching server's figures (requests, queued, the full-batch bound…), with `latencyModel`. */
+  get batchFigures(): BatchFigures | null {
+    return this.batch ? { ...this.batch.figures } : null;
+  }
+
   async close(): Promise<void> {
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -247,8 +267,10 @@ export class OpenAIStub {
       fault === 'malformed'
         ? { content: 'Sure! Here is your answer: (the JSON did not come out)', finishReason: 'stop' }
         : makeMistake(fault as Mistake | null, answer, maxTokens);
-    if (!res.destroyed) this.stats.ok += fault === 'malformed' ? 0 : 1;
     const promptTokens = Math.ceil(messages.reduce((s, m) => s + m.content.length, 0) / 4);
+    // The batching server writes the reply it has chosen: its length sets how long the request runs.
+    if (this.batch) await this.inBatch(promptTokens, Math.ceil(content.length / 4), res);
+    if (!res.destroyed) this.stats.ok += fault === 'malformed' ? 0 : 1;
     this.json(res, 200, {
       id: `chatcmpl-${this.stats.requests}`,
       object: 'chat.completion',
@@ -257,6 +279,37 @@ export class OpenAIStub {
       choices: [{ index: 0, finish_reason: finishReason, message: { role: 'assistant', content } }],
       usage: { prompt_tokens: promptTokens, completion_tokens: Math.ceil(content.length / 4), total_tokens: promptTokens + Math.ceil(content.length / 4) },
     });
+  }
+
+  /** Waits while the batching server queues and runs this request; a client that goes away frees its slot. */
+  private async inBatch(promptTokens: number, outputTokens: number, res: http.ServerResponse): Promise<void> {
+    const batch = this.batch!;
+    const { id, finished } = batch.submit(promptTokens, outputTokens, performance.now());
+    const done = new Promise<void>((resolve) => this.batchWaiters.set(id, resolve));
+    const onClose = () => {
+      if (!this.batchWaiters.has(id)) return;
+      this.batchWaiters.get(id)!();
+      this.batchWaiters.delete(id);
+      this.settle(batch.cancel(id, performance.now()));
+    };
+    res.on('close', onClose);
+    this.settle(finished);
+    await done;
+    res.off('close', onClose);
+  }
+
+  /** Answers the requests that ended and sets a timer for the next end. */
+  private settle(finished: Finished[]): void {
+    for (const f of finished) {
+      this.batchWaiters.get(f.id)?.();
+      this.batchWaiters.delete(f.id);
+    }
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
+    const next = this.batch!.nextEventMs();
+    if (next === null) return;
+    this.batchTimer = setTimeout(() => this.settle(this.batch!.advance(performance.now())), Math.max(0, Math.ceil(next - performance.now())));
+    this.batchTimer.unref?.();
   }
 
   private embeddings(body: Record<string, unknown>, res: http.ServerResponse): void {

@@ -330,6 +330,26 @@ function renderLlm(): void {
     `${l.calls} calls (${l.cached} cached), ${l.tokens} tokens, $${l.cost_usd}; per ` +
     `agent-day ${l.calls_per_agent_day} calls, ${l.tokens_per_agent_day} tokens; ${l.fallbacks.total} fallbacks`;
   for (const id of ['llm-purpose-chart', 'llm-agent-chart']) $(id).parentElement!.hidden = l.hourly.length === 0;
+  // With several endpoints (LLM_ENDPOINTS): one row each.
+  const endpoints = l.by_endpoint ?? [];
+  $('llm-endpoints').hidden = endpoints.length === 0;
+  $('llm-endpoints').replaceChildren(
+    el('tr', {}, ...['endpoint', 'requests', 'failed', 'prompt / completion tokens', 'latency p50 / p99', 'taken out / back'].map((h) => el('th', {}, h))),
+    ...endpoints.map((e) =>
+      el(
+        'tr',
+        {},
+        ...[
+          e.endpoint,
+          String(e.calls),
+          String(e.failed),
+          `${e.prompt_tokens} / ${e.completion_tokens}`,
+          `${Math.round(e.latency_p50_ms)} / ${Math.round(e.latency_p99_ms)} ms`,
+          `${e.taken_out} / ${e.back}`,
+        ].map((text) => el('td', {}, text)),
+      ),
+    ),
+  );
   if (l.hourly.length === 0) {
     $('llm-summary').textContent += ' (no LLM calls: this world ran on the offline mind)';
     return;

@@ -4,7 +4,7 @@
 // data it shows: a refresh redraws only the sections whose data changed, and never one that holds a
 // focused field or typed text. The operator's forms are drawn once per agent, so typing survives.
 import type { TownConnection } from '../net/townConnection';
-import type { AgentInspection, InspectedMemory, InspectReply } from '@protocol/inspection';
+import type { AgentInspection, InspectedMemory, InspectReply, LlmEndpointLive } from '@protocol/inspection';
 import { formatClock, formatGameTime } from '@protocol/time';
 import { el, focusedField } from './dom';
 
@@ -157,10 +157,39 @@ export const SECTIONS: Array<Section<unknown>> = [
       return [
         el('p', { textContent: `${llm.calls} calls · ${tokens} tokens · $${llm.costUsd.toFixed(4)}` }),
         ...(help ? [el('p', { className: 'llm-help', textContent: help })] : []),
+        ...(llm.endpoints?.length ? [endpointTable(llm.endpoints)] : []),
       ];
     },
   }),
 ];
+
+/** The town's endpoints (several: LLM_ENDPOINTS), as /healthz has them: one row each. */
+function endpointTable(endpoints: LlmEndpointLive[]): HTMLElement {
+  const head = ['endpoint', 'state', 'busy', 'calls', 'errors', 'out / back', 'p50 / p99', 'tokens'];
+  const tips = ['', '', 'calls in flight of its concurrency', '', 'calls that failed', 'times taken out / back in', 'latency over its last 1,000 answers', ''];
+  const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(0)} s` : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
+  return el(
+    'table',
+    { className: 'llm-endpoints' },
+    el('tr', {}, ...head.map((h, i) => el('th', { textContent: h, title: tips[i] }))),
+    ...endpoints.map((e) =>
+      el(
+        'tr',
+        { className: `endpoint-${e.state}`, title: e.lastError ? `last error: ${e.lastError}` : '' },
+        ...[
+          e.name,
+          e.state,
+          `${e.inFlight} of ${e.concurrency}`,
+          String(e.calls),
+          String(e.failed),
+          `${e.takenOut} / ${e.broughtBack}`,
+          e.ok ? `${ms(e.latencyP50Ms)} / ${ms(e.latencyP99Ms)}`.replace(/ ms \//, ' /') : '–',
+          (e.promptTokens + e.completionTokens).toLocaleString('en'),
+        ].map((text) => el('td', { textContent: text })),
+      ),
+    ),
+  );
+}
 
 export class Inspector {
   private agentId: string | null = null;

@@ -48,6 +48,8 @@ export interface WorldFacts {
   fallbacks: Array<{ gameMs: number; agentId: string | null; purpose: string; reason: string }>;
   /** LLM replies that needed help: a repair turn, a mend of their content, a longer budget (llm.mend). */
   mends: Array<{ gameMs: number; purpose: string; how: 'repair' | 'mend' | 'longer' }>;
+  /** LLM endpoints taken out and back in (with several). */
+  endpointChanges: Array<{ gameMs: number; name: string; state: 'out' | 'back' }>;
   interviews: InterviewFact[];
   scenario: { name: string; file: string; scenario: unknown; gameMs: number } | null;
 }
@@ -63,6 +65,7 @@ const KINDS = [
   'reflection.made',
   'llm.fallback',
   'llm.mend',
+  'llm.endpoint',
   'operator.action',
   'scenario.started',
 ] as const;
@@ -82,6 +85,7 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
     reflections: [],
     fallbacks: [],
     mends: [],
+    endpointChanges: [],
     interviews: [],
     scenario: null,
   };
@@ -147,6 +151,9 @@ export function readWorldFacts(db: Pick<WorldDb, 'events' | 'snapshots'>): World
         break;
       case 'llm.mend':
         facts.mends.push({ gameMs: e.gameMs, purpose: e.data.purpose, how: e.data.how });
+        break;
+      case 'llm.endpoint':
+        facts.endpointChanges.push({ gameMs: e.gameMs, name: e.data.name, state: e.data.state });
         break;
       case 'operator.action':
         if (e.data.action === 'interview' && e.data.agentId && e.data.question !== undefined)

@@ -2,7 +2,7 @@
 // (with who told whom), network density over time, attendance at a place in a window,
 // conversations and reflections per agent, and LLM use per agent-day. The method is in README.md.
 import type { AgentId } from '../protocol/ids';
-import type { AnalysisReport } from '../protocol/analysis';
+import type { AnalysisReport, LlmEndpointUse } from '../protocol/analysis';
 import type { WorldDb } from '../store/WorldDb';
 import type { TownMap } from '../world/types';
 import type { Embedder } from '../llm/types';
@@ -495,6 +495,38 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
     hourly: [...hours.values()].sort((a, b) => a.ms - b.ms),
     fallbacks: { total: fallbacks.length, by_purpose: byPurpose },
     mends: countMends(facts.mends.filter((m) => m.gameMs >= w.fromGameMs && m.gameMs <= w.toGameMs)),
+    ...byEndpoint(db, facts, w),
+  };
+}
+
+/** Per-endpoint figures, from the calls that name an endpoint (several endpoints) and the llm.endpoint events. */
+function byEndpoint(db: WorldDb, facts: WorldFacts, w: Window): { by_endpoint?: LlmEndpointUse[] } {
+  const rows = db.db
+    .prepare(
+      `SELECT endpoint, outcome = 'ok' AS ok, prompt_tokens AS prompt, completion_tokens AS completion, latency_ms AS latencyMs FROM llm_calls
+       WHERE endpoint IS NOT NULL AND (game_ms IS NULL OR (game_ms >= ? AND game_ms <= ?)) ORDER BY endpoint, latency_ms`,
+    )
+    .all(w.fromGameMs, w.toGameMs) as Array<{ endpoint: string; ok: number; prompt: number; completion: number; latencyMs: number }>;
+  const changes = facts.endpointChanges.filter((c) => c.gameMs >= w.fromGameMs && c.gameMs <= w.toGameMs);
+  if (rows.length === 0 && changes.length === 0) return {};
+  const names = [...new Set([...rows.map((r) => r.endpoint), ...changes.map((c) => c.name)])];
+  return {
+    by_endpoint: names.map((endpoint) => {
+      const mine = rows.filter((r) => r.endpoint === endpoint);
+      const answered = mine.filter((r) => r.ok).map((r) => r.latencyMs);
+      const at = (p: number) => (answered.length ? round(answered[Math.min(answered.length - 1, Math.floor(p * answered.length))], 1) : 0);
+      return {
+        endpoint,
+        calls: mine.length,
+        failed: mine.length - answered.length,
+        prompt_tokens: mine.reduce((s, r) => s + r.prompt, 0),
+        completion_tokens: mine.reduce((s, r) => s + r.completion, 0),
+        latency_p50_ms: at(0.5),
+        latency_p99_ms: at(0.99),
+        taken_out: changes.filter((c) => c.name === endpoint && c.state === 'out').length,
+        back: changes.filter((c) => c.name === endpoint && c.state === 'back').length,
+      };
+    }),
   };
 }
 

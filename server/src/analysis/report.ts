@@ -213,6 +213,15 @@ export function reportMarkdown(r: Report): string {
       (r.llm.mends ? ` Repaired: ${r.llm.mends.repair}; mended: ${r.llm.mends.mend}; asked again longer: ${r.llm.mends.longer}.` : ''),
     '',
   );
+  if (r.llm.by_endpoint?.length) {
+    lines.push('| Endpoint | Requests | Failed | Prompt tokens | Completion tokens | Latency p50 / p99 | Taken out / back |', '|---|---|---|---|---|---|---|');
+    for (const e of r.llm.by_endpoint)
+      lines.push(
+        `| ${e.endpoint} | ${e.calls} | ${e.failed} | ${e.prompt_tokens} | ${e.completion_tokens} | ` +
+          `${Math.round(e.latency_p50_ms)} / ${Math.round(e.latency_p99_ms)} ms | ${e.taken_out} / ${e.back} |`,
+      );
+    lines.push('');
+  }
   return `${lines.join('\n')}\n`;
 }
 

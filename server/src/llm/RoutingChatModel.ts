@@ -9,6 +9,7 @@
 import type { ChatModel, ChatRequest, ChatResponse } from './types';
 import { LlmHttpError, LlmNetworkError, LlmTimeoutError } from './errors';
 import { systemClock, type WallClock } from '../core/wallClock';
+import type { LlmEndpointLive } from '../protocol/inspection';
 
 export interface RoutedEndpoint {
   /** Shown in /healthz and logs: the host, never the key. */
@@ -19,30 +20,24 @@ export interface RoutedEndpoint {
   weight?: number;
 }
 
-export interface EndpointFigures {
-  name: string;
-  state: 'up' | 'out' | 'trying';
-  inFlight: number;
-  concurrency: number;
-  weight: number;
-  calls: number;
-  ok: number;
-  failed: number;
-  /** Times it was taken out. */
-  takenOut: number;
-  meanLatencyMs: number;
-  /** Wall ms until which it is out (0 when up). */
-  outUntilMs: number;
-  lastError: string | null;
-}
+/** Per-endpoint figures (the protocol's type: /healthz and the inspector show them as they are). */
+export type EndpointFigures = LlmEndpointLive;
 
 export const FIRST_OUT_MS = 2_000;
 export const LONGEST_OUT_MS = 60_000;
+/** Answered calls per endpoint whose latencies the percentiles are taken over (a ring: memory stays bounded). */
+export const LATENCY_WINDOW = 1_000;
+
+/** An endpoint taken out (with the error and how long) or back in, for the event log. */
+export type EndpointChange = { name: string; state: 'out'; error: string; outMs: number } | { name: string; state: 'back' };
 
 interface Slot {
   ep: Required<RoutedEndpoint>;
   f: EndpointFigures;
   latencySumMs: number;
+  /** The last LATENCY_WINDOW latencies, a ring written at `latencyNext`. */
+  latencies: number[];
+  latencyNext: number;
   /** Consecutive failures, for the doubling time out. */
   failures: number;
 }
@@ -65,15 +60,20 @@ export class RoutingChatModel implements ChatModel {
   private readonly clock: WallClock;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(endpoints: RoutedEndpoint[], options: { clock?: WallClock } = {}) {
+  private readonly onChange?: (change: EndpointChange) => void;
+
+  constructor(endpoints: RoutedEndpoint[], options: { clock?: WallClock; onChange?: (change: EndpointChange) => void } = {}) {
     if (endpoints.length === 0) throw new Error('RoutingChatModel: at least one endpoint');
     this.clock = options.clock ?? systemClock;
+    this.onChange = options.onChange;
     this.slots = endpoints.map((e) => {
       const ep = { ...e, weight: e.weight ?? 1 };
       if (!(ep.concurrency >= 1) || !(ep.weight > 0)) throw new Error(`endpoint ${e.name}: concurrency must be ≥ 1 and weight > 0`);
       return {
         ep,
         latencySumMs: 0,
+        latencies: [],
+        latencyNext: 0,
         failures: 0,
         f: {
           name: ep.name,
@@ -85,7 +85,12 @@ export class RoutingChatModel implements ChatModel {
           ok: 0,
           failed: 0,
           takenOut: 0,
+          broughtBack: 0,
           meanLatencyMs: 0,
+          latencyP50Ms: 0,
+          latencyP99Ms: 0,
+          promptTokens: 0,
+          completionTokens: 0,
           outUntilMs: 0,
           lastError: null,
         },
@@ -95,7 +100,11 @@ export class RoutingChatModel implements ChatModel {
 
   /** Per-endpoint figures, for /healthz, the inspector and the report. */
   figures(): EndpointFigures[] {
-    return this.slots.map((s) => ({ ...s.f }));
+    return this.slots.map((s) => {
+      const sorted = [...s.latencies].sort((a, b) => a - b);
+      const at = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
+      return { ...s.f, latencyP50Ms: at(0.5), latencyP99Ms: at(0.99) };
+    });
   }
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
@@ -105,10 +114,19 @@ export class RoutingChatModel implements ChatModel {
       slot.f.calls++;
       try {
         const response = await slot.ep.model.complete(request, signal);
+        const latencyMs = this.clock.now() - started;
         slot.f.ok++;
-        slot.latencySumMs += this.clock.now() - started;
+        slot.latencySumMs += latencyMs;
         slot.f.meanLatencyMs = slot.latencySumMs / slot.f.ok;
+        slot.latencies[slot.latencyNext] = latencyMs;
+        slot.latencyNext = (slot.latencyNext + 1) % LATENCY_WINDOW;
+        slot.f.promptTokens += response.usage.promptTokens;
+        slot.f.completionTokens += response.usage.completionTokens;
         slot.failures = 0;
+        if (slot.f.state !== 'up') {
+          slot.f.broughtBack++;
+          this.onChange?.({ name: slot.ep.name, state: 'back' });
+        }
         slot.f.state = 'up';
         slot.f.outUntilMs = 0;
         return response;
@@ -130,9 +148,13 @@ export class RoutingChatModel implements ChatModel {
     slot.failures++;
     const asked = error instanceof LlmHttpError ? error.retryAfterMs : null;
     const outMs = asked ?? Math.min(LONGEST_OUT_MS, FIRST_OUT_MS * 2 ** (slot.failures - 1));
-    if (slot.f.state !== 'out') slot.f.takenOut++;
+    // One outage counts once: a failed trial call keeps it out, it does not take it out again.
+    const wasUp = slot.f.state === 'up';
+    if (wasUp) slot.f.takenOut++;
     slot.f.state = 'out';
     slot.f.outUntilMs = this.clock.now() + outMs;
+    // Logged when it leaves service, not again for each failed trial while it stays out.
+    if (wasUp) this.onChange?.({ name: slot.ep.name, state: 'out', error: slot.f.lastError ?? 'error', outMs });
     this.schedule();
   }
 

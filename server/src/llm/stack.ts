@@ -3,7 +3,8 @@
 //   budget    a spent budget holds new calls until it is raised;
 //   retry     each retry goes back through the queue, so it waits its turn and counts against limits;
 //   scheduler concurrency cap, RPM/TPM limits, round-robin across agents;
-//   recorder  logs every request that reaches the endpoint, with its outcome;
+//   router    with several endpoints (LLM_ENDPOINTS): the least loaded, a failing one taken out;
+//   recorder  logs every request that reaches an endpoint, with its outcome (one above each endpoint);
 //   adapter   the OpenAI-compatible endpoint.
 // Above them all, the stack's own stop: `close()` aborts every call in flight, queued, waiting for budget
 // or sitting out a retry's backoff, and refuses new ones, each with LlmAbortedError (a town closing).
@@ -15,7 +16,7 @@ import { RetryingChatModel, type RetryReport } from './RetryingChatModel';
 import { SchedulingChatModel } from './SchedulingChatModel';
 import { RecordingChatModel } from './RecordingChatModel';
 import type { Pricing } from './pricing';
-import type { EndpointFigures } from './RoutingChatModel';
+import { RoutingChatModel, type EndpointChange, type EndpointFigures, type RoutedEndpoint } from './RoutingChatModel';
 import type { WallClock } from '../core/wallClock';
 
 export interface StackOptions {
@@ -32,6 +33,8 @@ export interface StackOptions {
   onRetry?: (report: RetryReport) => void;
   onBudgetPause?: (message: string) => void;
   onBudgetResume?: () => void;
+  /** An endpoint taken out or back in (with several). */
+  onEndpointChange?: (change: EndpointChange) => void;
   /** Wall time for latencies, windows and record stamps. */
   clock?: WallClock;
   /** Injected for tests. */
@@ -81,8 +84,17 @@ export class StoppableChatModel implements ChatModel {
   }
 }
 
-export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
-  const recorder = new RecordingChatModel(adapter, { log: o.log, pricing: o.pricing, modelFor: o.modelFor, gameNow: o.gameNow, clock: o.clock });
+/** The stack over one adapter, or over several endpoints behind a router (each with its own recorder). */
+export function buildChatStack(adapter: ChatModel | RoutedEndpoint[], o: StackOptions): ChatStack {
+  const record = (model: ChatModel, endpoint?: string) =>
+    new RecordingChatModel(model, { log: o.log, pricing: o.pricing, modelFor: o.modelFor, gameNow: o.gameNow, clock: o.clock, endpoint });
+  const router = Array.isArray(adapter)
+    ? new RoutingChatModel(
+        adapter.map((e) => ({ ...e, model: record(e.model, e.name) })),
+        { clock: o.clock, onChange: o.onEndpointChange },
+      )
+    : null;
+  const recorder = router ?? record(adapter as ChatModel);
   const scheduler = new SchedulingChatModel(recorder, {
     concurrency: o.concurrency,
     requestsPerMinute: o.requestsPerMinute,
@@ -93,5 +105,13 @@ export function buildChatStack(adapter: ChatModel, o: StackOptions): ChatStack {
   const budget = new BudgetChatModel(retry, o.budget, o.pricing, { onPause: o.onBudgetPause, onResume: o.onBudgetResume });
   const cache = o.cache ? new CachingChatModel(budget, { store: o.cache, modelFor: o.modelFor, log: o.log, gameNow: o.gameNow, clock: o.clock }) : null;
   const stoppable = new StoppableChatModel(cache ?? budget);
-  return { model: stoppable, budget, scheduler, cache, pricing: o.pricing, close: (reason) => stoppable.close(reason) };
+  return {
+    model: stoppable,
+    budget,
+    scheduler,
+    cache,
+    pricing: o.pricing,
+    ...(router ? { endpoints: () => router.figures() } : {}),
+    close: (reason) => stoppable.close(reason),
+  };
 }

@@ -86,6 +86,8 @@ export interface LlmCallRecord {
   gameMs: number | null;
   /** Wall-clock time (ms since epoch) the call finished. */
   wallMs: number;
+  /** The endpoint that served it, with several (LLM_ENDPOINTS); null or absent with one. */
+  endpoint?: string | null;
 }
 
 /** Where the call recorder writes (SQLite in production, an array in tests). */

@@ -90,7 +90,24 @@ export interface AnalysisReport {
     fallbacks: { total: number; by_purpose: Record<string, number> };
     /** LLM replies that needed help and got it (llm.mend events); absent in reports made before it existed. */
     mends?: { repair: number; mend: number; longer: number; by_purpose: Record<string, Record<string, number>> };
+    /**
+     * With several endpoints (LLM_ENDPOINTS): per endpoint, the requests it got (a call sent elsewhere after a failure
+     * counts at each), those that failed, tokens, latency percentiles of the answered ones, and times taken out and back.
+     */
+    by_endpoint?: LlmEndpointUse[];
   };
+}
+
+export interface LlmEndpointUse {
+  endpoint: string;
+  calls: number;
+  failed: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency_p50_ms: number;
+  latency_p99_ms: number;
+  taken_out: number;
+  back: number;
 }
 
 export interface GraphView {

@@ -142,6 +142,8 @@ export interface EventData {
   /** A reply that needed help and got it: a repair turn, a mend of its content, a retry with a bigger token budget. */
   'llm.mend': { purpose: string; how: 'repair' | 'mend' | 'longer'; note: string };
   'budget.paused': { message: string };
+  /** With several LLM endpoints: one taken out after a failure (for `outMs`), or back in once a trial call answered. */
+  'llm.endpoint': { name: string; state: 'out'; error: string; outMs: number } | { name: string; state: 'back' };
   /** A headless run's scenario (scenarios/*.yaml): what analysis tracks in this world. */
   'scenario.started': { name: string; file: string; scenario: unknown };
 }
@@ -174,6 +176,7 @@ export const EVENT_KINDS = [
   'llm.fallback',
   'llm.mend',
   'budget.paused',
+  'llm.endpoint',
   'scenario.started',
 ] as const satisfies readonly EventKind[];
 

@@ -36,6 +36,8 @@ export function describeEvent(e: LoggedEvent, nameOf: NameOf): string | null {
       return `The town resumes (${e.data.mind} mind)`;
     case 'budget.paused':
       return `Paused: ${e.data.message}`;
+    case 'llm.endpoint':
+      return e.data.state === 'out' ? `LLM endpoint ${e.data.name} taken out: ${e.data.error}` : `LLM endpoint ${e.data.name} back in`;
     case 'llm.fallback':
       return `Fallback for ${name(e.agentId)} (${e.data.purpose}): ${e.data.reason}`;
     default:

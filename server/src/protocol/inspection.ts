@@ -59,7 +59,30 @@ export interface AgentInspection {
     costUsd: number;
     /** Replies that needed help (llm.mend events by kind) and asks that fell back to the offline mind. */
     help?: { fallbacks: number; repairs: number; mends: number; longer: number };
+    /** The town's LLM endpoints now, when it spreads calls over several (LLM_ENDPOINTS); the same figures as /healthz. */
+    endpoints?: LlmEndpointLive[];
   };
+}
+
+/** One endpoint's state and figures since the town started (llm/RoutingChatModel.ts keeps them). */
+export interface LlmEndpointLive {
+  name: string;
+  state: 'up' | 'out' | 'trying';
+  inFlight: number;
+  concurrency: number;
+  weight: number;
+  calls: number;
+  ok: number;
+  failed: number;
+  takenOut: number;
+  broughtBack: number;
+  meanLatencyMs: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  promptTokens: number;
+  completionTokens: number;
+  outUntilMs: number;
+  lastError: string | null;
 }
 
 /** The reply to an `inspect` message: the inspection (or an error) tagged with the request it answers. */

@@ -156,6 +156,7 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
     case 'llm.fallback':
     case 'llm.mend':
     case 'budget.paused':
+    case 'llm.endpoint':
     case 'scenario.started':
       return;
     default: {

@@ -82,11 +82,12 @@ export class WorldDb {
     this.events = this.eventLog = new SqliteEventLog(db);
     this.snapshots = new SqliteSnapshotStore(db, this.clock);
     const insertCall = db.prepare(
-      `INSERT INTO llm_calls (agent_id, purpose, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, cached, outcome, game_ms, wall_ms)
-       VALUES (@agentId, @purpose, @model, @promptTokens, @completionTokens, @latencyMs, @costUsd, @cached, @outcome, @gameMs, @wallMs)`,
+      `INSERT INTO llm_calls (agent_id, purpose, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, cached, outcome, game_ms, wall_ms, endpoint)
+       VALUES (@agentId, @purpose, @model, @promptTokens, @completionTokens, @latencyMs, @costUsd, @cached, @outcome, @gameMs, @wallMs, @endpoint)`,
     );
     this.callLog = {
-      record: (c: LlmCallRecord) => void insertCall.run({ ...c, cached: c.cached ? 1 : 0, gameMs: c.gameMs === null ? null : Math.round(c.gameMs) }),
+      record: (c: LlmCallRecord) =>
+        void insertCall.run({ ...c, cached: c.cached ? 1 : 0, gameMs: c.gameMs === null ? null : Math.round(c.gameMs), endpoint: c.endpoint ?? null }),
     };
     const getCache = db.prepare('SELECT value FROM llm_cache WHERE key = ?').pluck();
     const putCache = db.prepare('INSERT OR REPLACE INTO llm_cache (key, value, wall_ms) VALUES (?, ?, ?)');

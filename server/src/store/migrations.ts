@@ -92,6 +92,14 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    // With several LLM endpoints (LLM_ENDPOINTS), which one served each call: per-endpoint figures in the report.
+    version: 2,
+    name: 'llm_calls.endpoint',
+    up(db) {
+      db.exec('ALTER TABLE llm_calls ADD COLUMN endpoint TEXT');
+    },
+  },
 ];
 
 export function migrate(db: Database.Database): number {

@@ -195,6 +195,11 @@ export class Town implements Composed {
               log.queue([{ gameMs: clock.gameMs, kind: 'budget.paused', agentId: null, data: { message } }]);
             },
             onBudgetResume: () => holds.budgetSpent(false),
+            onEndpointChange: (c) => {
+              const what = c.state === 'out' ? `taken out for ${Math.round(c.outMs / 1000)} s: ${c.error}` : 'back in';
+              parts.logger.warn(`LLM endpoint ${c.name} ${what}`);
+              log.queue([{ gameMs: clock.gameMs, kind: 'llm.endpoint', agentId: null, data: c }]);
+            },
           })
         : { mind: parts.mind!, runtimeSettings: parts.runtimeSettings ?? {}, stack: null };
       const stoppedAtClose = { count: 0 };

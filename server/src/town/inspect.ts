@@ -25,7 +25,7 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
         touch: false,
       })
     : [];
-  return buildInspection({
+  const inspection = buildInspection({
     agent,
     persona: { ...personaRecord(persona), currently: town.runtime.statusOf(id) },
     atGameMs: now,
@@ -37,4 +37,8 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
     conversations: db.conversationsOf(id, 10),
     llm: { ...db.summariseCalls({ agentId: id }), help: db.llmHelpOf(id) },
   });
+  // The town's endpoints, with several: what serves this agent's calls, and how it is doing.
+  const endpoints = town.stack?.endpoints?.();
+  if (endpoints) inspection.llm.endpoints = endpoints;
+  return inspection;
 }

@@ -12,7 +12,7 @@ import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { OpenAIEmbedder } from '../llm/OpenAIEmbedder';
 import { OpenAIChatModel } from '../llm/OpenAIChatModel';
 import { buildChatStack, type ChatStack } from '../llm/stack';
-import { RoutingChatModel } from '../llm/RoutingChatModel';
+import type { EndpointChange } from '../llm/RoutingChatModel';
 import { Pricing } from '../llm/pricing';
 import { acceptorFor, LlmMind, type FallbackReport, type MendReport } from '../agent/LlmMind';
 import { purgeInvalidReplies } from '../llm/CachingChatModel';
@@ -26,6 +26,8 @@ export interface MindHooks {
   onMend(report: MendReport): void;
   onBudgetPause(message: string): void;
   onBudgetResume(): void;
+  /** With several endpoints: one taken out or back in. */
+  onEndpointChange?(change: EndpointChange): void;
 }
 
 export interface MindBundle {
@@ -93,10 +95,9 @@ export function buildMinds(config: Config, logger: Logger): Minds {
         concurrency: e.concurrency ?? llm.concurrency,
         weight: e.weight,
       }));
-      const router = routed ? new RoutingChatModel(endpoints, { clock: hooks.wallClock }) : null;
       const adapter = routed ? endpoints[0].model : adapterFor(llm.baseURL!, llm.apiKey, llm.model);
       const pricing = new Pricing(llm.prices, (model) => logger.warn(`no price for model '${model}': its calls count as $0 (set LLM_PRICES)`));
-      const stack = buildChatStack(router ?? adapter, {
+      const stack = buildChatStack(routed ? endpoints : adapter, {
         modelFor: (p) => adapter.modelFor(p),
         cache: hooks.db.responseCache,
         log: hooks.db.callLog,
@@ -111,9 +112,9 @@ export function buildMinds(config: Config, logger: Logger): Minds {
         onRetry: (r) => logger.debug(`retrying ${r.request.purpose} for ${r.request.agentId ?? 'town'} in ${Math.round(r.delayMs)} ms: ${r.error.message}`),
         onBudgetPause: hooks.onBudgetPause,
         onBudgetResume: hooks.onBudgetResume,
+        onEndpointChange: hooks.onEndpointChange,
       });
       stack.responseFormat = () => adapter.responseFormat;
-      if (router) stack.endpoints = () => router.figures();
       const mind = new LlmMind({ model: stack.model, label, onFallback: hooks.onFallback, onMend: hooks.onMend });
       return { mind, runtimeSettings: LLM_RUNTIME_SETTINGS, stack };
     },
