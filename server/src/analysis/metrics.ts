@@ -501,6 +501,8 @@ export function measureLlm(db: WorldDb, facts: WorldFacts, w: Window): LlmUse {
 
 /** Per-endpoint figures, from the calls that name an endpoint (several endpoints) and the llm.endpoint events. */
 function byEndpoint(db: WorldDb, facts: WorldFacts, w: Window): { by_endpoint?: LlmEndpointUse[] } {
+  // A file from before schema 2 names no endpoint on its calls.
+  if (db.schemaVersion < 2) return {};
   const rows = db.db
     .prepare(
       `SELECT endpoint, outcome = 'ok' AS ok, prompt_tokens AS prompt, completion_tokens AS completion, latency_ms AS latencyMs FROM llm_calls

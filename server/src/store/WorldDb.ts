@@ -60,6 +60,8 @@ export class WorldDb {
   readonly clock: WallClock;
   /** 1 for worlds recorded before events carried what replay needs (walk waypoints, plan steps, specs). */
   readonly eventFormat: number;
+  /** The file's schema (PRAGMA user_version): older than the newest only for a file read as it is (read-only). */
+  readonly schemaVersion: number;
   readonly readonly: boolean;
   /** How the open checked the file: made new, full PRAGMA quick_check, or trusted as cleanly closed and unchanged since. */
   readonly openCheck: OpenCheck;
@@ -72,8 +74,9 @@ export class WorldDb {
     readonly db: Database.Database,
     readonly file: string,
     readonly embedding: { model: string; dimension: number },
-    options: { clock: WallClock; eventFormat: number; readonly: boolean; columnCacheBytes?: number; openCheck?: OpenCheck },
+    options: { clock: WallClock; eventFormat: number; readonly: boolean; columnCacheBytes?: number; openCheck?: OpenCheck; schemaVersion?: number },
   ) {
+    this.schemaVersion = options.schemaVersion ?? MIGRATIONS.length;
     this.openCheck = options.openCheck ?? 'new';
     this.clock = options.clock;
     this.eventFormat = options.eventFormat;
@@ -81,13 +84,14 @@ export class WorldDb {
     this.memories = new SqliteMemoryStore(db, embedding.dimension, options.columnCacheBytes);
     this.events = this.eventLog = new SqliteEventLog(db);
     this.snapshots = new SqliteSnapshotStore(db, this.clock);
-    const insertCall = db.prepare(
-      `INSERT INTO llm_calls (agent_id, purpose, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, cached, outcome, game_ms, wall_ms, endpoint)
-       VALUES (@agentId, @purpose, @model, @promptTokens, @completionTokens, @latencyMs, @costUsd, @cached, @outcome, @gameMs, @wallMs, @endpoint)`,
-    );
+    // Prepared on the first call: a file read as it is (read-only, an older schema) may lack the endpoint column.
+    let insertCall: Database.Statement | null = null;
     this.callLog = {
       record: (c: LlmCallRecord) =>
-        void insertCall.run({ ...c, cached: c.cached ? 1 : 0, gameMs: c.gameMs === null ? null : Math.round(c.gameMs), endpoint: c.endpoint ?? null }),
+        void (insertCall ??= db.prepare(
+          `INSERT INTO llm_calls (agent_id, purpose, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, cached, outcome, game_ms, wall_ms, endpoint)
+           VALUES (@agentId, @purpose, @model, @promptTokens, @completionTokens, @latencyMs, @costUsd, @cached, @outcome, @gameMs, @wallMs, @endpoint)`,
+        )).run({ ...c, cached: c.cached ? 1 : 0, gameMs: c.gameMs === null ? null : Math.round(c.gameMs), endpoint: c.endpoint ?? null }),
     };
     const getCache = db.prepare('SELECT value FROM llm_cache WHERE key = ?').pluck();
     const putCache = db.prepare('INSERT OR REPLACE INTO llm_cache (key, value, wall_ms) VALUES (?, ?, ?)');
@@ -611,7 +615,8 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
     if (version === 0) throw new WorldFileError(file, 'not a Smalltown world file (no schema)');
     if (version > MIGRATIONS.length)
       throw new WorldFileError(file, `written by a newer Smalltown (schema ${version}; this one reads up to ${MIGRATIONS.length})`);
-    if (options.readonly && version < MIGRATIONS.length)
+    // Read-only, an older file is read as it is when every migration it lacks leaves it readable.
+    if (options.readonly && MIGRATIONS.some((m) => m.version > version && !m.readersCope))
       throw new WorldFileError(file, `written by an older Smalltown (schema ${version}); open it once as a live world (WORLD=...) to upgrade it`);
     const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     const model = meta.get('embedding_model') as string | undefined;
@@ -639,6 +644,7 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
       readonly: options.readonly ?? false,
       columnCacheBytes: options.columnCacheBytes,
       openCheck,
+      schemaVersion: version,
     });
   } catch (error) {
     db.close();

@@ -6,6 +6,11 @@ export interface Migration {
   version: number;
   name: string;
   up(db: Database.Database): void;
+  /**
+   * Whether a file without this migration can still be read as it is (replay and analysis open files
+   * read-only, so they cannot upgrade them): its readers cope with what the migration adds being absent.
+   */
+  readersCope?: boolean;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -96,6 +101,8 @@ export const MIGRATIONS: Migration[] = [
     // With several LLM endpoints (LLM_ENDPOINTS), which one served each call: per-endpoint figures in the report.
     version: 2,
     name: 'llm_calls.endpoint',
+    // Without the column a file's calls name no endpoint: the report shows no per-endpoint table.
+    readersCope: true,
     up(db) {
       db.exec('ALTER TABLE llm_calls ADD COLUMN endpoint TEXT');
     },
