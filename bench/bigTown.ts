@@ -12,9 +12,9 @@ import { SERVER_ENTRY } from '../scripts/buildServer';
 
 export const BENCH_SEED = 1;
 
-/** A generated town of `agents` people (seed 1): its map and personas folder. */
-export function generatedTown(agents: number): { dir: string; mapFile: string; personasDir: string } {
-  const dir = path.join(os.tmpdir(), `smalltown-bench-town-${agents}-seed${BENCH_SEED}`);
+/** A generated town of `agents` people (seed 1) under `root` (the temp folder unless given): its map and personas folder. */
+export function generatedTown(agents: number, root = os.tmpdir()): { dir: string; mapFile: string; personasDir: string } {
+  const dir = path.join(root, `smalltown-bench-town-${agents}-seed${BENCH_SEED}`);
   const done = path.join(dir, '.complete');
   if (!fs.existsSync(done)) {
     generateTown({ agents, outDir: dir, seed: BENCH_SEED });
