@@ -38,8 +38,8 @@ export async function benchServer(): Promise<Record<string, number>> {
 }
 
 /** A new world of `town` at 7:00 served by its own process for RUN_S seconds: the figures above, keyed by `agents`. */
-export async function measureServer(town: { mapFile: string; personasDir: string }, agents: number): Promise<Record<string, number>> {
-  const server = await startServerProcess(town, { START_TIME: '2026-02-13T07:00' });
+export async function measureServer(town: { mapFile: string; personasDir: string }, agents: number, startLimitMs?: number): Promise<Record<string, number>> {
+  const server = await startServerProcess(town, { START_TIME: '2026-02-13T07:00' }, startLimitMs);
   try {
     // A new world at 7:00: everyone awake or about to wake, and no plans yet. Every 100 ms the clock's holds
     // are read; the time it spent waiting for minds is the morning's hold (from the first ask to the last).
