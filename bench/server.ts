@@ -46,7 +46,14 @@ export async function measureServer(town: { mapFile: string; personasDir: string
     const ready = performance.now();
     // A new world's first start (every resident's seed memories) goes on after /healthz answers, the clock
     // held 'starting': start-up is until that hold is gone.
-    while ((await server.health()).holds.includes('starting')) {
+    // A reading may fail while the first start holds the event loop for seconds at a time (a kept-alive
+    // connection the server closes as it is reused): the server is asked again while it lives.
+    const starting = () =>
+      server.health().then(
+        (h) => h.holds.includes('starting'),
+        () => true,
+      );
+    while (await starting()) {
       if (server.exited()) throw new Error(`the server exited while starting: ${server.stderrTail()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
