@@ -12,9 +12,9 @@ import { SERVER_ENTRY } from '../scripts/buildServer';
 
 export const BENCH_SEED = 1;
 
-/** A generated town of `agents` people (seed 1): its map and personas folder. */
-export function generatedTown(agents: number): { dir: string; mapFile: string; personasDir: string } {
-  const dir = path.join(os.tmpdir(), `smalltown-bench-town-${agents}-seed${BENCH_SEED}`);
+/** A generated town of `agents` people (seed 1) under `root` (the temp folder unless given): its map and personas folder. */
+export function generatedTown(agents: number, root = os.tmpdir()): { dir: string; mapFile: string; personasDir: string } {
+  const dir = path.join(root, `smalltown-bench-town-${agents}-seed${BENCH_SEED}`);
   const done = path.join(dir, '.complete');
   if (!fs.existsSync(done)) {
     generateTown({ agents, outDir: dir, seed: BENCH_SEED });
@@ -59,7 +59,11 @@ export interface ServerProcess {
  * Starts what `npm start` runs, dist/server/start.js (bench/run.ts builds it; the built client must be in
  * dist/client), on a free port with this town and settings.
  */
-export async function startServerProcess(town: { mapFile: string; personasDir: string }, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  town: { mapFile: string; personasDir: string },
+  env: Record<string, string> = {},
+  startLimitMs = 600_000,
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-server-'));
   const token = 'bench-operator';
@@ -94,7 +98,10 @@ export async function startServerProcess(town: { mapFile: string; personasDir: s
     } catch {
       // Not listening yet.
     }
-    if (performance.now() - t0 > 600_000) throw new Error(`the server did not start in 10 minutes: ${stderr}`);
+    if (performance.now() - t0 > startLimitMs) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not answer /healthz in ${startLimitMs / 60_000} minutes: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   const startupMs = performance.now() - t0;

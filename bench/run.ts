@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     ['chaos', './chaos', 'benchChaos'],
     ['outage', './chaos', 'benchOutage'],
     ['soak', './soak', 'benchSoak'],
+    ['tenk', './tenK', 'benchTenK'],
   ] as const) {
     benches.push({ name, run: async () => ((await import(file)) as Record<string, () => Promise<Record<string, number>>>)[fn]() });
   }

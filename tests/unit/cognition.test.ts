@@ -99,6 +99,22 @@ class PinnedAppraisal extends OfflineMind {
 }
 
 describe('the agent runtime', () => {
+  it('seeds many residents over many turns of the event loop, so a server answers while a big town starts', async () => {
+    const db = world();
+    const runtime = runtimeOver(db, new OfflineMind());
+    // 200 residents' seeds (the shipped ten, twenty times over): a timer set now must fire before the last is written.
+    const ids = Array.from({ length: 20 }, () => [...personas.keys()].map(asAgentId)).flat();
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      await runtime.seed(ids, Date.UTC(2026, 1, 13, 7));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(turns).toBeGreaterThan(1);
+    expect(db.memories.count(ids[0])).toBeGreaterThan(0);
+  });
+
   it('reacts when the appraisal says so, even to what it rates low, and not to a high rating alone', async () => {
     const db = world();
     const eager = new PinnedAppraisal({ ratings: [2], react: true });

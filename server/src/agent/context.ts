@@ -2,7 +2,7 @@
 import { statedPronouns, type Pronouns } from './grammar';
 import type { AgentId } from '../protocol/ids';
 import type { TownMap } from '../world/types';
-import type { Persona } from '../world/persona';
+import { PersonaMap, type Persona } from '../world/persona';
 import type { Embedder } from '../llm/types';
 import type { Ablation, ConversationMode } from '../config';
 import type { ConversationRecord, MemoryStore, RetrievalWeights } from '../store/types';
@@ -98,6 +98,7 @@ export interface AgentRuntimeDeps {
 export class CognitionContext {
   readonly settings: RuntimeSettings;
   private readonly statuses = new Map<string, string>();
+  private everyoneCache: { version: number; names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns> } | null = null;
   /** Decisions logged lately (see logDecision). */
   private readonly decided = new Set<string>();
 
@@ -161,14 +162,24 @@ export class CognitionContext {
       currentPlace: view?.current.address ?? '',
       plan: view?.plan ?? null,
     };
-    const names = new Map([...this.deps.personas.values()].map((p) => [p.id as string, p.name]));
+    const { names, pronouns } = this.everyone();
+    const decide = (d: SocialDecision) => this.logDecision(agentId as AgentId, gameMs, d);
+    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, pronouns, relationships: this.relationshipsOf(agentId as AgentId), decide };
+  }
+
+  /** Everyone's name by id and stated pronouns by name: kept while a PersonaMap is unchanged, else made anew. */
+  private everyone(): { names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns> } {
+    const { personas } = this.deps;
+    const version = personas instanceof PersonaMap ? personas.version : null;
+    if (this.everyoneCache && version !== null && this.everyoneCache.version === version) return this.everyoneCache;
+    const names = new Map([...personas.values()].map((p) => [p.id as string, p.name]));
     const pronouns = new Map<string, Pronouns>();
-    for (const p of this.deps.personas.values()) {
+    for (const p of personas.values()) {
       const stated = statedPronouns(p);
       if (stated) pronouns.set(p.name, stated);
     }
-    const decide = (d: SocialDecision) => this.logDecision(agentId as AgentId, gameMs, d);
-    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, pronouns, relationships: this.relationshipsOf(agentId as AgentId), decide };
+    this.everyoneCache = { version: version ?? -1, names, pronouns };
+    return this.everyoneCache;
   }
 
   /** Logs a decision as `agent.decided`, once per agent, moment and key (a talk asks again each turn; the seeded draw is the same). */

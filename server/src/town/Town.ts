@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { startGameMs } from '../config';
 import type { AgentId } from '../protocol/ids';
 import { loadTownFiles } from '../world/townFiles';
-import type { Persona } from '../world/persona';
+import { PersonaMap, type Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import { Simulation } from '../sim/Simulation';
 import { SimClock } from '../sim/clock';
@@ -145,7 +145,7 @@ export class Town implements Composed {
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
   static async open(config: Config, parts: TownParts): Promise<Town> {
     const { map, personas: personaList } = loadTownFiles(config.mapFile, config.personasDir, (w) => parts.logger.warn(w.message));
-    const personas = new Map(personaList.map((p) => [p.id as string, p]));
+    const personas = new PersonaMap(personaList.map((p) => [p.id as string, p]));
     const wallClock = parts.wallClock ?? systemClock;
     fs.mkdirSync(config.dataDir, { recursive: true });
     const file = path.join(config.dataDir, `${config.world}.sqlite`);

@@ -123,12 +123,13 @@ export function readTownMap(json: unknown, file: string): ReadMap {
     fail(null, `most of the map is blocked (${blocked} of ${g.w * g.h} tiles), ${describeBlockers(collision, all, 'erase tiles in')}`);
   }
 
-  const sectors: SectorNode[] = [];
+  const sectorsByName = new Map<string, SectorNode>();
   for (const arena of arenas.arenas) {
-    let sector = sectors.find((s) => s.name === arena.sector);
-    if (!sector) sectors.push((sector = { name: arena.sector, arenas: [] }));
+    let sector = sectorsByName.get(arena.sector);
+    if (!sector) sectorsByName.set(arena.sector, (sector = { name: arena.sector, arenas: [] }));
     sector.arenas.push(arena);
   }
+  const sectors = [...sectorsByName.values()];
   const worldProp = tmj.properties?.find((p) => p.name === 'world')?.value;
   const map: TownMap = {
     file,

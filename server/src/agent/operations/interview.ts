@@ -52,14 +52,30 @@ export async function seed(c: CognitionContext, memory: AgentMemory, agentIds: A
     const persona = c.persona(id);
     return [persona.currently, ...persona.seedMemories];
   });
-  const ratings = agentIds.map((id, i) => c.mind.rateImportance(c.mindContext(id, gameMs), texts[i]));
-  // The first failure is the one thrown below; the others must not surface as unhandled rejections.
-  for (const r of ratings) r.catch(() => {});
+  const ratings: Array<Promise<number[]>> = [];
+  for (const [i, id] of agentIds.entries()) {
+    ratings.push(c.mind.rateImportance(c.mindContext(id, gameMs), texts[i]));
+    // The first failure is the one thrown below; the others must not surface as unhandled rejections.
+    ratings[i].catch(() => {});
+    if (i % SEED_AGENTS_PER_TURN === SEED_AGENTS_PER_TURN - 1) await nextTurn();
+  }
   for (const [i, agentId] of agentIds.entries()) {
     const importance = await ratings[i];
     await memory.remember(
       agentId,
       texts[i].map((t, j) => ({ kind: 'observation' as const, description: t, importance: importance[j], gameMs })),
     );
+    if (i % SEED_AGENTS_PER_TURN === SEED_AGENTS_PER_TURN - 1) await nextTurn();
   }
+}
+
+/**
+ * Residents seeded per turn of the event loop. The offline mind rates and the store writes without
+ * waiting on I/O, so seeding a town of 10,000 in one turn held the server (no /healthz, no page) for
+ * the whole first start; between turns it answers, and shows the clock held 'starting'.
+ */
+const SEED_AGENTS_PER_TURN = 25;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,0 +1,113 @@
+// A town of ten thousand (issue 24 §3): `npm run bench -- tenk`. The generated town of 10,000 people
+// (seed 1, written once under bench/out/) measured as the town of 1,000 is (bench/server.ts, bench/sim.ts):
+// - served as `npm start` serves it, a new world at 7:00 (offline mind, 1× at 10 Hz, CLOCK_POLICY=wait):
+//   start-up, the morning's hold, resident memory, the speed the clock keeps, CPU;
+// - the sim alone in lockstep over the morning (1× steps, the offline mind thinking between them): step
+//   times, and the bytes of the state patches a spectator of the whole town receives.
+// The page's frame rate at 10,000 is not measured here (see BENCHMARKS.md). Run alone with `npx tsx bench/tenK.ts`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Encoder } from '@colyseus/schema';
+import { loadConfig } from '../server/src/config';
+import { Town } from '../server/src/town/Town';
+import { OfflineMind } from '../server/src/agent/offlineMind';
+import { OFFLINE_RUNTIME_SETTINGS } from '../server/src/agent/context';
+import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
+import { createLogger } from '../server/src/town/logger';
+import { GAME_MS_PER_MINUTE } from '../server/src/protocol/time';
+import { TownState } from '../server/src/protocol/state';
+import { syncAgentState, syncClockState } from '../server/src/rooms/stateSync';
+import { percentile } from './sim';
+import { measureServer } from './server';
+import { generatedTown } from './bigTown';
+
+const AGENTS = Number(process.env.TENK_AGENTS ?? 10_000);
+/** Game minutes of the lockstep morning (from 6:30: waking, plans, commutes). */
+const SIM_GAME_MINUTES = Number(process.env.TENK_SIM_GAME_MINUTES ?? 60);
+const TICK_HZ = 10;
+const STEP_GAME_MS = (1000 / TICK_HZ) * 60;
+const OUT_DIR = path.resolve(import.meta.dirname, 'out');
+
+/** The sim of the generated town in lockstep from 6:30, each step timed and its patch to a spectator encoded. */
+export async function benchTownSteps(agents: number, gameMinutes: number): Promise<Record<string, number>> {
+  const town = generatedTown(agents, OUT_DIR);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-tenk-'));
+  const config = loadConfig({}, { dataDir, logLevel: 'silent', mapFile: town.mapFile, personasDir: town.personasDir, startTime: '2026-02-13T06:30' });
+  const opened = performance.now();
+  const t = await Town.open(config, {
+    mind: new OfflineMind(),
+    embedder: loadOfflineEmbedder(),
+    logger: createLogger('silent'),
+    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+  });
+  const openMs = performance.now() - opened;
+  // The room's state, as TownRoom keeps it: every agent synced at the start, then the changed ones each step.
+  const state = new TownState();
+  state.mapWidth = t.map.widthTiles;
+  for (const a of t.sim.agents()) syncAgentState(state, t.sim, a.spec.id);
+  const encoder = new Encoder(state);
+  const firstStateBytes = encoder.encodeAll().length;
+  encoder.discardChanges();
+  const times: number[] = [];
+  const cpu: number[] = [];
+  const patches: number[] = [];
+  const step = t.sim.step.bind(t.sim);
+  t.sim.step = (gameMs, inputs) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = step(gameMs, inputs);
+    times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    for (const id of r.changed) syncAgentState(state, t.sim, id);
+    for (const id of r.added) syncAgentState(state, t.sim, id);
+    syncClockState(state, { gameMs, rate: 60, paused: false, holds: [] });
+    // One patch per tick (TownRoom's patch rate equals its tick rate), plus one byte of message framing.
+    patches.push(encoder.encode().length + 1);
+    encoder.discardChanges();
+    return r;
+  };
+  const walked = new Set<string>();
+  const ran = performance.now();
+  try {
+    await t.loop.runLockstep(t.gameMs + gameMinutes * GAME_MS_PER_MINUTE, STEP_GAME_MS, () => {
+      for (const a of t.sim.agents()) if (a.movement) walked.add(a.spec.id);
+    });
+  } finally {
+    await t.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  // A morning in which few walk would measure an idle town: the benchmark says so instead.
+  if (walked.size < agents * 0.3) throw new Error(`only ${walked.size} of ${agents} walked in the morning: the benchmark measures too idle a town`);
+  const bytes = patches.reduce((s, b) => s + b, 0);
+  return {
+    [`sim.step_p50_ms.agents_${agents}`]: percentile(times, 50),
+    [`sim.step_p99_ms.agents_${agents}`]: percentile(times, 99),
+    [`sim.step_cpu_p99_ms.agents_${agents}`]: percentile(cpu, 99),
+    [`sim.steps.agents_${agents}`]: times.length,
+    [`sim.walked.agents_${agents}`]: walked.size,
+    // In process, started in the foreground (seed memories included): what a server does before its clock runs.
+    [`sim.town_open_ms.agents_${agents}`]: openMs,
+    [`sim.lockstep_wall_ms.agents_${agents}`]: performance.now() - ran,
+    // A spectator watching the whole town at 1× receives every patch: the bytes per real second.
+    [`net.bytes_per_s.agents_${agents}`]: bytes / (times.length / TICK_HZ),
+    [`net.patch_p99_bytes.agents_${agents}`]: percentile(patches, 99),
+    [`net.first_state_bytes.agents_${agents}`]: firstStateBytes,
+  };
+}
+
+export async function benchTenK(): Promise<Record<string, number>> {
+  // TENK_PART=server or sim runs one half (each opens the town of 10,000: many minutes on a loaded machine).
+  const part = process.env.TENK_PART ?? 'both';
+  const load = os.loadavg()[0];
+  const town = generatedTown(AGENTS, OUT_DIR);
+  const server = part === 'sim' ? {} : await measureServer(town, AGENTS, 45 * 60_000);
+  const sim = part === 'server' ? {} : await benchTownSteps(AGENTS, SIM_GAME_MINUTES);
+  return { [`tenk.loadavg_1m.agents_${AGENTS}`]: Math.max(load, os.loadavg()[0]), ...server, ...sim };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchTenK().then((r) => console.table(r));
+}
