@@ -20,7 +20,7 @@ import { isStorageFault, type StorageProblem, type StorageState } from './storag
 
 /** How far game time may run ahead of the oldest operation the sim waits on, with CLOCK_POLICY=wait. */
 export const MAX_MIND_LAG_GAME_MINUTES = 30;
-/** How far game time may run ahead of the oldest background thought (summaries, memories, reflection). */
+/** How far game time may run ahead of the oldest background thought (summaries, memories, reflection) or plan. */
 export const MAX_BACKGROUND_LAG_GAME_MINUTES = 180;
 /** Game time between two lockstep steps, unless the caller says otherwise. */
 export const LOCKSTEP_GAME_MS = 10_000;
@@ -213,17 +213,24 @@ export class TownLoop {
    * With CLOCK_POLICY=wait, game time waits for cognition: while an awake agent has no plan for the
    * day yet, while an operation the sim waits on has been in flight for more than
    * MAX_MIND_LAG_GAME_MINUTES of game time (so a slow endpoint slows the town instead of cutting
-   * conversations short), and while background thought lags by more than MAX_BACKGROUND_LAG_GAME_MINUTES.
+   * conversations short), and while background thought or a queued plan lags by more than MAX_BACKGROUND_LAG_GAME_MINUTES.
    */
   private updateWaitingHold(): void {
     const { config, clock, runtime, sim, holds } = this.p;
     if (config.clockPolicy !== 'wait') return;
     const lagsBy = (t: number | null, minutes: number) => t !== null && clock.gameMs - t > minutes * GAME_MS_PER_MINUTE;
     // A queued request counts as in flight: it waits for its turn. A plan does not block (AgentRuntime.submit):
-    // an agent that wakes before its plan comes gets the routine (below).
+    // an agent that wakes before its plan comes gets the routine (below); it lags as background thought does.
     let oldest = runtime.oldestInFlightGameMs();
-    for (const r of this.queued) if (r.kind !== 'plan' && (oldest === null || r.gameMs < oldest)) oldest = r.gameMs;
-    const lagging = lagsBy(oldest, MAX_MIND_LAG_GAME_MINUTES) || lagsBy(runtime.oldestBackgroundGameMs(), MAX_BACKGROUND_LAG_GAME_MINUTES);
+    // A queued plan lags like one in flight (background), and is bounded too: its agent stays busy until it comes (it
+    // perceives nothing and cannot ask for the next day's plan), and the pump hands plans over only when nothing else
+    // waits, so a steady stream of observations would otherwise keep it queued for good (a dead second day).
+    let oldestBackground = runtime.oldestBackgroundGameMs();
+    for (const r of this.queued) {
+      if (r.kind !== 'plan') oldest = oldest === null || r.gameMs < oldest ? r.gameMs : oldest;
+      else oldestBackground = oldestBackground === null || r.gameMs < oldestBackground ? r.gameMs : oldestBackground;
+    }
+    const lagging = lagsBy(oldest, MAX_MIND_LAG_GAME_MINUTES) || lagsBy(oldestBackground, MAX_BACKGROUND_LAG_GAME_MINUTES);
     let waitingForPlan = false;
     for (const a of sim.agents()) {
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
