@@ -19,7 +19,7 @@ import { OFFLINE_RUNTIME_SETTINGS } from '../server/src/agent/context';
 import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../server/src/town/logger';
 import { generatedTown } from './bigTown';
-import type { Input, ResidentSpec } from '../server/src/sim/types';
+import type { Input, ResidentSpec, StepResult } from '../server/src/sim/types';
 import type { DayPlan, PlannedAction } from '../server/src/protocol/plan';
 import { TownState } from '../server/src/protocol/state';
 import { syncAgentState, syncClockState } from '../server/src/rooms/stateSync';
@@ -161,6 +161,27 @@ export async function benchSim(): Promise<Record<string, number>> {
 }
 
 /**
+ * Times every step of the sim from now on (wall ms and CPU ms of the process), calling `after` with each
+ * step's result (a spectator's patch, say) outside the timed part.
+ */
+export function timeSteps(sim: Simulation, after?: (r: StepResult, gameMs: number) => void): { times: number[]; cpu: number[] } {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  const step = sim.step.bind(sim);
+  sim.step = (gameMs, inputs) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = step(gameMs, inputs);
+    times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    after?.(r, gameMs);
+    return r;
+  };
+  return { times, cpu };
+}
+
+/**
  * The sim alone in a generated town of `agents` people (npm run generate:town, seed 1) from 6:30 to
  * 7:30, when it wakes, plans and walks to work: 1× steps (6 game s) in lockstep, the offline mind
  * thinking between steps; only the steps are timed.
@@ -175,18 +196,7 @@ export async function benchGeneratedTown(agents: number): Promise<{ p50: number;
     logger: createLogger('silent'),
     runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
   });
-  const times: number[] = [];
-  const cpu: number[] = [];
-  const step = t.sim.step.bind(t.sim);
-  t.sim.step = (gameMs, inputs) => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const r = step(gameMs, inputs);
-    times.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-    return r;
-  };
+  const { times, cpu } = timeSteps(t.sim);
   try {
     await t.loop.runLockstep(t.gameMs + GAME_MS_PER_HOUR, STEP_GAME_MS);
   } finally {

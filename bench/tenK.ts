@@ -19,7 +19,7 @@ import { createLogger } from '../server/src/town/logger';
 import { GAME_MS_PER_MINUTE } from '../server/src/protocol/time';
 import { TownState } from '../server/src/protocol/state';
 import { syncAgentState, syncClockState } from '../server/src/rooms/stateSync';
-import { percentile } from './sim';
+import { percentile, timeSteps } from './sim';
 import { measureServer } from './server';
 import { generatedTown } from './bigTown';
 
@@ -50,25 +50,15 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
   const encoder = new Encoder(state);
   const firstStateBytes = encoder.encodeAll().length;
   encoder.discardChanges();
-  const times: number[] = [];
-  const cpu: number[] = [];
   const patches: number[] = [];
-  const step = t.sim.step.bind(t.sim);
-  t.sim.step = (gameMs, inputs) => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const r = step(gameMs, inputs);
-    times.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
+  const { times, cpu } = timeSteps(t.sim, (r, gameMs) => {
     for (const id of r.changed) syncAgentState(state, t.sim, id);
     for (const id of r.added) syncAgentState(state, t.sim, id);
     syncClockState(state, { gameMs, rate: 60, paused: false, holds: [] });
     // One patch per tick (TownRoom's patch rate equals its tick rate), plus one byte of message framing.
     patches.push(encoder.encode().length + 1);
     encoder.discardChanges();
-    return r;
-  };
+  });
   const walked = new Set<string>();
   const ran = performance.now();
   try {
