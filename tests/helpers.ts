@@ -5,10 +5,26 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { startTown, type RunningTown, type StartOptions } from '../server/src/app';
-import type { ConfigInput } from '../server/src/config';
+import { loadConfig, type ConfigInput } from '../server/src/config';
+import { OFFLINE_RUNTIME_SETTINGS } from '../server/src/agent/context';
+import { OfflineMind } from '../server/src/agent/offlineMind';
+import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
+import { createLogger } from '../server/src/town/logger';
+import { Town } from '../server/src/town/Town';
 
 export function tempDir(prefix = 'smalltown-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A town in this process, no server: the offline mind, silent, in its own data folder. */
+export async function openOfflineTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
+  const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
+  return Town.open(config, {
+    mind: new OfflineMind(),
+    embedder: loadOfflineEmbedder(),
+    logger: createLogger('silent'),
+    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
+  });
 }
 
 /** A server for one test file: offline mind, no idle pause, no cron jobs, quiet. */

@@ -4,15 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
-import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
-import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
-import { createLogger } from '../../server/src/town/logger';
 import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { MapErrors } from '../../server/src/world/map';
-import { tempDir } from '../helpers';
+import { tempDir, openOfflineTown } from '../helpers';
 
 const FIXTURE = 'tests/fixtures/phaser';
 const W = 16;
@@ -28,14 +23,8 @@ function tilesOf(waypoints: readonly number[]): number[] {
   return out;
 }
 
-async function openTown(mapFile: string, personasDir: string): Promise<Town> {
-  const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', mapFile, personasDir, startTime: '2026-02-13T00:00' });
-  return Town.open(config, {
-    mind: new OfflineMind(),
-    embedder: loadOfflineEmbedder(),
-    logger: createLogger('silent'),
-    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
-  });
+function openTown(mapFile: string, personasDir: string): Promise<Town> {
+  return openOfflineTown({ mapFile, personasDir, startTime: '2026-02-13T00:00' });
 }
 
 describe('a Phaser-shaped map, adopted', () => {

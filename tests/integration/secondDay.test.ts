@@ -3,25 +3,12 @@
 // waking, waited at the back of the queue behind a steady stream of observations, so their agents stayed
 // busy (perceiving nothing) all day, and next morning could not ask for the next day's plan.
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type ConfigInput } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
-import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
-import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
-import { createLogger } from '../../server/src/town/logger';
 import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR } from '../../server/src/protocol/time';
-import { tempDir } from '../helpers';
+import { tempDir, openOfflineTown } from '../helpers';
 import { generateTown } from '../../scripts/generateTown';
 
-async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
-  const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
-  return Town.open(config, {
-    mind: new OfflineMind(),
-    embedder: loadOfflineEmbedder(),
-    logger: createLogger('silent'),
-    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
-  });
-}
+const openTown = openOfflineTown;
 
 /** The generated town's size, and the clock's game ms a tick: at 100 ms a tick, 3 game minutes. */
 const AGENTS = 30;

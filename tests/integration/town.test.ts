@@ -2,26 +2,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { loadConfig, type ConfigInput } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
-import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
-import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
-import { createLogger } from '../../server/src/town/logger';
 import { openWorldDb, EmbedderMismatchError } from '../../server/src/store/WorldDb';
 import { asAgentId } from '../../server/src/world/types';
 import { GAME_MS_PER_DAY, GAME_MS_PER_HOUR } from '../../server/src/protocol/time';
-import { tempDir } from '../helpers';
+import { tempDir, openOfflineTown } from '../helpers';
 
-async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
-  const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
-  return Town.open(config, {
-    mind: new OfflineMind(),
-    embedder: loadOfflineEmbedder(),
-    logger: createLogger('silent'),
-    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
-  });
-}
+const openTown = openOfflineTown;
 
 describe('a town on the offline mind', () => {
   it('lives a whole game day: every agent plans, remembers, and the log records it', async () => {

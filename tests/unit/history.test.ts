@@ -2,12 +2,7 @@
 // a world stopped without saving resumes from its last event with one history in the log.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type ConfigInput } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
-import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
-import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
-import { createLogger } from '../../server/src/town/logger';
 import { stateAt } from '../../server/src/history/stateAt';
 import { isSimEvent } from '../../server/src/history/fold';
 import { abandonedRanges, historyEvents } from '../../server/src/history/log';
@@ -19,17 +14,9 @@ import type { SimState } from '../../server/src/sim/types';
 import type { DayPlan } from '../../server/src/protocol/plan';
 import { asAgentId } from '../../server/src/protocol/ids';
 import type { TownMap } from '../../server/src/world/types';
-import { tempDir } from '../helpers';
+import { tempDir, openOfflineTown } from '../helpers';
 
-async function openTown(overrides: Partial<ConfigInput> = {}): Promise<Town> {
-  const config = loadConfig({}, { dataDir: tempDir(), logLevel: 'silent', ...overrides });
-  return Town.open(config, {
-    mind: new OfflineMind(),
-    embedder: loadOfflineEmbedder(),
-    logger: createLogger('silent'),
-    runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
-  });
-}
+const openTown = openOfflineTown;
 
 /** Everything a viewer sees of the town at game time t. */
 function view(state: SimState, map: TownMap, t: number) {
