@@ -57,7 +57,8 @@ declare global {
       };
       /** Agents' names drawn on the map, with their box on the page. */
       nameLabels(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
-      /** Place names drawn on the map: visible ones with their box on the page. */
+      /** Everything drawn for agents (sprites, names, emoji, speech bubbles): each box on the page. */
+      agentBoxes(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
       /** Place names: `visible`, shown at this zoom (not hidden by a bigger place's name); `drawn`, also in the camera's view. */
       placeLabels(): Array<{ text: string; kind: string; visible: boolean; drawn: boolean; left: number; top: number; width: number; height: number }>;
       follow(id: string | null): void;
@@ -335,6 +336,16 @@ function bindControls(hub: ConnectionHub, panels: Panels, { town, townReady }: G
   });
 }
 
+/** A box in world px as the page has it (px from the page's top left). */
+function onPage(cam: Phaser.Cameras.Scene2D.Camera, b: { x: number; y: number; width: number; height: number }) {
+  return {
+    left: cam.x + (b.x - cam.worldView.x) * cam.zoom,
+    top: cam.y + (b.y - cam.worldView.y) * cam.zoom,
+    width: b.width * cam.zoom,
+    height: b.height * cam.zoom,
+  };
+}
+
 /** window.__smalltown for the browser tests, and `ready` once the town has drawn its agents (then an agent named in the address is followed). */
 function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, { game, town, townReady }: Game): void {
   window.__smalltown = {
@@ -372,24 +383,19 @@ function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, 
       };
     },
     placeLabels() {
-      const scene = town();
-      const cam = scene.cameras.main;
-      return scene.labels.labels.map((l) => {
-        const b = l.object.getBounds();
-        const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
-        const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
-        return { text: l.text, kind: l.kind, visible: l.shown, drawn: l.object.visible, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom };
-      });
+      const cam = town().cameras.main;
+      return town().labels.labels.map((l) => ({ text: l.text, kind: l.kind, visible: l.shown, drawn: l.object.visible, ...onPage(cam, l.object.getBounds()) }));
     },
     nameLabels() {
       const cam = town().cameras.main;
       return [...town().agents.values()].flatMap((v) => {
         const b = v.labelBox;
-        if (!b) return [];
-        const left = cam.x + (b.x - cam.worldView.x) * cam.zoom;
-        const top = cam.y + (b.y - cam.worldView.y) * cam.zoom;
-        return [{ id: v.id, left, top, width: b.width * cam.zoom, height: b.height * cam.zoom }];
+        return b ? [{ id: v.id, ...onPage(cam, b) }] : [];
       });
+    },
+    agentBoxes() {
+      const cam = town().cameras.main;
+      return [...town().agents.values()].flatMap((v) => v.drawnBoxes.map((b) => ({ id: v.id, ...onPage(cam, b) })));
     },
     follow: (id) => town().follow(id),
     inspected: () => inspector.shown,

@@ -90,6 +90,13 @@ export class AgentView {
     return { x: l.x - l.displayWidth / 2, y: l.y, width: l.displayWidth, height: l.displayHeight };
   }
 
+  /** The boxes (world px) of everything drawn for this agent now: sprite, name, emoji and speech bubble (for the test hooks). */
+  get drawnBoxes(): Array<{ x: number; y: number; width: number; height: number }> {
+    if (!this.drawn) return [];
+    const shown = [this.sprite, this.label, this.emoji, this.bubble].filter((o): o is NonNullable<typeof o> => !!o && o.visible);
+    return shown.map((o) => ({ x: o.x - o.displayWidth * o.originX, y: o.y - o.displayHeight * o.originY, width: o.displayWidth, height: o.displayHeight }));
+  }
+
   /** Moves the name label down by `dy` world px (it shares a place with another name). */
   nudgeLabel(dy: number): void {
     this.label.y += dy;
