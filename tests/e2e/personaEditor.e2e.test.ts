@@ -164,13 +164,14 @@ describe('the persona editor in the browser', () => {
 
     // A new persona saved half written is refused, and the page says why; its file name is taken, and it says so.
     await page.locator('#new-persona').click();
+    expect(await page.locator('#save-status').textContent()).toBe('');
     await type(page, 'name', 'Nadia Other');
     await expect
       .poll(() => page.locator('.id-note').textContent(), { timeout: 10_000 })
       .toMatch(/nadia\.yaml already exists: saving will ask before replacing it/);
     await page.locator('#save').click();
     await expect.poll(() => page.locator('.form-summary').textContent()).toMatch(/problem/);
-    expect(await page.locator('#save-status').textContent()).toMatch(/Not saved: fix the \d+ problems/);
+    await expect.poll(() => page.locator('#save-status').textContent()).toMatch(/Not saved: fix the \d+ problems/);
     await page.close();
   }, 120_000);
 

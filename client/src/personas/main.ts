@@ -259,8 +259,14 @@ function updateSaveButton(): void {
 async function save(overwrite = false): Promise<void> {
   window.clearTimeout(checkTimer);
   form.revealAll = true;
+  // What the last save said is not about this one: it goes at once, not when the check answers.
+  say('Checking…');
   const checked = await check();
-  if (!checked) return;
+  if (!checked) {
+    // Superseded by a newer check (typing), or the check failed and said so: not saved, and nothing left "checking".
+    if ($('save-status').textContent === 'Checking…') say('');
+    return;
+  }
   if (checked.errors.length) {
     say(`Not saved: fix the ${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} marked in the form.`, 'error');
     (form.root.querySelector('.invalid input, .invalid textarea') as HTMLElement | null)?.focus();
@@ -511,6 +517,7 @@ function newPersona(): void {
   form.revealAll = false;
   form.set('', blankPersona());
   $('editor-title').textContent = 'New persona';
+  say('');
   $('llm-plan-host').replaceChildren();
   for (const li of $('files').querySelectorAll('li')) li.classList.remove('current');
   const url = new URL(location.href);
