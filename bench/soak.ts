@@ -219,6 +219,8 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
   const wallLimitMs = Number(process.env.SOAK_WALL_MINUTES ?? 0) * 60_000 || Math.max(45 * 60_000, gameHours * WALL_LIMIT_MS_PER_GAME_HOUR);
   try {
     const file = path.join(server.dataDir, 'smalltown.sqlite');
+    // A new world seeds its residents after /healthz first answers (held 'starting'): the start file is what that leaves.
+    while ((await patiently(() => server.health())).holds.includes('starting')) await new Promise((r) => setTimeout(r, 500));
     const t0 = performance.now();
     const startMs = (await server.health()).gameMs;
     const samples: SoakSample[] = [await sample(server, 0, t0)];
