@@ -21,6 +21,8 @@ export class AgentMemory {
   private readonly sinceReflection = new Map<string, number>();
 
   constructor(private readonly c: CognitionContext) {
+    // A new world has no memories to count (two reads per resident were 15% of starting a town of 2,000).
+    if (c.deps.memories.count() === 0) return;
     for (const id of c.deps.personas.keys()) this.resumeReflectionCounter(id as AgentId);
   }
 

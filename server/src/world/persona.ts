@@ -342,7 +342,7 @@ export function validatePersonaAgainstMap(p: PersonaDraft, map: TownMap): Person
 
   let homeOk = false;
   if (p.home !== undefined) {
-    const sector = map.places.sectors.find((s) => s.name === p.home);
+    const sector = sectorNamed(map, p.home);
     const bedroomName = p.bedroom ?? DEFAULT_BEDROOM;
     const bedName = p.bed ?? DEFAULT_BED;
     if (!sector) {
@@ -409,6 +409,20 @@ export function validatePersonaAgainstMap(p: PersonaDraft, map: TownMap): Person
         `make sleepAt later (a time after midnight such as "00:30" is fine) or end the routine earlier`,
     );
   return errors;
+}
+
+/** Each map's sectors by name: a search of every sector per persona made checking a town of 10,000 quadratic. */
+const sectorsByName = new WeakMap<TownMap['places']['sectors'], Map<string, TownMap['places']['sectors'][number]>>();
+
+function sectorNamed(map: TownMap, name: string): TownMap['places']['sectors'][number] | undefined {
+  let byName = sectorsByName.get(map.places.sectors);
+  if (!byName) {
+    byName = new Map();
+    // The first of a name, as a search in order finds it.
+    for (const s of map.places.sectors) if (!byName.has(s.name)) byName.set(s.name, s);
+    sectorsByName.set(map.places.sectors, byName);
+  }
+  return byName.get(name);
 }
 
 function listSome(names: readonly string[], max = 12): string {
