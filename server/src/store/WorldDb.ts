@@ -15,7 +15,14 @@ import { SqliteMemoryStore } from './SqliteMemoryStore';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
-/** Rows per vec0 chunk; measured in bench/memory.ts (BENCHMARKS.md). */
+/**
+ * Rows per vec0 chunk, for worlds made from now on (a file keeps the chunk size it was made with). vec0
+ * gives each agent (partition) its own chunks, allocated whole: with 256 a new world of 10,000 was a
+ * ~1.1 GB file of empty chunks before its first step, and writing it was most of its start. With 32 the
+ * seeds of 10,000 are ~150 MB; reading an agent's vectors, exact reads and the retrieval benches are
+ * unchanged within noise, a KNN over 10,000 memories is ~1.5× (4–5 against 3–4 ms; the column cache
+ * answers most retrievals), and inserts ~0.7× (a chunk every 32 rows). Measured in BENCHMARKS.md.
+ */
 export const VEC_CHUNK_SIZE = 32;
 
 export class EmbedderMismatchError extends Error {

@@ -312,10 +312,10 @@ export class Town implements Composed {
         () => this.holds.starting(false),
         (error: unknown) =>
           this.closed
-            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start starts it anew`)
+            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`)
             : this.logger.error(
                 `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
-                  'the town stays held; a restart starts it anew',
+                  'the town stays held; a restart seeds the residents not yet seeded',
               ),
       );
     } else {
@@ -384,8 +384,9 @@ export class Town implements Composed {
     if (this.closed) return;
     this.closed = true;
     if (!this.isStarted) {
-      // Stopped during its first start: nothing of it is kept as a start (the next one discards it and starts
-      // anew). The seeding gets the same grace as work in flight; then its LLM calls are stopped.
+      // Stopped during its first start: no snapshot, so the next start goes on from the residents seeded (whole
+      // slices). The seeding stops between slices; a slice in flight gets the same grace as work in flight,
+      // then its LLM calls are stopped.
       if (!(await settlesWithin(this.startup, graceMs)) && this.stack) this.stack.close();
       await this.startup;
       this.log.close();
