@@ -219,6 +219,13 @@ export class WorldDb {
     return last && last.kind === 'status.revised' ? last.data.currently : null;
   }
 
+  /** Every agent's status as last revised, in one pass over the log (statusOf per agent was a scan each: 10,000 at a start). */
+  statuses(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const e of this.events.scan({ kinds: ['status.revised'] })) if (e.kind === 'status.revised' && e.agentId) out.set(e.agentId, e.data.currently);
+    return out;
+  }
+
   // ---- LLM calls -----------------------------------------------------------------------------------
   /** An agent's LLM replies that needed help, from the event log: fallbacks, repair turns, mends, longer budgets. */
   llmHelpOf(agentId: string, untilGameMs = Number.MAX_SAFE_INTEGER): { fallbacks: number; repairs: number; mends: number; longer: number } {
