@@ -105,7 +105,7 @@ describe('kill -9 at random moments', () => {
     });
     expectNothingLost(run);
     // The first kill landed in the new world's first start: nothing of the run had been logged yet (the server may
-    // already serve, as it starts a new world in the background); the restart started it anew, once (expectNothingLost).
+    // already serve, as it starts a new world in the background); the restart seeded the rest and started it once (expectNothingLost).
     expect(run.cycles[0]!.seenSeq).toBe(0);
     expect(run.finalOutput).toMatch(/llm: stub-model/);
   }, 90_000);
