@@ -58,7 +58,7 @@ interface RetrieveFigures {
   fullScans: number;
 }
 
-function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFigures {
+export function benchRetrieve(perAgent: number, d: number, queries: number): RetrieveFigures {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-'));
   const file = path.join(dir, 'bench.sqlite');
   const world = openWorldDb(file, { model: 'bench', dimension: d });

@@ -58,6 +58,8 @@ export async function measureServer(town: { mapFile: string; personasDir: string
       await new Promise((r) => setTimeout(r, 100));
     }
     const startedMs = server.startupMs + (performance.now() - ready);
+    // The CPU the server used to get there (user + system): what a loaded machine does not stretch as it does the wall time.
+    const startedCpuMs = server.cpuMs();
     const start = (await server.health()).gameMs;
     let plansMs = -1;
     let holdMs = 0;
@@ -85,6 +87,7 @@ export async function measureServer(town: { mapFile: string; personasDir: string
       [`server.startup_ms.agents_${agents}`]: server.startupMs,
       // …and to the end of a new world's first start (seed memories), when the clock may run.
       [`server.started_ms.agents_${agents}`]: startedMs,
+      [`server.started_cpu_ms.agents_${agents}`]: startedCpuMs,
       // From /healthz answering until the clock passed 7:01 (a minute at 1×, when nothing holds it).
       [`server.first_plans_ms.agents_${agents}`]: plansMs,
       // How long the clock waited for minds over the first RUN_S seconds of the new world's morning.

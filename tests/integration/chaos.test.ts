@@ -105,7 +105,7 @@ describe('kill -9 at random moments', () => {
     });
     expectNothingLost(run);
     // The first kill landed in the new world's first start: nothing of the run had been logged yet (the server may
-    // already serve, as it starts a new world in the background); the restart started it anew, once (expectNothingLost).
+    // already serve, as it starts a new world in the background); the restart seeded the rest and started it once (expectNothingLost).
     expect(run.cycles[0]!.seenSeq).toBe(0);
     expect(run.finalOutput).toMatch(/llm: stub-model/);
   }, 90_000);
@@ -121,7 +121,7 @@ class MindThatDiesSeeding extends OfflineMind {
 }
 
 describe('a first start cut short before the world was first saved', () => {
-  it('starts the world anew on the next start, each resident seeded once and the world started once', async () => {
+  it('goes on from the residents it seeded on the next start, each resident seeded once and the world started once', async () => {
     const dataDir = tempDir();
     const personasDir = subsetPersonas(['isabella', 'kenji', 'ruth', 'arthur']);
     const config = loadConfig({}, { dataDir, personasDir, startTime: '2026-02-13T08:00', logLevel: 'silent' });
@@ -135,7 +135,8 @@ describe('a first start cut short before the world was first saved', () => {
       logger: { ...createLogger('silent'), warn: (m: string) => void warnings.push(m) },
     });
     expect(town.opening.kind).toBe('new');
-    expect(warnings.join('\n')).toMatch(/first start stopped before the world was first saved; starting anew \(dropped \d+ memories/);
+    // The two residents rated before the failure were written, with their events; the other two are seeded now.
+    expect(warnings.join('\n')).toMatch(/first start stopped before the world was first saved, with 2 of 4 residents seeded; seeding the rest/);
     const seeds = town.db.db.prepare('SELECT agent_id AS agent, description, count(*) AS n FROM memories GROUP BY agent_id, description HAVING n > 1').all();
     expect(seeds).toEqual([]);
     expect(town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'run.started'").pluck().get()).toBe(1);

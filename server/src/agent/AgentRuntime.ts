@@ -17,7 +17,7 @@ import { AgentMemory } from './memory';
 import { planDay } from './operations/plan';
 import { Observer } from './operations/observe';
 import { converse } from './operations/converse';
-import { interview, seed, whisper } from './operations/interview';
+import { interview, seed, whisper, type SeedOptions } from './operations/interview';
 import { planFromRoutine } from './offlinePlanning';
 import { planMomentAt, wakingDay } from '../world/clockText';
 import { ownClockGameMs } from '../protocol/lateness';
@@ -149,9 +149,9 @@ export class AgentRuntime {
     return out;
   }
 
-  /** Seeds these residents' memories: rated together, written in order (operations/interview.ts). */
-  seed(agentIds: AgentId[], gameMs: number): Promise<void> {
-    return seed(this.c, this.memory, agentIds, gameMs);
+  /** Seeds these residents' memories: rated together, written in order, a slice at a time (operations/interview.ts). */
+  seed(agentIds: AgentId[], gameMs: number, options: SeedOptions = {}): Promise<void> {
+    return seed(this.c, this.memory, agentIds, gameMs, options);
   }
 
   whisper(agentId: AgentId, text: string, gameMs: number): Promise<Memory> {

@@ -46,6 +46,8 @@ export interface RuntimeRecords {
   lastReflectedMemoryId(agentId: AgentId): number;
   /** The agent's status as last revised, or null while it is the persona file's `currently`. */
   statusOf(agentId: AgentId): string | null;
+  /** Every agent's status as last revised (those revised only), read at once; without it, statusOf is asked per agent. */
+  statuses?(): ReadonlyMap<string, string>;
 }
 
 export interface RuntimeSettings {
@@ -104,8 +106,9 @@ export class CognitionContext {
 
   constructor(readonly deps: AgentRuntimeDeps) {
     this.settings = { ...DEFAULT_RUNTIME_SETTINGS, ...deps.settings };
+    const all = deps.records.statuses?.();
     for (const id of deps.personas.keys()) {
-      const status = deps.records.statusOf(id as AgentId);
+      const status = all ? (all.get(id) ?? null) : deps.records.statusOf(id as AgentId);
       if (status !== null) this.statuses.set(id, status);
     }
   }

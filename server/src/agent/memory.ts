@@ -21,43 +21,73 @@ export class AgentMemory {
   private readonly sinceReflection = new Map<string, number>();
 
   constructor(private readonly c: CognitionContext) {
+    // A new world has no memories to count (two reads per resident were 15% of starting a town of 2,000).
+    if (c.deps.memories.count() === 0) return;
     for (const id of c.deps.personas.keys()) this.resumeReflectionCounter(id as AgentId);
   }
 
   /** Rates (where asked), embeds, stores and logs memories; returns their ids in order. */
   async remember(agentId: AgentId, items: MemoryItem[], countTowardReflection = true): Promise<MemoryId[]> {
     if (items.length === 0) return [];
+    const [ids] = await this.rememberAll([{ agentId, items }], { countTowardReflection });
+    return ids;
+  }
+
+  /**
+   * Several agents' memories at once: each agent's rated where asked, all embedded in one call, then
+   * stored and logged inside `commit` (one transaction for the lot, when the caller's commit makes one:
+   * a new world's seeding commits a slice of residents with their events). Ids per group, in order.
+   */
+  async rememberAll(
+    groups: Array<{ agentId: AgentId; items: MemoryItem[] }>,
+    options: { countTowardReflection?: boolean; commit?: (write: () => void) => void | Promise<void> } = {},
+  ): Promise<MemoryId[][]> {
     const { deps } = this.c;
-    const persona = this.c.persona(agentId);
-    const unrated = items.filter((i) => i.importance <= 0);
-    if (unrated.length) {
+    const names = groups.map((g) => this.c.persona(g.agentId).name);
+    for (const { agentId, items } of groups) {
+      const unrated = items.filter((i) => i.importance <= 0);
+      if (unrated.length === 0) continue;
       const ratings = await this.c.mind.rateImportance(
         this.c.mindContext(agentId, items[0].gameMs),
         unrated.map((u) => u.description),
       );
       unrated.forEach((u, i) => (u.importance = ratings[i]));
     }
-    const vectors = await deps.embedder.embed(items.map((i) => i.description));
-    const inputs: MemoryInput[] = items.map((item, i) => ({
-      agentId,
-      kind: item.kind,
-      description: item.description,
-      createdGameMs: item.gameMs,
-      importance: clampImportance(item.importance),
-      triple: item.triple ?? null,
-      evidenceIds: item.evidenceIds ?? [],
-      embedding: vectors[i],
-    }));
-    const ids = deps.memories.add(inputs);
-    if (countTowardReflection) this.sinceReflection.set(agentId, this.pendingImportance(agentId) + inputs.reduce((s, m) => s + m.importance, 0));
-    deps.emit(
-      inputs.map((m, i) => ({
-        gameMs: m.createdGameMs,
-        kind: 'memory.created' as const,
+    const vectors = await deps.embedder.embed(groups.flatMap((g) => g.items.map((i) => i.description)));
+    let next = 0;
+    const inputs: MemoryInput[][] = groups.map(({ agentId, items }) =>
+      items.map((item) => ({
         agentId,
-        data: { id: ids[i], kind: m.kind, description: m.description, importance: m.importance, evidence: m.evidenceIds ?? [], by: persona.name },
+        kind: item.kind,
+        description: item.description,
+        createdGameMs: item.gameMs,
+        importance: clampImportance(item.importance),
+        triple: item.triple ?? null,
+        evidenceIds: item.evidenceIds ?? [],
+        embedding: vectors[next++],
       })),
     );
+    const ids: MemoryId[][] = [];
+    const write = () => {
+      const all = deps.memories.add(inputs.flat());
+      let at = 0;
+      for (const [g, { agentId }] of groups.entries()) {
+        const mine = all.slice(at, (at += inputs[g].length));
+        ids.push(mine);
+        if (options.countTowardReflection ?? true)
+          this.sinceReflection.set(agentId, this.pendingImportance(agentId) + inputs[g].reduce((s, m) => s + m.importance, 0));
+        const by = names[g];
+        deps.emit(
+          inputs[g].map((m, i) => ({
+            gameMs: m.createdGameMs,
+            kind: 'memory.created' as const,
+            agentId,
+            data: { id: mine[i], kind: m.kind, description: m.description, importance: m.importance, evidence: m.evidenceIds ?? [], by },
+          })),
+        );
+      }
+    };
+    await (options.commit ?? ((w) => w()))(write);
     return ids;
   }
 

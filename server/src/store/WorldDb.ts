@@ -15,8 +15,15 @@ import { SqliteMemoryStore } from './SqliteMemoryStore';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
-/** Rows per vec0 chunk; measured in bench/memory.ts (BENCHMARKS.md). */
-export const VEC_CHUNK_SIZE = 256;
+/**
+ * Rows per vec0 chunk, for worlds made from now on (a file keeps the chunk size it was made with). vec0
+ * gives each agent (partition) its own chunks, allocated whole: with 256 a new world of 10,000 was a
+ * ~1.1 GB file of empty chunks before its first step, and writing it was most of its start. With 32 the
+ * seeds of 10,000 are ~150 MB; reading an agent's vectors, exact reads and the retrieval benches are
+ * unchanged within noise, a KNN over 10,000 memories is ~1.5× (4–5 against 3–4 ms; the column cache
+ * answers most retrievals), and inserts ~0.7× (a chunk every 32 rows). Measured in BENCHMARKS.md.
+ */
+export const VEC_CHUNK_SIZE = 32;
 
 export class EmbedderMismatchError extends Error {
   constructor(file: string, recorded: { model: string; dimension: number }, wanted: { model: string; dimension: number }) {
@@ -212,6 +219,13 @@ export class WorldDb {
     return last && last.kind === 'status.revised' ? last.data.currently : null;
   }
 
+  /** Every agent's status as last revised, in one pass over the log (statusOf per agent was a scan each: 10,000 at a start). */
+  statuses(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const e of this.events.scan({ kinds: ['status.revised'] })) if (e.kind === 'status.revised' && e.agentId) out.set(e.agentId, e.data.currently);
+    return out;
+  }
+
   // ---- LLM calls -----------------------------------------------------------------------------------
   /** An agent's LLM replies that needed help, from the event log: fallbacks, repair turns, mends, longer budgets. */
   llmHelpOf(agentId: string, untilGameMs = Number.MAX_SAFE_INTEGER): { fallbacks: number; repairs: number; mends: number; longer: number } {
@@ -247,12 +261,17 @@ export class WorldDb {
 
   // ---- maintenance ---------------------------------------------------------------------------------
   /**
-   * Clears what a first start left when it died before the world's first snapshot (kill -9 while it
-   * seeded its residents' memories): with no snapshot the world starts anew, and would otherwise hold
-   * those rows twice. The LLM call log and the reply and embedding caches stay: those calls were made
-   * (and paid for), and asking again is answered from the cache. Call before anything reads memories.
+   * What a first start left when it died before the world's first snapshot (kill -9 while it seeded its
+   * residents' memories). Its seeding commits a slice of residents at a time, each resident's seed
+   * memories with their `memory.created` events, so the residents it finished are kept when each holds
+   * exactly the seeds its persona has now (`seeds`: persona id → its seed texts, in order) and nothing
+   * else of a start was written: the start then seeds the rest. Otherwise (a persona edited or gone
+   * since, the run already logged, a file whose memories have no events) everything it wrote is cleared
+   * and the world starts anew, as it would otherwise hold those rows twice. The LLM call log and the
+   * reply and embedding caches stay either way: those calls were made (and paid for), and asking again
+   * is answered from the cache. Call before anything reads memories.
    */
-  discardUnfinishedStart(): { memories: number; events: number } {
+  unfinishedStart(seeds: ReadonlyMap<string, readonly string[]>): { kept: string[] } | { discarded: { memories: number; events: number } } {
     if (this.snapshots.latest()) throw new Error(`${this.file}: has a snapshot, so its start finished; nothing to discard`);
     // A first start writes only these before its snapshot; anything else is a town's history, never cleared.
     const kinds = FIRST_START_EVENTS.map(() => '?').join(', ');
@@ -263,6 +282,43 @@ export class WorldDb {
     if (lived > 0) {
       throw new WorldFileError(this.file, `holds ${lived} events of a running town but no snapshot to resume them from; move it away to start a new world`);
     }
+    const kept = this.seededResidents(seeds);
+    if (kept) return { kept };
+    return { discarded: this.discardUnfinishedStart() };
+  }
+
+  /** The residents a cut-short start finished seeding, when all it wrote can be kept (unfinishedStart); else null. */
+  private seededResidents(seeds: ReadonlyMap<string, readonly string[]>): string[] | null {
+    const count = (sql: string) => this.db.prepare(sql).pluck().get() as number;
+    // The run was logged (its snapshot then failed), or the rows of a running town: start anew.
+    if (count("SELECT count(*) FROM events WHERE kind IN ('persona.set', 'run.started')") > 0) return null;
+    if (count('SELECT (SELECT count(*) FROM conversations) + (SELECT count(*) FROM plans) + (SELECT count(*) FROM relationships)') > 0) return null;
+    const texts = new Map<string, string[]>();
+    for (const row of this.db.prepare('SELECT agent_id AS agentId, description FROM memories ORDER BY id').iterate() as IterableIterator<{
+      agentId: string;
+      description: string;
+    }>) {
+      let list = texts.get(row.agentId);
+      if (!list) texts.set(row.agentId, (list = []));
+      list.push(row.description);
+    }
+    if (texts.size === 0) return null;
+    const logged = new Map(
+      (
+        this.db.prepare("SELECT agent_id, count(*) FROM events WHERE kind = 'memory.created' GROUP BY agent_id").raw().all() as Array<[string | null, number]>
+      ).map(([id, n]) => [id ?? '', n]),
+    );
+    for (const [agentId, list] of texts) {
+      const wanted = seeds.get(agentId);
+      if (!wanted || wanted.length !== list.length || wanted.some((t, i) => t !== list[i]) || logged.get(agentId) !== list.length) return null;
+    }
+    // Every logged memory belongs to a kept resident (a memory.created event without its row: start anew).
+    for (const agentId of logged.keys()) if (!texts.has(agentId)) return null;
+    return [...texts.keys()];
+  }
+
+  /** Clears everything a first start wrote (see unfinishedStart). */
+  private discardUnfinishedStart(): { memories: number; events: number } {
     return this.db.transaction(() => {
       const memories = this.db.prepare('DELETE FROM memories').run().changes;
       this.db.prepare('DELETE FROM vec_memories').run();

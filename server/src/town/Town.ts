@@ -31,6 +31,7 @@ import { TownLog } from './log';
 import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
 import { LlmAbortedError } from '../llm/errors';
+import { seedTexts } from '../agent/operations/interview';
 
 /**
  * At close, how long operations in flight may take to finish on their own (a healthy endpoint's answers are
@@ -158,10 +159,18 @@ export class Town implements Composed {
       const world = createSimWorld(map);
       // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
       const resumed = stateAt(db, world, null);
+      // A first start cut short: the residents it finished seeding are kept, or all it wrote is cleared.
+      let seeded: ReadonlySet<string> = new Set();
       if (!resumed) {
-        const left = db.discardUnfinishedStart();
-        const dropped = `dropped ${left.memories} memories and ${left.events} events it had written`;
-        if (left.memories + left.events > 0) parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting anew (${dropped})`);
+        const left = db.unfinishedStart(new Map(personaList.map((p) => [p.id as string, seedTexts(p)])));
+        if ('kept' in left) {
+          seeded = new Set(left.kept);
+          const what = `${seeded.size} of ${personaList.length} residents seeded`;
+          parts.logger.warn(`${file}: its first start stopped before the world was first saved, with ${what}; seeding the rest`);
+        } else if (left.discarded.memories + left.discarded.events > 0) {
+          const dropped = `dropped ${left.discarded.memories} memories and ${left.discarded.events} events it had written`;
+          parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting anew (${dropped})`);
+        }
       }
       const start = startGameMs(config);
       const sim = resumed
@@ -252,7 +261,7 @@ export class Town implements Composed {
         opening,
         stoppedAtClose,
       });
-      await town.start(personaList, parts.startInBackground ?? false);
+      await town.start(personaList, seeded, parts.startInBackground ?? false);
       return town;
     } catch (error) {
       db.close();
@@ -260,7 +269,7 @@ export class Town implements Composed {
     }
   }
 
-  private async start(personaList: Persona[], inBackground: boolean): Promise<void> {
+  private async start(personaList: Persona[], seeded: ReadonlySet<string>, inBackground: boolean): Promise<void> {
     const now = this.clock.gameMs;
     if (this.opening.kind === 'resumed') {
       // Operations in flight when the process stopped are gone. The town is who was in it: a persona file
@@ -299,27 +308,36 @@ export class Town implements Composed {
       );
     } else if (inBackground) {
       this.holds.starting(true);
-      this.startup = this.begin(personaList, now).then(
+      this.startup = this.begin(personaList, seeded, now).then(
         () => this.holds.starting(false),
         (error: unknown) =>
           this.closed
-            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start starts it anew`)
+            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`)
             : this.logger.error(
                 `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
-                  'the town stays held; a restart starts it anew',
+                  'the town stays held; a restart seeds the residents not yet seeded',
               ),
       );
     } else {
-      await this.begin(personaList, now);
+      await this.begin(personaList, seeded, now);
     }
   }
 
-  /** A new world's first start: every resident's seed memories, the personas and `run.started` logged, the first snapshot. */
-  private async begin(personaList: Persona[], now: number): Promise<void> {
-    await this.runtime.seed(
-      personaList.map((p) => p.id),
-      now,
-    );
+  /**
+   * A new world's first start: every resident's seed memories (but those a start cut short already wrote),
+   * committed a slice of residents at a time with their events, then the personas and `run.started` logged,
+   * and the first snapshot. A close stops the seeding between slices.
+   */
+  private async begin(personaList: Persona[], seeded: ReadonlySet<string>, now: number): Promise<void> {
+    const unseeded = personaList.filter((p) => !seeded.has(p.id)).map((p) => p.id);
+    await this.runtime.seed(unseeded, now, {
+      commit: (write) =>
+        this.db.batch(async () => {
+          write();
+          this.log.flush();
+        }),
+      stopped: () => this.closed,
+    });
     if (this.closed) return;
     this.log.queue(personaList.map((p) => personaEvent(p, now)));
     const data = {
@@ -366,8 +384,9 @@ export class Town implements Composed {
     if (this.closed) return;
     this.closed = true;
     if (!this.isStarted) {
-      // Stopped during its first start: nothing of it is kept as a start (the next one discards it and starts
-      // anew). The seeding gets the same grace as work in flight; then its LLM calls are stopped.
+      // Stopped during its first start: no snapshot, so the next start goes on from the residents seeded (whole
+      // slices). The seeding stops between slices; a slice in flight gets the same grace as work in flight,
+      // then its LLM calls are stopped.
       if (!(await settlesWithin(this.startup, graceMs)) && this.stack) this.stack.close();
       await this.startup;
       this.log.close();

@@ -10,5 +10,6 @@ export function recordsFor(db: WorldDb): RuntimeRecords {
     relationshipsOf: (agentId) => db.relationshipsOf(agentId),
     lastReflectedMemoryId: (agentId) => db.lastReflectionId(agentId),
     statusOf: (agentId) => db.statusOf(agentId),
+    statuses: () => db.statuses(),
   };
 }
