@@ -251,6 +251,8 @@ export class TownLoop {
     const lagging = lagsBy(oldest, MAX_MIND_LAG_GAME_MINUTES) || lagsBy(oldestBackground, MAX_BACKGROUND_LAG_GAME_MINUTES);
     let waitingForPlan = false;
     for (const a of sim.agents()) {
+      // Asleep, never asked, or holding the plan it asked for: nothing to wait for (most of a big town, most of the time).
+      if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
       if (a.planRequestedDay !== day || a.plan?.day === day || minute < a.spec.wakeMinute || a.asleep) continue;
       // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes.
