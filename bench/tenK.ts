@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Encoder } from '@colyseus/schema';
+import { getMessageBytes, Protocol } from '@colyseus/core';
 import { loadConfig } from '../server/src/config';
 import { Town } from '../server/src/town/Town';
 import { OfflineMind } from '../server/src/agent/offlineMind';
@@ -18,7 +19,7 @@ import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../server/src/town/logger';
 import { GAME_MS_PER_MINUTE } from '../server/src/protocol/time';
 import { TownState } from '../server/src/protocol/state';
-import { syncAgentState, syncClockState } from '../server/src/rooms/stateSync';
+import { syncAgentState, syncClockState, townBroadcasts } from '../server/src/rooms/stateSync';
 import { percentile, timeSteps } from './sim';
 import { measureServer } from './server';
 import { generatedTown } from './bigTown';
@@ -64,6 +65,12 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
   const firstStateBytes = encoder.encodeAll().length;
   encoder.discardChanges();
   const patches: number[] = [];
+  // The messages every viewer gets besides the patches (lines said, feed lines), as the room encodes them.
+  let messageBytes = 0;
+  const nameOf = (id: string) => t.sim.agent(id)?.spec.name ?? id;
+  t.log.onEvents((events) => {
+    for (const b of townBroadcasts(events, nameOf)) messageBytes += getMessageBytes.raw(Protocol.ROOM_DATA, b.type, b.message).length;
+  });
   const { times, cpu } = timeSteps(t.sim, (r, gameMs) => {
     for (const id of r.changed) syncAgentState(state, t.sim, id);
     for (const id of r.added) syncAgentState(state, t.sim, id);
@@ -89,11 +96,15 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     [`sim.step_cpu_p99_ms.agents_${agents}`]: percentile(cpu, 99),
     [`sim.steps.agents_${agents}`]: times.length,
     [`sim.walked.agents_${agents}`]: walked.size,
+    // Agents' schedules run per step (the rest passed over as quiet: sim/schedule.ts QuietSchedule).
+    [`sim.schedules_run_per_step.agents_${agents}`]: t.sim.scheduleCounts.ran / times.length,
     // In process, started in the foreground (seed memories included): what a server does before its clock runs.
     [`sim.town_open_ms.agents_${agents}`]: openMs,
     [`sim.lockstep_wall_ms.agents_${agents}`]: performance.now() - ran,
     // A spectator watching the whole town at 1× receives every patch: the bytes per real second.
     [`net.bytes_per_s.agents_${agents}`]: bytes / (times.length / TICK_HZ),
+    // …and the broadcast messages (utterance, feed) on top of the patches.
+    [`net.message_bytes_per_s.agents_${agents}`]: messageBytes / (times.length / TICK_HZ),
     [`net.patch_p99_bytes.agents_${agents}`]: percentile(patches, 99),
     [`net.first_state_bytes.agents_${agents}`]: firstStateBytes,
   };

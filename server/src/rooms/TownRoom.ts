@@ -3,15 +3,14 @@
 // shape. It holds no rules of its own.
 import { Room, type Client, type AuthContext } from '@colyseus/core';
 import { TownState } from '../protocol/state';
-import { syncAgentState, syncClockState } from './stateSync';
+import { syncAgentState, syncClockState, townBroadcasts } from './stateSync';
 import { AgentMessage, ControlMessage, INVALID_TOKEN_MESSAGE, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
-import type { FeedItem, WelcomeMessage } from '../protocol/messages';
+import type { WelcomeMessage } from '../protocol/messages';
 import { MessageGuard, refuse, type ClientAuth } from './guard';
 import type { InspectReply } from '../protocol/inspection';
 import type { LoggedEvent } from '../protocol/events';
 import type { AgentId } from '../protocol/ids';
 import type { Town } from '../town/Town';
-import { describeEvent } from '../protocol/feedText';
 import { inspectAgent } from '../town/inspect';
 import type { TownListingMetadata } from '../protocol/towns';
 import { madeByServer } from './admission';
@@ -50,32 +49,44 @@ export class TownRoom extends Room<{ state: TownState }> {
     this.setSimulationInterval(() => this.tick(), 1000 / town.config.tickHz);
     const commands = town.commands;
 
-    this.onMessage('control', (client, raw) => this.guard.handle(client, 'control', ControlMessage, raw, true, async (m) => {
-      if (m.op === 'pause') commands.pause(client.sessionId);
-      else if (m.op === 'resume') commands.resume(client.sessionId);
-      else if (m.op === 'speed') commands.setRate(m.rate, client.sessionId);
-      else await commands.step(m.gameMinutes, client.sessionId);
-      this.syncClock();
-    }));
-    this.onMessage('whisper', (client, raw) => this.guard.handle(client, 'whisper', WhisperMessage, raw, true, async (m) => {
-      await commands.whisper(m.agentId as AgentId, m.text, client.sessionId);
-      client.send('whispered', { agentId: m.agentId });
-    }));
-    this.onMessage('interview', (client, raw) => this.guard.handle(client, 'interview', InterviewMessage, raw, true, async (m) => {
-      const result = await commands.interview(m.agentId as AgentId, m.question, client.sessionId);
-      client.send('interview', { requestId: m.requestId, agentId: m.agentId, question: m.question, ...result });
-    }));
-    this.onMessage('inject', (client, raw) => this.guard.handle(client, 'inject', InjectMessage, raw, true, async (m) => {
-      commands.inject(m.text, m.arena ?? null, client.sessionId);
-    }));
-    this.onMessage('agent', (client, raw) => this.guard.handle(client, 'agent', AgentMessage, raw, true, async (m) => {
-      if (m.op === 'add') await commands.addAgent(m.personaId, client.sessionId);
-      else commands.removeAgent(m.agentId as AgentId, client.sessionId);
-    }));
-    this.onMessage('inspect', (client, raw) => this.guard.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
-      const reply: InspectReply = { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) };
-      client.send('inspect', reply);
-    }));
+    this.onMessage('control', (client, raw) =>
+      this.guard.handle(client, 'control', ControlMessage, raw, true, async (m) => {
+        if (m.op === 'pause') commands.pause(client.sessionId);
+        else if (m.op === 'resume') commands.resume(client.sessionId);
+        else if (m.op === 'speed') commands.setRate(m.rate, client.sessionId);
+        else await commands.step(m.gameMinutes, client.sessionId);
+        this.syncClock();
+      }),
+    );
+    this.onMessage('whisper', (client, raw) =>
+      this.guard.handle(client, 'whisper', WhisperMessage, raw, true, async (m) => {
+        await commands.whisper(m.agentId as AgentId, m.text, client.sessionId);
+        client.send('whispered', { agentId: m.agentId });
+      }),
+    );
+    this.onMessage('interview', (client, raw) =>
+      this.guard.handle(client, 'interview', InterviewMessage, raw, true, async (m) => {
+        const result = await commands.interview(m.agentId as AgentId, m.question, client.sessionId);
+        client.send('interview', { requestId: m.requestId, agentId: m.agentId, question: m.question, ...result });
+      }),
+    );
+    this.onMessage('inject', (client, raw) =>
+      this.guard.handle(client, 'inject', InjectMessage, raw, true, async (m) => {
+        commands.inject(m.text, m.arena ?? null, client.sessionId);
+      }),
+    );
+    this.onMessage('agent', (client, raw) =>
+      this.guard.handle(client, 'agent', AgentMessage, raw, true, async (m) => {
+        if (m.op === 'add') await commands.addAgent(m.personaId, client.sessionId);
+        else commands.removeAgent(m.agentId as AgentId, client.sessionId);
+      }),
+    );
+    this.onMessage('inspect', (client, raw) =>
+      this.guard.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
+        const reply: InspectReply = { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) };
+        client.send('inspect', reply);
+      }),
+    );
     this.onMessage('*', (client, type) => refuse(client, String(type), `unknown message type '${String(type)}'`));
   }
 
@@ -133,15 +144,6 @@ export class TownRoom extends Room<{ state: TownState }> {
   private readonly nameOf = (id: string) => this.town.personas.get(id)?.name ?? this.town.sim.agent(id)?.spec.name ?? id;
 
   private onTownEvents(events: LoggedEvent[]): void {
-    const feed: FeedItem[] = [];
-    for (const e of events) {
-      if (e.kind === 'conversation.utterance') {
-        const d = e.data as { conversationId: number; speaker: string; listener: string; text: string };
-        this.broadcast('utterance', { ...d, gameMs: e.gameMs });
-      }
-      const text = describeEvent(e, this.nameOf);
-      if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
-    }
-    if (feed.length) this.broadcast('feed', feed);
+    for (const b of townBroadcasts(events, this.nameOf)) this.broadcast(b.type, b.message);
   }
 }

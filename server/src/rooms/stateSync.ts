@@ -7,6 +7,9 @@ import { ArraySchema, Encoder } from '@colyseus/schema';
 Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 4 * 1024 * 1024);
 import { AgentState, type TownState } from '../protocol/state';
 import type { SimReadView } from '../sim/state';
+import type { LoggedEvent } from '../protocol/events';
+import type { FeedItem } from '../protocol/messages';
+import { describeEvent, type NameOf } from '../protocol/feedText';
 
 export function syncAgentState(state: TownState, sim: SimReadView, id: string): void {
   const agent = sim.agent(id);
@@ -72,4 +75,20 @@ export function syncClockState(state: TownState, clock: ClockView): void {
   state.holdReason = [...clock.holds].join(',');
   const storage = clock.storageProblem ?? '';
   if (state.storageProblem !== storage) state.storageProblem = storage;
+}
+
+/** A message broadcast to every viewer of the live town: a line said (`utterance`), or a batch of feed lines. */
+export type TownBroadcast = { type: 'utterance'; message: Record<string, unknown> } | { type: 'feed'; message: FeedItem[] };
+
+/** What the room broadcasts for a batch of logged events (shared with the network benchmark, which counts its bytes). */
+export function townBroadcasts(events: readonly LoggedEvent[], nameOf: NameOf): TownBroadcast[] {
+  const out: TownBroadcast[] = [];
+  const feed: FeedItem[] = [];
+  for (const e of events) {
+    if (e.kind === 'conversation.utterance') out.push({ type: 'utterance', message: { ...e.data, gameMs: e.gameMs } });
+    const text = describeEvent(e, nameOf);
+    if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
+  }
+  if (feed.length) out.push({ type: 'feed', message: feed });
+  return out;
 }
