@@ -101,3 +101,36 @@ describe('the live loop’s snapshots', () => {
     await town.close();
   }, 60_000);
 });
+
+describe('a sliced snapshot the disk refuses', () => {
+  it('holds the town with the reason, and the next one written lets it run on', async () => {
+    const town = await openOfflineTown({ startTime: '2026-02-13T06:50', snapshotEveryGameMinutes: 5, idlePauseMinutes: 0 });
+    const save = town.db.snapshots.saveDeflated.bind(town.db.snapshots);
+    let refuse = true;
+    let refused = 0;
+    town.db.snapshots.saveDeflated = (at, bytes) => {
+      if (refuse) {
+        refused++;
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      }
+      save(at, bytes);
+    };
+    const tickUntil = async (done: () => boolean) => {
+      for (let i = 0; i < 2000 && !done(); i++) {
+        town.loop.tick(100);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return done();
+    };
+    expect(await tickUntil(() => town.holds.has('storage'))).toBe(true);
+    expect(refused).toBe(1);
+    expect(town.loop.storageProblem?.error).toMatch(/SQLITE_FULL/);
+    const before = town.db.snapshots.headers().length;
+    // The disk takes writes again: the clock is held, so nothing but the snapshot still due is written.
+    refuse = false;
+    expect(await tickUntil(() => !town.holds.has('storage'))).toBe(true);
+    expect(town.db.snapshots.headers().length).toBe(before + 1);
+    expect(town.loop.storageProblem).toBeNull();
+    await town.close();
+  }, 60_000);
+});

@@ -61,6 +61,8 @@ export class TownLoop {
   private snapshotGeneration = 0;
   /** The last sliced snapshot's write was refused by the disk: the town is not running well again until one is written. */
   private snapshotRefused = false;
+  /** Whether the last flush of the log succeeded (a sliced snapshot written after a refusal may then end the wait). */
+  private flushOk = true;
   /** A sliced snapshot's failure that is not the disk's (a bug): thrown by the next step, as a synchronous one was. */
   private snapshotError: unknown = null;
 
@@ -212,6 +214,7 @@ export class TownLoop {
     try {
       // The step's events and the clock's game time in one commit: the room shows this time only after it.
       logged = log.flush(clock.gameMs);
+      this.flushOk = true;
       // Inside a batch (a headless run) nobody waits on the loop, and a fault must stop the run at once.
       if (snapshotDue && this.p.db.batching) this.saveSnapshot();
       else if (snapshotDue) this.startSnapshot();
@@ -221,6 +224,7 @@ export class TownLoop {
       // tries again on the next step; anything else is a bug and is thrown. So is any fault inside a
       // batch of steps (a headless run), which SQLite may have taken back whole: the run stops there.
       if (!isStorageFault(error) || this.p.db.batching) throw error;
+      this.flushOk = false;
       storage.failed(error);
     }
     holds.storageFault(storage.problem !== null);
@@ -324,7 +328,12 @@ export class TownLoop {
           holds.storageFault(true);
           return;
         }
+        if (!this.snapshotRefused) return;
+        // The disk takes writes again: with the log flushing too, the town runs on (a held clock would write
+        // nothing more that could tell it so).
         this.snapshotRefused = false;
+        if (this.flushOk) storage.succeeded();
+        holds.storageFault(storage.problem !== null);
       })
       .catch((error: unknown) => void (this.snapshotError = error))
       .finally(() => (this.snapshotting = null));
