@@ -49,44 +49,32 @@ export class TownRoom extends Room<{ state: TownState }> {
     this.setSimulationInterval(() => this.tick(), 1000 / town.config.tickHz);
     const commands = town.commands;
 
-    this.onMessage('control', (client, raw) =>
-      this.guard.handle(client, 'control', ControlMessage, raw, true, async (m) => {
-        if (m.op === 'pause') commands.pause(client.sessionId);
-        else if (m.op === 'resume') commands.resume(client.sessionId);
-        else if (m.op === 'speed') commands.setRate(m.rate, client.sessionId);
-        else await commands.step(m.gameMinutes, client.sessionId);
-        this.syncClock();
-      }),
-    );
-    this.onMessage('whisper', (client, raw) =>
-      this.guard.handle(client, 'whisper', WhisperMessage, raw, true, async (m) => {
-        await commands.whisper(m.agentId as AgentId, m.text, client.sessionId);
-        client.send('whispered', { agentId: m.agentId });
-      }),
-    );
-    this.onMessage('interview', (client, raw) =>
-      this.guard.handle(client, 'interview', InterviewMessage, raw, true, async (m) => {
-        const result = await commands.interview(m.agentId as AgentId, m.question, client.sessionId);
-        client.send('interview', { requestId: m.requestId, agentId: m.agentId, question: m.question, ...result });
-      }),
-    );
-    this.onMessage('inject', (client, raw) =>
-      this.guard.handle(client, 'inject', InjectMessage, raw, true, async (m) => {
-        commands.inject(m.text, m.arena ?? null, client.sessionId);
-      }),
-    );
-    this.onMessage('agent', (client, raw) =>
-      this.guard.handle(client, 'agent', AgentMessage, raw, true, async (m) => {
-        if (m.op === 'add') await commands.addAgent(m.personaId, client.sessionId);
-        else commands.removeAgent(m.agentId as AgentId, client.sessionId);
-      }),
-    );
-    this.onMessage('inspect', (client, raw) =>
-      this.guard.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
-        const reply: InspectReply = { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) };
-        client.send('inspect', reply);
-      }),
-    );
+    this.onMessage('control', (client, raw) => this.guard.handle(client, 'control', ControlMessage, raw, true, async (m) => {
+      if (m.op === 'pause') commands.pause(client.sessionId);
+      else if (m.op === 'resume') commands.resume(client.sessionId);
+      else if (m.op === 'speed') commands.setRate(m.rate, client.sessionId);
+      else await commands.step(m.gameMinutes, client.sessionId);
+      this.syncClock();
+    }));
+    this.onMessage('whisper', (client, raw) => this.guard.handle(client, 'whisper', WhisperMessage, raw, true, async (m) => {
+      await commands.whisper(m.agentId as AgentId, m.text, client.sessionId);
+      client.send('whispered', { agentId: m.agentId });
+    }));
+    this.onMessage('interview', (client, raw) => this.guard.handle(client, 'interview', InterviewMessage, raw, true, async (m) => {
+      const result = await commands.interview(m.agentId as AgentId, m.question, client.sessionId);
+      client.send('interview', { requestId: m.requestId, agentId: m.agentId, question: m.question, ...result });
+    }));
+    this.onMessage('inject', (client, raw) => this.guard.handle(client, 'inject', InjectMessage, raw, true, async (m) => {
+      commands.inject(m.text, m.arena ?? null, client.sessionId);
+    }));
+    this.onMessage('agent', (client, raw) => this.guard.handle(client, 'agent', AgentMessage, raw, true, async (m) => {
+      if (m.op === 'add') await commands.addAgent(m.personaId, client.sessionId);
+      else commands.removeAgent(m.agentId as AgentId, client.sessionId);
+    }));
+    this.onMessage('inspect', (client, raw) => this.guard.handle(client, 'inspect', InspectMessage, raw, false, async (m) => {
+      const reply: InspectReply = { requestId: m.requestId, ...(await inspectAgent(this.town, m.agentId)) };
+      client.send('inspect', reply);
+    }));
     this.onMessage('*', (client, type) => refuse(client, String(type), `unknown message type '${String(type)}'`));
   }
 
