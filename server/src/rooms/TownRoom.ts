@@ -3,15 +3,14 @@
 // shape. It holds no rules of its own.
 import { Room, type Client, type AuthContext } from '@colyseus/core';
 import { TownState } from '../protocol/state';
-import { syncAgentState, syncClockState } from './stateSync';
+import { syncAgentState, syncClockState, townBroadcasts } from './stateSync';
 import { AgentMessage, ControlMessage, INVALID_TOKEN_MESSAGE, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
-import type { FeedItem, WelcomeMessage } from '../protocol/messages';
+import type { WelcomeMessage } from '../protocol/messages';
 import { MessageGuard, refuse, type ClientAuth } from './guard';
 import type { InspectReply } from '../protocol/inspection';
 import type { LoggedEvent } from '../protocol/events';
 import type { AgentId } from '../protocol/ids';
 import type { Town } from '../town/Town';
-import { describeEvent } from '../protocol/feedText';
 import { inspectAgent } from '../town/inspect';
 import type { TownListingMetadata } from '../protocol/towns';
 import { madeByServer } from './admission';
@@ -133,15 +132,6 @@ export class TownRoom extends Room<{ state: TownState }> {
   private readonly nameOf = (id: string) => this.town.personas.get(id)?.name ?? this.town.sim.agent(id)?.spec.name ?? id;
 
   private onTownEvents(events: LoggedEvent[]): void {
-    const feed: FeedItem[] = [];
-    for (const e of events) {
-      if (e.kind === 'conversation.utterance') {
-        const d = e.data as { conversationId: number; speaker: string; listener: string; text: string };
-        this.broadcast('utterance', { ...d, gameMs: e.gameMs });
-      }
-      const text = describeEvent(e, this.nameOf);
-      if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
-    }
-    if (feed.length) this.broadcast('feed', feed);
+    for (const b of townBroadcasts(events, this.nameOf)) this.broadcast(b.type, b.message);
   }
 }

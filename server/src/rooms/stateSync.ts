@@ -2,10 +2,14 @@
 // benchmark, so the bytes measured are the bytes sent.
 import { ArraySchema, Encoder } from '@colyseus/schema';
 
-// The first full state of a large town (1,000 agents) is about 150 KB: above the encoder's default buffer.
-Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 512 * 1024);
+// The first full state of a large town is above the encoder's default buffer (~150 KB for 1,000 agents, ~1.6 MB
+// for 10,000): a buffer that fits it is allocated once per room instead of grown with a warning.
+Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 4 * 1024 * 1024);
 import { AgentState, type TownState } from '../protocol/state';
 import type { SimReadView } from '../sim/state';
+import type { LoggedEvent } from '../protocol/events';
+import type { FeedItem } from '../protocol/messages';
+import { describeEvent, type NameOf } from '../protocol/feedText';
 
 export function syncAgentState(state: TownState, sim: SimReadView, id: string): void {
   const agent = sim.agent(id);
@@ -71,4 +75,20 @@ export function syncClockState(state: TownState, clock: ClockView): void {
   state.holdReason = [...clock.holds].join(',');
   const storage = clock.storageProblem ?? '';
   if (state.storageProblem !== storage) state.storageProblem = storage;
+}
+
+/** A message broadcast to every viewer of the live town: a line said (`utterance`), or a batch of feed lines. */
+export type TownBroadcast = { type: 'utterance'; message: Record<string, unknown> } | { type: 'feed'; message: FeedItem[] };
+
+/** What the room broadcasts for a batch of logged events (shared with the network benchmark, which counts its bytes). */
+export function townBroadcasts(events: readonly LoggedEvent[], nameOf: NameOf): TownBroadcast[] {
+  const out: TownBroadcast[] = [];
+  const feed: FeedItem[] = [];
+  for (const e of events) {
+    if (e.kind === 'conversation.utterance') out.push({ type: 'utterance', message: { ...e.data, gameMs: e.gameMs } });
+    const text = describeEvent(e, nameOf);
+    if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
+  }
+  if (feed.length) out.push({ type: 'feed', message: feed });
+  return out;
 }

@@ -8,7 +8,7 @@ import { Rng } from './rng';
 import type { AgentSimState, ConversationState, Input, ResidentSpec, SimState, StepResult } from './types';
 import { createSimWorld, emptyResult, emptyState, indexState, upgradeState, type SimIndex, type SimReadView, type SimWorld, type Step } from './state';
 import { applyInput } from './inputs';
-import { followSchedule } from './schedule';
+import { followSchedule, QuietSchedule } from './schedule';
 import { advanceConversations, startDecidedConversations } from './conversations';
 import { perceive, requestObservations } from './perception';
 import { renameInJson } from '../core/renameInJson';
@@ -28,6 +28,11 @@ export class Simulation implements SimReadView {
   private index: SimIndex;
   // What the constructor produced (the residents' arrival), reported by the first step.
   private carried: StepResult = emptyResult();
+  private quiet = new QuietSchedule();
+  /** Runs every agent's schedule every step, passing over none (the reference the passing over is tested against). */
+  scheduleEveryAgent = false;
+  /** Agents' schedules passed over as quiet, and run, since this sim was made (for tests and benchmarks). */
+  readonly scheduleCounts = { passed: 0, ran: 0 };
 
   constructor(map: TownMap | SimWorld, residents: readonly ResidentSpec[], options: SimulationOptions) {
     this.world = 'fields' in map ? map : createSimWorld(map);
@@ -107,7 +112,15 @@ export class Simulation implements SimReadView {
     for (const input of inputs) applyInput(step, input);
     state.worldEvents = state.worldEvents.filter((e) => e.untilGameMs > now);
     startDecidedConversations(step);
-    for (const agent of state.agents) followSchedule(step, agent);
+    for (const agent of state.agents) {
+      if (!this.scheduleEveryAgent && this.quiet.isQuiet(agent, now)) {
+        this.scheduleCounts.passed++;
+        continue;
+      }
+      this.scheduleCounts.ran++;
+      followSchedule(step, agent);
+      this.quiet.ran(agent, now);
+    }
     advanceConversations(step);
     perceive(step);
     requestObservations(step);

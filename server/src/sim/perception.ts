@@ -14,78 +14,89 @@ import { perceptionTurn } from './stagger';
 
 export function perceive(step: Step): void {
   const { map } = step.world;
+  const agents = step.state.agents;
+  // Who looks this step: those who arrived in an arena, and those whose arena changed on their turn (or
+  // everyone, for a world event). One light pass over the town; only the arenas of those who look are
+  // gathered (a looker's observations depend only on itself and the others there, so order is free).
+  const lookers: AgentSimState[] = [];
+  const looked = new Set<number>();
+  for (const viewer of agents) {
+    const arenaIndex = viewer.arenaIndex;
+    if (arenaIndex < 0 || viewer.asleep || viewer.conversationId !== null) continue;
+    // Arriving and world events are reasons to look at once.
+    const moved = viewer.perceivedArena !== arenaIndex;
+    if (step.forcePerception || step.dirtyArenas.has(arenaIndex)) viewer.lookDue = true;
+    if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
+    lookers.push(viewer);
+    looked.add(arenaIndex);
+  }
+  if (lookers.length === 0) return;
   const byArena = new Map<number, AgentSimState[]>();
-  for (const a of step.state.agents) {
-    if (a.arenaIndex < 0) continue;
+  for (const a of agents) {
+    if (!looked.has(a.arenaIndex)) continue;
     let list = byArena.get(a.arenaIndex);
     if (!list) byArena.set(a.arenaIndex, (list = []));
     list.push(a);
   }
   const w = map.widthTiles;
-  for (const [arenaIndex, occupants] of byArena) {
+  for (const viewer of lookers) {
+    const arenaIndex = viewer.arenaIndex;
     const arena = map.arenas[arenaIndex];
-    const arenaDirty = step.forcePerception || step.dirtyArenas.has(arenaIndex);
-    for (const viewer of occupants) {
-      if (viewer.asleep || viewer.conversationId !== null) continue;
-      // Arriving and world events are reasons to look at once.
-      const moved = viewer.perceivedArena !== arenaIndex;
-      if (arenaDirty) viewer.lookDue = true;
-      if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
-      viewer.lookDue = false;
-      viewer.perceivedArena = arenaIndex;
-      const vx = viewer.tile % w;
-      const vy = (viewer.tile - vx) / w;
-      // Its own action, outside the attention bandwidth (which is for the surroundings).
-      const self = viewer.spec.name;
-      const own: Observation = {
-        description: `${self} is ${viewer.current.description}`,
-        subject: self,
-        predicate: 'is',
-        object: viewer.current.description,
-        arena: arena.address,
-        actorId: viewer.spec.id,
-      };
-      if (!holds(viewer, own.description, step.now)) take(viewer, own, step.now);
-      const candidates: Array<{ d: number; obs: Observation }> = [];
-      for (const other of occupants) {
-        if (other === viewer) continue;
-        const ox = other.tile % w;
-        const oy = (other.tile - ox) / w;
-        const d = Math.hypot(ox - vx, oy - vy);
-        if (d > C.VISION_RADIUS_TILES) continue;
-        const name = other.spec.name;
+    const occupants = byArena.get(arenaIndex)!;
+    viewer.lookDue = false;
+    viewer.perceivedArena = arenaIndex;
+    const vx = viewer.tile % w;
+    const vy = (viewer.tile - vx) / w;
+    // Its own action, outside the attention bandwidth (which is for the surroundings).
+    const self = viewer.spec.name;
+    const own: Observation = {
+      description: `${self} is ${viewer.current.description}`,
+      subject: self,
+      predicate: 'is',
+      object: viewer.current.description,
+      arena: arena.address,
+      actorId: viewer.spec.id,
+    };
+    if (!holds(viewer, own.description, step.now)) take(viewer, own, step.now);
+    const candidates: Array<{ d: number; obs: Observation }> = [];
+    for (const other of occupants) {
+      if (other === viewer) continue;
+      const ox = other.tile % w;
+      const oy = (other.tile - ox) / w;
+      const d = Math.hypot(ox - vx, oy - vy);
+      if (d > C.VISION_RADIUS_TILES) continue;
+      const name = other.spec.name;
+      candidates.push({
+        d,
+        obs: {
+          description: `${name} is ${other.current.description}`,
+          subject: name,
+          predicate: 'is',
+          object: other.current.description,
+          arena: arena.address,
+          actorId: other.spec.id,
+        },
+      });
+      const objectName = objectNameOf(other.current.address, arena.address);
+      if (objectName && !other.movement) {
+        const description = `the ${objectName} is in use: ${name} is ${other.current.description}`;
+        candidates.push({ d: d + 0.5, obs: { description, subject: objectName, predicate: 'is in use by', object: name, arena: arena.address } });
+      }
+    }
+    for (const e of step.state.worldEvents)
+      if (e.arena === null || e.arena === arena.address || arena.address.startsWith(`${e.arena}:`))
         candidates.push({
-          d,
-          obs: {
-            description: `${name} is ${other.current.description}`,
-            subject: name,
-            predicate: 'is',
-            object: other.current.description,
-            arena: arena.address,
-            actorId: other.spec.id,
-          },
+          d: -1,
+          obs: { description: e.description, subject: 'the town', predicate: 'event', object: e.description, arena: arena.address, place: e.arena },
         });
-        const objectName = objectNameOf(other.current.address, arena.address);
-        if (objectName && !other.movement) {
-          const description = `the ${objectName} is in use: ${name} is ${other.current.description}`;
-          candidates.push({ d: d + 0.5, obs: { description, subject: objectName, predicate: 'is in use by', object: name, arena: arena.address } });
-        }
-      }
-      for (const e of step.state.worldEvents)
-        if (e.arena === null || e.arena === arena.address || arena.address.startsWith(`${e.arena}:`))
-          candidates.push({
-            d: -1,
-            obs: { description: e.description, subject: 'the town', predicate: 'event', object: e.description, arena: arena.address, place: e.arena },
-          });
-      candidates.sort((p, q) => p.d - q.d);
-      let taken = 0;
-      for (const { obs } of candidates) {
-        if (taken >= C.ATTENTION_BANDWIDTH) break;
-        if (viewer.conversationId !== null) break;
-        if (holds(viewer, obs.description, step.now)) continue;
-        take(viewer, obs, step.now);
-        taken++;
-      }
+    candidates.sort((p, q) => p.d - q.d);
+    let taken = 0;
+    for (const { obs } of candidates) {
+      if (taken >= C.ATTENTION_BANDWIDTH) break;
+      if (viewer.conversationId !== null) break;
+      if (holds(viewer, obs.description, step.now)) continue;
+      take(viewer, obs, step.now);
+      taken++;
     }
   }
 }

@@ -1,6 +1,6 @@
 // Following the day: ask for the plan before waking, sleep and wake on time, and take up the action
 // the plan has for this minute (walking to its place).
-import { dayIndex, minuteOfDay } from '../protocol/time';
+import { dayIndex, GAME_MS_PER_MINUTE, minuteOfDay } from '../protocol/time';
 import { findActionIndex, isAwake } from '../protocol/plan';
 import { MINUTES_PER_DAY, minuteOfWakingDay, wakingDayAt } from '../world/clockText';
 import type { AgentSimState, ResidentSpec } from './types';
@@ -48,6 +48,70 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
     setAction(step, agent, action.description, action.emoji, action.address, false);
   } else if (agent.current.description !== WAITING.description || agent.asleep) {
     setAction(step, agent, WAITING.description, WAITING.emoji, agent.current.address, false);
+  }
+}
+
+/** What followSchedule read of an agent when it last ran for it, and the minute of its own clock then. */
+interface ScheduleMark {
+  ownMinute: number;
+  spec: ResidentSpec;
+  nextSpec: ResidentSpec | undefined;
+  plan: AgentSimState['plan'];
+  planRequestedDay: number | null;
+  current: AgentSimState['current'];
+  actionIndex: number;
+  asleep: boolean;
+  busy: boolean;
+  conversationId: number | null;
+}
+
+/**
+ * Which agents the schedule can pass over in a step. An agent that is not walking is quiet until the
+ * minute of its own clock changes or something it reads changes (its spec, plan, action, sleep, busy,
+ * conversation): `followSchedule` depends on nothing else (game time only through that minute), and
+ * run twice in the same minute on the same agent it changes nothing the second time. So a town of ten
+ * thousand steps the schedule of the walkers, the agents something happened to, and the tenth whose
+ * minute turned (at 1×), instead of everyone every step; the outcome is the same as running everyone
+ * (tests/unit/scheduleSkips.test.ts). Derived, not state: a restored state starts with everyone due.
+ */
+export class QuietSchedule {
+  private readonly marks = new WeakMap<AgentSimState, ScheduleMark>();
+
+  /** Whether followSchedule would change nothing for this agent now. */
+  isQuiet(agent: AgentSimState, now: number): boolean {
+    if (agent.movement !== null) return false;
+    const m = this.marks.get(agent);
+    return (
+      m !== undefined &&
+      m.ownMinute === Math.floor(ownClockGameMs(agent.spec.id, now) / GAME_MS_PER_MINUTE) &&
+      m.spec === agent.spec &&
+      m.nextSpec === agent.nextSpec &&
+      m.plan === agent.plan &&
+      m.planRequestedDay === agent.planRequestedDay &&
+      m.current === agent.current &&
+      m.actionIndex === agent.actionIndex &&
+      m.asleep === agent.asleep &&
+      m.busy === agent.busy &&
+      m.conversationId === agent.conversationId
+    );
+  }
+
+  /** Notes what followSchedule left the agent as, just after it ran. */
+  ran(agent: AgentSimState, now: number): void {
+    const ownMinute = Math.floor(ownClockGameMs(agent.spec.id, now) / GAME_MS_PER_MINUTE);
+    const mark: ScheduleMark = {
+      ownMinute,
+      spec: agent.spec,
+      nextSpec: agent.nextSpec,
+      plan: agent.plan,
+      planRequestedDay: agent.planRequestedDay,
+      current: agent.current,
+      actionIndex: agent.actionIndex,
+      asleep: agent.asleep,
+      busy: agent.busy,
+      conversationId: agent.conversationId,
+    };
+    this.marks.set(agent, mark);
   }
 }
 

@@ -53,6 +53,28 @@ export function emptyState(seed: number, gameMs: number, rngState: number): SimS
   return { version: 2, seed, gameMs, rngState, nextConversationId: 1, agents: [], conversations: [], worldEvents: [] };
 }
 
+/**
+ * A copy of the state that later steps do not change, made cheaply: what the sim changes in place (the
+ * state's lists, each agent's and conversation's own fields, the lists of perceptions held, observations
+ * waiting and lines queued, each pair cooldown) is copied; the rest (specs, plans, walks, actions,
+ * intents, world events, held entries) the sim only ever replaces, so it is shared. A snapshot of a big town is serialised
+ * from it in slices while the town steps on (town/snapshots.ts); tests/unit/captureState.test.ts checks
+ * over a day that nothing captured changes afterwards.
+ */
+export function captureState(state: Readonly<SimState>): SimState {
+  return {
+    ...state,
+    agents: state.agents.map((a) => ({
+      ...a,
+      held: a.held.slice(),
+      pendingObservations: a.pendingObservations.slice(),
+      pairCooldowns: a.pairCooldowns.map(([k, t]) => [k, t]),
+    })),
+    conversations: state.conversations.map((c) => ({ ...c, queued: c.queued.slice() })),
+    worldEvents: state.worldEvents.slice(),
+  };
+}
+
 /** Reads a saved state of any version this build understands. */
 export function upgradeState(saved: unknown): SimState {
   const s = saved as { version?: number } & SimState;

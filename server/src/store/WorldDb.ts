@@ -523,8 +523,12 @@ class SqliteSnapshotStore implements SnapshotStore {
     // Deflated JSON: a town's state repeats itself (plans, perceptions), so it shrinks about tenfold. The
     // fastest level: a town of a thousand is ~10 MB of JSON, which level 6 takes ~4x longer to squeeze
     // for a file a quarter smaller, and a snapshot holds the room's ticks while it is written.
-    const state = deflateSync(JSON.stringify(s.state), { level: 1 });
-    this.db.prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)').run(s.seq, Math.round(s.gameMs), state, this.clock.now());
+    this.saveDeflated({ seq: s.seq, gameMs: s.gameMs }, deflateSync(JSON.stringify(s.state), { level: 1 }));
+  }
+  saveDeflated(at: { seq: number; gameMs: number }, deflatedJson: Buffer): void {
+    this.db
+      .prepare('INSERT INTO snapshots (seq, game_ms, state, wall_ms) VALUES (?, ?, ?, ?)')
+      .run(at.seq, Math.round(at.gameMs), deflatedJson, this.clock.now());
   }
   latest(): Snapshot | undefined {
     return toSnapshot(this.db.prepare('SELECT seq, game_ms AS gameMs, state FROM snapshots ORDER BY rowid DESC LIMIT 1').get());

@@ -142,6 +142,8 @@ export interface SnapshotHeader {
 export interface SnapshotStore {
   /** Stores the snapshot as it is now: its state is serialised before this returns (it may be the live state). */
   save(snapshot: Snapshot): void;
+  /** Stores a snapshot already serialised: its state as zlib-deflated JSON (town/snapshots.ts makes it in slices). */
+  saveDeflated(at: { seq: number; gameMs: number }, deflatedJson: Buffer): void;
   latest(): Snapshot | undefined;
   /** The newest snapshot at or before the game time, for seeking. */
   atOrBefore(gameMs: number): Snapshot | undefined;

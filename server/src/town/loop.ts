@@ -9,7 +9,7 @@ import { planMomentAt } from '../world/clockText';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { Input, OperationRequest, StepResult } from '../sim/types';
-import { emptyResult } from '../sim/state';
+import { captureState, emptyResult } from '../sim/state';
 import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { WorldDb } from '../store/WorldDb';
 import type { SavedTown } from '../history/stateAt';
@@ -17,6 +17,7 @@ import type { ClockHolds } from './holds';
 import type { AgentId } from '../protocol/ids';
 import type { TownLog } from './log';
 import { isStorageFault, type StorageProblem, type StorageState } from './storage';
+import { deflateInSlices } from './snapshots';
 
 /** How far game time may run ahead of the oldest operation the sim waits on, with CLOCK_POLICY=wait. */
 export const MAX_MIND_LAG_GAME_MINUTES = 30;
@@ -54,6 +55,16 @@ export class TownLoop {
   private readonly drainedWaiters: Array<() => void> = [];
   /** Set when the town closes: no step runs after it. */
   private stopped = false;
+  /** The snapshot being serialised in slices (town/snapshots.ts), if one is. */
+  private snapshotting: Promise<void> | null = null;
+  /** Bumped by each snapshot saved at once: a sliced one begun before it is abandoned (it would be older). */
+  private snapshotGeneration = 0;
+  /** The last sliced snapshot's write was refused by the disk: the town is not running well again until one is written. */
+  private snapshotRefused = false;
+  /** Whether the last flush of the log succeeded (a sliced snapshot written after a refusal may then end the wait). */
+  private flushOk = true;
+  /** A sliced snapshot's failure that is not the disk's (a bug): thrown by the next step, as a synchronous one was. */
+  private snapshotError: unknown = null;
 
   constructor(private readonly p: LoopParts) {
     this.lastSnapshotGameMs = p.clock.gameMs;
@@ -182,6 +193,8 @@ export class TownLoop {
       const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
       inputs = [...outputs.flat(), ...this.pending.splice(0)];
       const ticked = this.afterStep(result);
+      // The same snapshots as a run whose steps wait for nothing else: each is written before the next step.
+      await this.snapshotting;
       onStep?.(ticked);
     }
     this.pending.push(...inputs);
@@ -189,6 +202,11 @@ export class TownLoop {
 
   private afterStep(result: StepResult): TickResult {
     const { log, clock, config, storage, holds } = this.p;
+    if (this.snapshotError !== null) {
+      const error = this.snapshotError;
+      this.snapshotError = null;
+      throw error;
+    }
     log.queue(result.events, true);
     let logged: LoggedEvent[] = [];
     const snapshotDue = clock.gameMs - this.lastSnapshotGameMs >= config.snapshotEveryGameMinutes * GAME_MS_PER_MINUTE;
@@ -196,13 +214,17 @@ export class TownLoop {
     try {
       // The step's events and the clock's game time in one commit: the room shows this time only after it.
       logged = log.flush(clock.gameMs);
-      if (snapshotDue) this.saveSnapshot();
-      if (writing) storage.succeeded();
+      this.flushOk = true;
+      // Inside a batch (a headless run) nobody waits on the loop, and a fault must stop the run at once.
+      if (snapshotDue && this.p.db.batching) this.saveSnapshot();
+      else if (snapshotDue) this.startSnapshot();
+      if (writing && !this.snapshotRefused) storage.succeeded();
     } catch (error) {
       // A full disk or an I/O error: the town waits (the batch stays queued, the snapshot stays due) and
       // tries again on the next step; anything else is a bug and is thrown. So is any fault inside a
       // batch of steps (a headless run), which SQLite may have taken back whole: the run stops there.
       if (!isStorageFault(error) || this.p.db.batching) throw error;
+      this.flushOk = false;
       storage.failed(error);
     }
     holds.storageFault(storage.problem !== null);
@@ -233,6 +255,8 @@ export class TownLoop {
     const lagging = lagsBy(oldest, MAX_MIND_LAG_GAME_MINUTES) || lagsBy(oldestBackground, MAX_BACKGROUND_LAG_GAME_MINUTES);
     let waitingForPlan = false;
     for (const a of sim.agents()) {
+      // Asleep, never asked, or holding the plan it asked for: nothing to wait for (most of a big town, most of the time).
+      if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
       if (a.planRequestedDay !== day || a.plan?.day === day || minute < a.spec.wakeMinute || a.asleep) continue;
       // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes.
@@ -265,17 +289,65 @@ export class TownLoop {
     }
   }
 
+  /**
+   * Saves a snapshot of the state now, in one go (at a first start, a rename, a close, in a headless run's
+   * batch). A sliced one still being serialised is abandoned: this one is newer.
+   */
   saveSnapshot(): void {
-    const { sim, clock, db, config } = this.p;
+    const { sim, clock, db } = this.p;
+    this.snapshotGeneration++;
     // Serialised by `save` before it returns, so the live state need not be copied first (10 MB in a town of a thousand).
     const state: Readonly<SavedTown> = { sim: sim.peekState(), clock: clock.getState() };
     db.snapshots.save({ seq: db.events.lastSeq(), gameMs: clock.gameMs, state });
-    this.lastSnapshotGameMs = clock.gameMs;
+    this.snapshotSaved(clock.gameMs);
+  }
+
+  /**
+   * Begins a snapshot of the state at this step's end, serialised in slices between turns of the event
+   * loop while the town steps on (town/snapshots.ts), and written when done; none while one is under way
+   * (it stays due). Its seq is the log's end now: the events logged meanwhile are folded onto it on resume.
+   */
+  private startSnapshot(): void {
+    if (this.snapshotting) return;
+    const { sim, clock, db, storage, holds } = this.p;
+    const generation = this.snapshotGeneration;
+    const at = { seq: db.events.lastSeq(), gameMs: clock.gameMs };
+    const saved: SavedTown = { sim: captureState(sim.peekState()), clock: clock.getState() };
+    const abandoned = () => this.stopped || generation !== this.snapshotGeneration;
+    this.snapshotting = deflateInSlices(saved, { abandoned })
+      .then((deflated) => {
+        if (!deflated || abandoned()) return;
+        try {
+          db.snapshots.saveDeflated(at, deflated);
+          this.snapshotSaved(at.gameMs);
+        } catch (error) {
+          if (!isStorageFault(error)) throw error;
+          // Like a refused flush: the town waits with the reason, and the snapshot stays due for the next step.
+          this.snapshotRefused = true;
+          storage.failed(error);
+          holds.storageFault(true);
+          return;
+        }
+        if (!this.snapshotRefused) return;
+        // The disk takes writes again: with the log flushing too, the town runs on (a held clock would write
+        // nothing more that could tell it so).
+        this.snapshotRefused = false;
+        if (this.flushOk) storage.succeeded();
+        holds.storageFault(storage.problem !== null);
+      })
+      .catch((error: unknown) => void (this.snapshotError = error))
+      .finally(() => (this.snapshotting = null));
+  }
+
+  /** After a snapshot at `gameMs` is in the file: the next is due from it, and old ones are thinned. */
+  private snapshotSaved(gameMs: number): void {
+    const { db, config } = this.p;
+    this.lastSnapshotGameMs = gameMs;
     // Old snapshots thinned (a town of a thousand saves ~1 MB each): resume needs the newest, a seek the one
     // before its moment, and folding an hour of log is quick. A log from before event format 2 keeps all:
     // history/log.ts finds what an old restart abandoned from the snapshot it resumed from.
     if (config.snapshotThinAfterGameHours > 0 && db.eventFormat >= 2) {
-      db.snapshots.thin(clock.gameMs - config.snapshotThinAfterGameHours * 3_600_000, config.snapshotKeepEveryGameMinutes * GAME_MS_PER_MINUTE);
+      db.snapshots.thin(gameMs - config.snapshotThinAfterGameHours * 3_600_000, config.snapshotKeepEveryGameMinutes * GAME_MS_PER_MINUTE);
     }
   }
 
@@ -287,6 +359,7 @@ export class TownLoop {
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
   async settle(): Promise<void> {
     await this.lockstep;
+    await this.snapshotting;
     await this.queueDrained();
     await this.p.runtime.idle();
     this.pending.push(...this.p.runtime.drainInputs());
