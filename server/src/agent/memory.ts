@@ -87,7 +87,10 @@ export class AgentMemory {
         );
       }
     };
-    await (options.commit ?? ((w) => w()))(write);
+    // Without a commit the writes happen in this turn, with no await: an extra microtask here would reorder
+    // concurrent operations of the offline mind (and so change seeded runs).
+    if (options.commit) await options.commit(write);
+    else write();
     return ids;
   }
 
