@@ -30,6 +30,7 @@ export class Preloader extends Phaser.Scene {
   }
 
   create(): void {
+    performance.mark('smalltown:map-loaded');
     this.scene.start('Town');
   }
 }

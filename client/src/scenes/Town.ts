@@ -44,6 +44,8 @@ export class Town extends Phaser.Scene {
   }
 
   create(): void {
+    // Marks for the benchmark of a big town's load (bench/client.ts): the map read, then painted.
+    performance.mark('smalltown:town-create');
     this.connection = this.registry.get('connection') as TownConnection;
     this.host = this.registry.get('host') as TownHost;
     const data = this.cache.json.get(MAP_KEY) as TiledMapJson;
@@ -53,7 +55,9 @@ export class Town extends Phaser.Scene {
       this.textures.exists(`tileset-${name}`) ? (this.textures.get(`tileset-${name}`).getSourceImage() as HTMLImageElement) : null;
     const tiles = TilePainter.open(data, drawn, tileset);
     const painter = typeof tiles === 'string' ? this.phaserPainter(data, drawn) : tileDataPainter(this, tiles);
+    performance.mark('smalltown:map-read');
     this.backdrop = new MapBackdrop(this, painter, ABOVE_AGENTS_DEPTH);
+    performance.mark('smalltown:map-painted');
     this.crowd = new AgentCrowd(this, this.agents, this.tilePx);
     this.labels = new PlaceLabels(this, this.host.places, this.tilePx);
 

@@ -19,6 +19,8 @@ const OVERVIEW_MAX_MAGNIFICATION = 1.5;
 const CHUNK_PX = 1024;
 /** Full-size chunks kept at most (4 MB each); enough for the view at the zoom they start at. */
 const MAX_CHUNKS = 28;
+/** Chunks show only when the view spans this many at most (with those just left, within MAX_CHUNKS). */
+const MAX_CHUNKS_IN_VIEW = 16;
 /** Chunks drawn per frame at most, so flying across town does not stall a frame. */
 const CHUNKS_PER_FRAME = 2;
 /** Chunks above the agents' layers go just over that depth; below, just over the overview. */
@@ -133,15 +135,17 @@ export class MapBackdrop {
   update(camera: Phaser.Cameras.Scene2D.Camera): void {
     if (this.scale === 1) return;
     this.frame++;
-    const detail = camera.zoom / this.scale > OVERVIEW_MAX_MAGNIFICATION;
     const view = camera.worldView;
+    const x0 = Math.max(0, Math.floor(view.x / CHUNK_PX));
+    const y0 = Math.max(0, Math.floor(view.y / CHUNK_PX));
+    const x1 = Math.min(Math.ceil(this.painter.widthPx / CHUNK_PX) - 1, Math.floor((view.x + view.width) / CHUNK_PX));
+    const y1 = Math.min(Math.ceil(this.painter.heightPx / CHUNK_PX) - 1, Math.floor((view.y + view.height) / CHUNK_PX));
+    // Chunks only when few enough cover the view: more would be dropped and drawn again every frame (a town of 10,000,
+    // whose overview has 2 px a tile, is magnified past it while a view still spans dozens of chunks).
+    const detail = camera.zoom / this.scale > OVERVIEW_MAX_MAGNIFICATION && (x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_CHUNKS_IN_VIEW;
     let drawn = 0;
     let covered = detail;
     if (detail) {
-      const x0 = Math.max(0, Math.floor(view.x / CHUNK_PX));
-      const y0 = Math.max(0, Math.floor(view.y / CHUNK_PX));
-      const x1 = Math.min(Math.ceil(this.painter.widthPx / CHUNK_PX) - 1, Math.floor((view.x + view.width) / CHUNK_PX));
-      const y1 = Math.min(Math.ceil(this.painter.heightPx / CHUNK_PX) - 1, Math.floor((view.y + view.height) / CHUNK_PX));
       for (let cy = y0; cy <= y1; cy++)
         for (let cx = x0; cx <= x1; cx++) {
           const key = `${cx},${cy}`;
