@@ -289,6 +289,7 @@ async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `npx tsx bench/client.ts researcher`: only the researcher's figures (the client must be built).
-  (process.argv[2] === 'researcher' ? benchResearcher() : benchClient()).then((r) => console.table(r));
+  // `npx tsx bench/client.ts researcher` or `town`: only the researcher's figures, or the generated town's (the client must be built).
+  const only = { researcher: benchResearcher, town: benchGeneratedTown }[process.argv[2] ?? ''];
+  (only ? only() : benchClient()).then((r) => console.table(r));
 }
