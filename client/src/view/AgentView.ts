@@ -50,6 +50,8 @@ export class AgentView {
   private shownSpeech = '';
   private textScale = 1;
   private drawn = true;
+  /** Whether its sprite, name, emoji or bubble may be shown (false: only its dot). */
+  private partsShown = true;
   /** World position in px, for the camera and the test hooks. */
   x = 0;
   y = 0;
@@ -134,6 +136,16 @@ export class AgentView {
       return false;
     }
     this.drawn = true;
+    // Only a dot (the crowd draws it): what was shown is hidden once, and nothing more is done (ten thousand a frame).
+    if (!frame.sprites && !frame.labels && !spotlit) {
+      if (this.partsShown) {
+        this.hideSprite();
+        for (const o of [this.label, this.emoji, this.bubble]) o?.setVisible(false);
+        this.partsShown = false;
+      }
+      return true;
+    }
+    this.partsShown = true;
     if (frame.sprites) this.drawSprite(state, y, moving);
     else this.hideSprite();
 
