@@ -1,6 +1,6 @@
 // Every agent of the town on screen, as one crowd: makes and drops their views as agents come and go,
 // and each frame draws only those in the camera's view. Names, emoji and bubbles show while few enough
-// agents are on screen to read them (and always for the followed agent and those talking); they come
+// agents are on screen to read them (and always for the followed agent, and those talking while at most 150 talk on screen); they come
 // from two shared label atlases, so a thousand names are one texture. Zoomed so far out that a sprite
 // would be a few pixels, or with hundreds on screen, each agent is a dot of its shirt's colour, all
 // drawn into one screen-sized image (dotLayer.ts): a thousand sprites cost a thousand image draws in
@@ -12,7 +12,10 @@ import { AgentView, type AgentFrame, type AgentLabels } from './AgentView';
 import { LabelAtlas } from './labelAtlas';
 import { DotLayer } from './dotLayer';
 
-/** More agents than this on screen, and only the followed and the talking keep their names. */
+/**
+ * More agents than this on screen, and only the followed and the talking keep their names; more talking than this
+ * on screen too (hundreds of conversations in a town of 10,000), and only the followed.
+ */
 export const MAX_LABELLED_ON_SCREEN = 150;
 /** Agents this far outside the camera's view (screen px) are still drawn, so nothing pops in at the edge. */
 const VIEW_MARGIN_PX = 48;
@@ -32,6 +35,7 @@ export class AgentCrowd {
   private readonly labels: AgentLabels;
   private readonly dots: DotLayer;
   private onScreen = 0;
+  private talkingOnScreen = 0;
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -79,6 +83,9 @@ export class AgentCrowd {
     const actors: Actor[] = [];
     const dotsByColour = new Map<string, number[]>();
     let onScreen = 0;
+    let talkingOnScreen = 0;
+    // The count of the frame before, as for `labels`.
+    const talkersLabelled = this.talkingOnScreen <= MAX_LABELLED_ON_SCREEN;
     agents.forEach((agent, id) => {
       seen.add(id);
       let v = this.views.get(id);
@@ -87,8 +94,9 @@ export class AgentCrowd {
         this.views.set(id, v);
       }
       const talking = agent.speech !== '' || agent.talkingTo !== '';
-      if (v.update(agent, mapWidth, gameNow, frame, talking || id === followed)) {
+      if (v.update(agent, mapWidth, gameNow, frame, (talking && talkersLabelled) || id === followed)) {
         onScreen++;
+        if (talking) talkingOnScreen++;
         if (!frame.sprites) {
           let list = dotsByColour.get(agent.shirt);
           if (!list) dotsByColour.set(agent.shirt, (list = []));
@@ -98,6 +106,7 @@ export class AgentCrowd {
       actors.push({ id, x: v.x, y: v.y, walking: v.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
     });
     this.onScreen = onScreen;
+    this.talkingOnScreen = talkingOnScreen;
     // A dot is at least DOT_PX on screen, and half a tile when that is more.
     this.dots.draw(dotsByColour, camera, Math.max(DOT_PX, this.tilePx * 0.5 * zoom));
     this.separateNames();
