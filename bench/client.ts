@@ -28,15 +28,15 @@ type PageWindow = Window & { __smalltown?: Smalltown };
 type Page = import('playwright-core').Page;
 
 /** Opens the town's page and shows the whole town, held still (free camera), with every agent in view. */
-async function openWholeTown(page: Page, url: string): Promise<void> {
+async function openWholeTown(page: Page, url: string, agents = AGENTS): Promise<void> {
   // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
-  await page.goto(url, { timeout: 180_000 });
-  await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 300_000 });
-  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, AGENTS, { timeout: 300_000 });
+  await page.goto(url, { timeout: 600_000, waitUntil: 'commit' });
+  await page.waitForFunction(() => (window as PageWindow).__smalltown?.ready === true, null, { timeout: 600_000 });
+  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().length >= n, agents, { timeout: 300_000 });
   await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
   await page.keyboard.press('0');
-  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, AGENTS, {
+  await page.waitForFunction((n) => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length >= n, agents, {
     timeout: 60_000,
     polling: 500,
   });
@@ -227,6 +227,46 @@ async function benchCrowd(): Promise<Record<string, number>> {
   }
 }
 
+/**
+ * The page with a big town (issue 24 §3; bench/tenK.ts runs it on the town of 10,000): its load, from the address
+ * typed to the town drawn with every agent (and in between, the map and tilesets loaded, then painted, from the
+ * page's performance marks), and the frame rate at whole-town zoom (agents as dots) and zoomed in (full-size
+ * chunks). The server is one already running this town (start-up is measured by bench/server.ts).
+ */
+export async function benchBigTownPage(url: string, agents: number): Promise<Record<string, number>> {
+  await build({ configFile: 'client/vite.config.ts', logLevel: 'error' });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    const t0 = Date.now();
+    await openWholeTown(page, url, agents);
+    const loadMs = Date.now() - t0;
+    const marks = Object.fromEntries(
+      await page.evaluate(() => performance.getEntriesByType('mark').map((m): [string, number] => [m.name.replace('smalltown:', ''), m.startTime])),
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    const whole = await measureFrames(page);
+    const inView = await page.evaluate(() => (window as PageWindow).__smalltown!.agents().filter((a) => a.onScreen).length);
+    // Zoomed in on the middle (about 0.6), where the map is drawn from full-size chunks.
+    for (let i = 0; i < 16; i++) await page.keyboard.press('+');
+    await new Promise((r) => setTimeout(r, 4000));
+    const zoomed = await measureFrames(page);
+    const zoom = await page.evaluate(() => (window as PageWindow).__smalltown!.camera().zoom);
+    return {
+      [`client.load_ms.agents_${agents}`]: loadMs,
+      [`client.map_loaded_ms.agents_${agents}`]: marks['map-loaded'] ?? -1,
+      [`client.map_paint_ms.agents_${agents}`]: (marks['map-painted'] ?? -1) - (marks['map-read'] ?? 0),
+      [`client.fps.agents_${agents}`]: whole.fps,
+      [`client.frame_p99_ms.agents_${agents}`]: whole.p99,
+      [`client.agents_in_view.agents_${agents}`]: inView,
+      [`client.fps_zoomed.agents_${agents}`]: zoomed.fps,
+      [`client.zoom_zoomed.agents_${agents}`]: zoom,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
 async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> {
   const deltas = await page.evaluate(
     (ms) =>
@@ -249,6 +289,7 @@ async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `npx tsx bench/client.ts researcher`: only the researcher's figures (the client must be built).
-  (process.argv[2] === 'researcher' ? benchResearcher() : benchClient()).then((r) => console.table(r));
+  // `npx tsx bench/client.ts researcher` or `town`: only the researcher's figures, or the generated town's (the client must be built).
+  const only = { researcher: benchResearcher, town: benchGeneratedTown }[process.argv[2] ?? ''];
+  (only ? only() : benchClient()).then((r) => console.table(r));
 }

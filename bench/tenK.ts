@@ -4,7 +4,8 @@
 //   start-up, the morning's hold, resident memory, the speed the clock keeps, CPU;
 // - the sim alone in lockstep over the morning (1× steps, the offline mind thinking between them): step
 //   times, and the bytes of the state patches a spectator of the whole town receives.
-// The page's frame rate at 10,000 is not measured here (see BENCHMARKS.md). Run alone with `npx tsx bench/tenK.ts`.
+// - the page (bench/client.ts): its load, and its frame rate at whole-town zoom and zoomed in, served the
+//   town as `npm start` serves it. Run alone with `npx tsx bench/tenK.ts`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,8 @@ import { TownState } from '../server/src/protocol/state';
 import { syncAgentState, syncClockState, townBroadcasts } from '../server/src/rooms/stateSync';
 import { percentile, timeSteps } from './sim';
 import { measureServer } from './server';
-import { generatedTown } from './bigTown';
+import { generatedTown, startServerProcess } from './bigTown';
+import { benchBigTownPage } from './client';
 
 const AGENTS = Number(process.env.TENK_AGENTS ?? 10_000);
 /** Game minutes of the lockstep morning (from 6:30: waking, plans, commutes). */
@@ -117,13 +119,24 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
 }
 
 export async function benchTenK(): Promise<Record<string, number>> {
-  // TENK_PART=server or sim runs one half (each opens the town of 10,000: many minutes on a loaded machine).
-  const part = process.env.TENK_PART ?? 'both';
+  // TENK_PART=server, sim or client runs one part (each opens the town of 10,000: many minutes on a loaded machine).
+  const part = process.env.TENK_PART ?? 'all';
   const load = os.loadavg()[0];
   const town = generatedTown(AGENTS, OUT_DIR);
-  const server = part === 'sim' ? {} : await measureServer(town, AGENTS, 45 * 60_000);
-  const sim = part === 'server' ? {} : await benchTownSteps(AGENTS, SIM_GAME_MINUTES);
-  return { [`tenk.loadavg_1m.agents_${AGENTS}`]: Math.max(load, os.loadavg()[0]), ...server, ...sim };
+  const server = part === 'all' || part === 'server' ? await measureServer(town, AGENTS, 45 * 60_000) : {};
+  const sim = part === 'all' || part === 'sim' ? await benchTownSteps(AGENTS, SIM_GAME_MINUTES) : {};
+  const client = part === 'all' || part === 'client' ? await benchPage(town) : {};
+  return { [`tenk.loadavg_1m.agents_${AGENTS}`]: Math.max(load, os.loadavg()[0]), ...server, ...sim, ...client };
+}
+
+/** The page, on the town served as `npm start` serves it (a new world at 8:30, when most are up and about). */
+async function benchPage(town: { mapFile: string; personasDir: string }): Promise<Record<string, number>> {
+  const server = await startServerProcess(town, { START_TIME: '2026-02-13T08:30' }, 45 * 60_000);
+  try {
+    return await benchBigTownPage(server.url, AGENTS);
+  } finally {
+    await server.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,6 +9,7 @@ import { parseIsoMoment } from '@protocol/time';
 import { Boot } from './scenes/Boot';
 import { Preloader } from './scenes/Preloader';
 import { Town, type TownHost } from './scenes/Town';
+import { PlaceLabels } from './view/PlaceLabels';
 import { connectToTown, forgetToken, isTokenRefused, rememberToken, takeToken, type TownConnection } from './net/townConnection';
 import { connectToReplay } from './net/replayConnection';
 import { ConnectionHub } from './net/connectionHub';
@@ -384,7 +385,14 @@ function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, 
     },
     placeLabels() {
       const cam = town().cameras.main;
-      return town().labels.labels.map((l) => ({ text: l.text, kind: l.kind, visible: l.shown, drawn: l.object.visible, ...onPage(cam, l.object.getBounds()) }));
+      const zoom = cam.zoom;
+      return town().labels.labels.map((l) => ({
+        text: l.text,
+        kind: l.kind,
+        visible: l.shown,
+        drawn: l.object?.visible ?? false,
+        ...onPage(cam, PlaceLabels.box(l, zoom)),
+      }));
     },
     nameLabels() {
       const cam = town().cameras.main;

@@ -1,12 +1,14 @@
 // A generated town of a few hundred in the browser: a map larger than one texture may be (drawn as a
 // scaled overview, and in full-size chunks when zoomed in), everyone in view at once, and place names
-// that never cover one another.
+// that never cover one another. The map is painted from its tile data (client/src/view/tilePainter.ts):
+// what the page shows is compared with the tiles composed here from the map file and the tileset image.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown, tempDir } from '../helpers';
 import { generateTown } from '../../scripts/generateTown';
+import { mapReference, matchedShare } from './mapReference';
 
 const AGENTS = 200;
 
@@ -27,12 +29,14 @@ describe('a generated town in the browser', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
   let browser: LaunchedBrowser;
   let page: Page;
+  let mapFile: string;
   const errors: string[] = [];
 
   beforeAll(async () => {
     const out = tempDir('smalltown-gen-');
     const generated = generateTown({ agents: AGENTS, outDir: out, seed: 3 });
     expect(generated.widthTiles * 32).toBeGreaterThan(4096);
+    mapFile = generated.mapFile;
     town = await startTestTown({ mapFile: generated.mapFile, personasDir: generated.personasDir, startTime: '2026-02-13T10:00' });
     browser = await launchBrowser();
     page = await browser.context.newPage();
@@ -141,4 +145,26 @@ describe('a generated town in the browser', () => {
     for (const l of labels.filter((x) => x.visible && inView(x))) expect(l.drawn, l.text).toBe(true);
     expect(errors).toEqual([]);
   });
+
+  it('paints the tiles where they are: the overview at whole-town zoom, full-size chunks zoomed in (a map shifted a tile does not match)', async () => {
+    const reference = mapReference(mapFile);
+    // At whole-town zoom an overview pixel is the average of a few map pixels, and the screen shows one of them.
+    await page.keyboard.press('0');
+    const whole = await matchedShare(page, reference, { fuzzy: true });
+    // Zoomed in to full size, where chunks painted tile by tile are drawn (two a frame: let them come in).
+    for (let i = 0; i < 30 && (await page.evaluate(() => window.__smalltown!.camera().zoom)) < 1; i++) await page.keyboard.press('+');
+    const close = await matchedShare(page, reference, { fuzzy: false });
+    console.log(`map painted: overview ${JSON.stringify(whole)}, chunks ${JSON.stringify(close)}`);
+    expect(whole.samples).toBeGreaterThan(200);
+    expect(close.samples).toBeGreaterThan(200);
+    expect(whole.share).toBeGreaterThan(0.9);
+    expect(close.share).toBeGreaterThan(0.9);
+    // The controls, where they differ from the map: the same screens read against the map a tile to the right, and without its walls.
+    for (const c of [whole.shifted, close.shifted, whole.withoutWalls, close.withoutWalls]) {
+      expect(c.n).toBeGreaterThanOrEqual(10);
+      expect(c.real).toBeGreaterThan(0.8);
+      expect(c.control).toBeLessThan(0.4);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

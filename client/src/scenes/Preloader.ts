@@ -18,17 +18,19 @@ export class Preloader extends Phaser.Scene {
 
   preload(): void {
     const mapUrl = (this.registry.get('mapUrl') as string | undefined) ?? '/maps/town.tmj';
-    this.load.tilemapTiledJSON(MAP_KEY, mapUrl);
+    // As plain JSON: Phaser's tilemap reader would make an object per tile (Town reads the tile data itself).
+    this.load.json(MAP_KEY, mapUrl);
     this.load.spritesheet(TEMPLATE_KEY, '/assets/characters-base.png', { frameWidth: FRAME_PX, frameHeight: FRAME_PX });
     // Tileset images are named inside the map: load them once the map JSON is in.
-    this.load.once(`filecomplete-tilemapJSON-${MAP_KEY}`, () => {
-      const data = this.cache.tilemap.get(MAP_KEY).data as { tilesets: Array<{ name: string; image: string }> };
+    this.load.once(`filecomplete-json-${MAP_KEY}`, () => {
+      const data = this.cache.json.get(MAP_KEY) as { tilesets: Array<{ name: string; image: string }> };
       const base = mapUrl.slice(0, mapUrl.lastIndexOf('/') + 1);
       for (const ts of data.tilesets) this.load.image(`tileset-${ts.name}`, base + ts.image);
     });
   }
 
   create(): void {
+    performance.mark('smalltown:map-loaded');
     this.scene.start('Town');
   }
 }

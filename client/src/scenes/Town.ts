@@ -3,9 +3,10 @@ import type { PlaceTree } from '@protocol/places';
 import type { TownConnection } from '../net/townConnection';
 import type { AgentView } from '../view/AgentView';
 import { AgentCrowd } from '../view/AgentCrowd';
-import { MapBackdrop } from '../view/MapBackdrop';
+import { MapBackdrop, phaserLayerPainter, tileDataPainter, type MapPainter } from '../view/MapBackdrop';
+import { TilePainter, type TiledMapJson } from '../view/tilePainter';
 import { PlaceLabels } from '../view/PlaceLabels';
-import { drawnLayers } from '../view/mapLayers';
+import { drawnLayers, type DrawnLayer } from '../view/mapLayers';
 import { TownCamera } from '../view/TownCamera';
 import { MAP_KEY } from './Preloader';
 
@@ -43,27 +44,24 @@ export class Town extends Phaser.Scene {
   }
 
   create(): void {
+    // Marks for the benchmark of a big town's load (bench/client.ts): the map read, then painted.
+    performance.mark('smalltown:town-create');
     this.connection = this.registry.get('connection') as TownConnection;
     this.host = this.registry.get('host') as TownHost;
-    const map = this.make.tilemap({ key: MAP_KEY });
-    this.tilePx = map.tileWidth;
-    const data = this.cache.tilemap.get(MAP_KEY).data as { tilesets: Array<{ name: string }>; layers?: [] };
-    const tilesets = data.tilesets.map((ts) => map.addTilesetImage(ts.name, `tileset-${ts.name}`)).filter((t): t is Phaser.Tilemaps.Tileset => t !== null);
+    const data = this.cache.json.get(MAP_KEY) as TiledMapJson;
+    this.tilePx = data.tilewidth;
     const drawn = drawnLayers(data);
-    const below = drawn
-      .filter((l) => !l.above)
-      .map((l) => map.createLayer(l.name, tilesets, 0, 0))
-      .filter((l) => l !== null);
-    const above = drawn
-      .filter((l) => l.above)
-      .map((l) => map.createLayer(l.name, tilesets, 0, 0))
-      .filter((l) => l !== null);
-    for (const layer of above) layer.setDepth(ABOVE_AGENTS_DEPTH);
-    this.backdrop = new MapBackdrop(this, map, below, above, ABOVE_AGENTS_DEPTH);
+    const tileset = (name: string) =>
+      this.textures.exists(`tileset-${name}`) ? (this.textures.get(`tileset-${name}`).getSourceImage() as HTMLImageElement) : null;
+    const tiles = TilePainter.open(data, drawn, tileset);
+    const painter = typeof tiles === 'string' ? this.phaserPainter(data, drawn) : tileDataPainter(this, tiles);
+    performance.mark('smalltown:map-read');
+    this.backdrop = new MapBackdrop(this, painter, ABOVE_AGENTS_DEPTH);
+    performance.mark('smalltown:map-painted');
     this.crowd = new AgentCrowd(this, this.agents, this.tilePx);
     this.labels = new PlaceLabels(this, this.host.places, this.tilePx);
 
-    this.view = new TownCamera(this.cameras.main, map.widthInPixels, map.heightInPixels);
+    this.view = new TownCamera(this.cameras.main, painter.widthPx, painter.heightPx);
     this.layout();
     this.view.showWholeTownNow();
     this.scale.on('resize', () => this.layout());
@@ -93,6 +91,19 @@ export class Town extends Phaser.Scene {
       this.drag = null;
     });
     this.input.on('wheel', (pointer: Phaser.Input.Pointer, _o: unknown, _dx: number, dy: number) => this.view.zoomBy(dy > 0 ? 0.9 : 1.1, pointer.x, pointer.y));
+  }
+
+  /** Phaser's tilemap layers, for a map using what the tile painter does not paint (flipped tiles, layer offsets…). */
+  private phaserPainter(data: TiledMapJson, drawn: DrawnLayer[]): MapPainter {
+    this.cache.tilemap.add(MAP_KEY, { format: Phaser.Tilemaps.Formats.TILED_JSON, data });
+    const map = this.make.tilemap({ key: MAP_KEY });
+    const tilesets = data.tilesets.map((ts) => map.addTilesetImage(ts.name, `tileset-${ts.name}`)).filter((t): t is Phaser.Tilemaps.Tileset => t !== null);
+    const layers = (above: boolean) =>
+      drawn
+        .filter((l) => l.above === above)
+        .map((l) => map.createLayer(l.name, tilesets, 0, 0))
+        .filter((l) => l !== null);
+    return phaserLayerPainter(this, map, layers(false), layers(true));
   }
 
   /** Fits the camera between the bars (after a window resize, or when the clock bar wraps). */

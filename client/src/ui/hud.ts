@@ -6,6 +6,8 @@ import type { ConnectionHub } from '../net/connectionHub';
 import { nightAlpha } from './help';
 import { formatClock, formatGameDate, minuteOfDay } from '@protocol/time';
 
+/** The find box's names are gathered again at least this often (ms), and whenever the count of agents changes. */
+const NAMES_REFRESH_MS = 5000;
 const SPEEDS: Array<[string, number]> = [
   ['1×', 60],
   ['2×', 120],
@@ -26,6 +28,8 @@ export class Hud {
   private findHandler: (id: string) => void = () => undefined;
   private view: ViewControls | null = null;
   private agentNames = '';
+  private namesCount = -1;
+  private namesMs = 0;
   private readonly el = {
     world: document.getElementById('hud-world')!,
     clock: document.getElementById('hud-clock')!,
@@ -102,6 +106,10 @@ export class Hud {
     if (step) step.hidden = !s.paused;
     if (this.view) this.el.auto.setAttribute('aria-pressed', String(this.view.autoFollow()));
     (document.getElementById('tint') as HTMLElement).style.opacity = String(nightAlpha(gameNow));
+    // The find box's names: sorting ten thousand took a frame, so only when someone came or left, or every few seconds (a rename).
+    if (s.agents.size === this.namesCount && t - this.namesMs < NAMES_REFRESH_MS) return;
+    this.namesCount = s.agents.size;
+    this.namesMs = t;
     const names: string[] = [];
     s.agents.forEach((a) => names.push(a.name));
     const joined = names.sort().join('\n');

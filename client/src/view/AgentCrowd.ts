@@ -1,17 +1,21 @@
 // Every agent of the town on screen, as one crowd: makes and drops their views as agents come and go,
 // and each frame draws only those in the camera's view. Names, emoji and bubbles show while few enough
-// agents are on screen to read them (and always for the followed agent and those talking); they come
+// agents are on screen to read them (and always for the followed agent, and those talking while at most 150 talk on screen); they come
 // from two shared label atlases, so a thousand names are one texture. Zoomed so far out that a sprite
 // would be a few pixels, or with hundreds on screen, each agent is a dot of its shirt's colour, all
-// drawn as one shape: a thousand sprites cost a thousand image draws in the 2D canvas, a thousand
-// dots one fill per colour.
+// drawn into one screen-sized image (dotLayer.ts): a thousand sprites cost a thousand image draws in
+// the 2D canvas, ten thousand dots one.
 import type Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
 import type { Actor } from './spotlight';
 import { AgentView, type AgentFrame, type AgentLabels } from './AgentView';
 import { LabelAtlas } from './labelAtlas';
+import { DotLayer } from './dotLayer';
 
-/** More agents than this on screen, and only the followed and the talking keep their names. */
+/**
+ * More agents than this on screen, and only the followed and the talking keep their names; more talking than this
+ * on screen too (hundreds of conversations in a town of 10,000), and only the followed.
+ */
 export const MAX_LABELLED_ON_SCREEN = 150;
 /** Agents this far outside the camera's view (screen px) are still drawn, so nothing pops in at the edge. */
 const VIEW_MARGIN_PX = 48;
@@ -29,8 +33,9 @@ export interface AgentStates {
 
 export class AgentCrowd {
   private readonly labels: AgentLabels;
-  private readonly dots: Phaser.GameObjects.Graphics;
+  private readonly dots: DotLayer;
   private onScreen = 0;
+  private talkingOnScreen = 0;
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -42,7 +47,7 @@ export class AgentCrowd {
       names: new LabelAtlas(scene, 'agent-names', { font: '11px system-ui, sans-serif', color: '#ffffff', stroke: '#1b1b24', strokePx: 3, rowPx: 16 }),
       emoji: new LabelAtlas(scene, 'agent-emoji', { font: '15px system-ui, sans-serif', color: '#000000', rowPx: 22 }),
     };
-    this.dots = scene.add.graphics().setDepth(10);
+    this.dots = new DotLayer(scene, 'agent-dots', 10);
   }
 
   /** How many agents were drawn in the last frame. */
@@ -78,6 +83,9 @@ export class AgentCrowd {
     const actors: Actor[] = [];
     const dotsByColour = new Map<string, number[]>();
     let onScreen = 0;
+    let talkingOnScreen = 0;
+    // The count of the frame before, as for `labels`.
+    const talkersLabelled = this.talkingOnScreen <= MAX_LABELLED_ON_SCREEN;
     agents.forEach((agent, id) => {
       seen.add(id);
       let v = this.views.get(id);
@@ -86,8 +94,9 @@ export class AgentCrowd {
         this.views.set(id, v);
       }
       const talking = agent.speech !== '' || agent.talkingTo !== '';
-      if (v.update(agent, mapWidth, gameNow, frame, talking || id === followed)) {
+      if (v.update(agent, mapWidth, gameNow, frame, (talking && talkersLabelled) || id === followed)) {
         onScreen++;
+        if (talking) talkingOnScreen++;
         if (!frame.sprites) {
           let list = dotsByColour.get(agent.shirt);
           if (!list) dotsByColour.set(agent.shirt, (list = []));
@@ -97,7 +106,9 @@ export class AgentCrowd {
       actors.push({ id, x: v.x, y: v.y, walking: v.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
     });
     this.onScreen = onScreen;
-    this.drawDots(dotsByColour, zoom);
+    this.talkingOnScreen = talkingOnScreen;
+    // A dot is at least DOT_PX on screen, and half a tile when that is more.
+    this.dots.draw(dotsByColour, camera, Math.max(DOT_PX, this.tilePx * 0.5 * zoom));
     this.separateNames();
     const removed: string[] = [];
     for (const [id, v] of this.views)
@@ -158,15 +169,6 @@ export class AgentCrowd {
       }
       if (dy) v.nudgeLabel(dy);
       placed.push({ ...box, y: box.y + dy });
-    }
-  }
-
-  private drawDots(dotsByColour: Map<string, number[]>, zoom: number): void {
-    this.dots.clear();
-    const side = Math.max(DOT_PX / zoom, this.tilePx * 0.5);
-    for (const [colour, xy] of dotsByColour) {
-      this.dots.fillStyle(Number.parseInt(colour.slice(1), 16), 1);
-      for (let i = 0; i < xy.length; i += 2) this.dots.fillRect(xy[i] - side / 2, xy[i + 1] - side, side, side);
     }
   }
 }

@@ -50,6 +50,8 @@ export class AgentView {
   private shownSpeech = '';
   private textScale = 1;
   private drawn = true;
+  /** Whether its sprite, name, emoji and bubble are on the display list (false: at most its dot is drawn). */
+  private partsShown = false;
   /** World position in px, for the camera and the test hooks. */
   x = 0;
   y = 0;
@@ -65,10 +67,18 @@ export class AgentView {
     this.look = { skin: state.skin, hair: state.hair, shirt: state.shirt, pants: state.pants };
     this.name = state.name;
     // Not interactive: a thousand hit areas cost every pointer move; the crowd picks by position (AgentCrowd.pick).
-    this.sprite = scene.add.sprite(0, 0, this.textureKey, 0).setOrigin(0.5, 0.8).setDepth(10);
+    // Made off the display list: they join it while the agent is drawn as more than a dot (showParts).
+    this.sprite = scene.make.sprite({ key: this.textureKey, frame: 0 }, false).setOrigin(0.5, 0.8).setDepth(10);
     const name = atlases.names.frameOf(state.name.split(' ')[0]);
-    this.label = scene.add.image(0, 0, name.key, name.frame).setOrigin(0.5, 0).setDepth(11);
-    this.emoji = scene.add.image(0, 0, '__DEFAULT').setOrigin(0.5, 1).setDepth(11).setVisible(false);
+    this.label = scene.make
+      .image({ key: name.key, frame: name.frame } as Phaser.Types.GameObjects.Sprite.SpriteConfig, false)
+      .setOrigin(0.5, 0)
+      .setDepth(11);
+    this.emoji = scene.make
+      .image({ key: '__DEFAULT' } as Phaser.Types.GameObjects.Sprite.SpriteConfig, false)
+      .setOrigin(0.5, 1)
+      .setDepth(11)
+      .setVisible(false);
   }
 
   /** Whether the world point (px) is on this agent's drawn sprite or name. */
@@ -134,6 +144,12 @@ export class AgentView {
       return false;
     }
     this.drawn = true;
+    // Only a dot (the crowd draws it): nothing more is done (ten thousand a frame).
+    if (!frame.sprites && !frame.labels && !spotlit) {
+      this.dropParts();
+      return true;
+    }
+    this.showParts();
     if (frame.sprites) this.drawSprite(state, y, moving);
     else this.hideSprite();
 
@@ -225,10 +241,24 @@ export class AgentView {
   /** Off screen: nothing drawn, no walk cycle running. */
   private hide(): void {
     this.drawn = false;
+    this.dropParts();
+  }
+
+  /**
+   * Sprite, name, emoji and bubble hidden and off the display list: Phaser looks at every object on it each
+   * frame (thirty thousand for ten thousand agents), so only agents drawn as more than a dot have theirs there.
+   */
+  private dropParts(): void {
+    if (!this.partsShown) return;
     this.hideSprite();
-    this.label.setVisible(false);
-    this.emoji.setVisible(false);
-    this.bubble?.setVisible(false);
+    for (const o of [this.sprite, this.label, this.emoji, this.bubble]) o?.setVisible(false).removeFromDisplayList();
+    this.partsShown = false;
+  }
+
+  private showParts(): void {
+    if (this.partsShown) return;
+    for (const o of [this.sprite, this.label, this.emoji, this.bubble]) o?.addToDisplayList();
+    this.partsShown = true;
   }
 
   destroy(): void {

@@ -8,6 +8,7 @@
 //   the overview is not drawn (following an agent in a big town); the least recently seen are dropped
 //   past MAX_CHUNKS.
 import type Phaser from 'phaser';
+import type { TilePainter } from './tilePainter';
 
 type Layer = Phaser.Tilemaps.TilemapLayer | Phaser.Tilemaps.TilemapGPULayer;
 
@@ -18,10 +19,79 @@ const OVERVIEW_MAX_MAGNIFICATION = 1.5;
 const CHUNK_PX = 1024;
 /** Full-size chunks kept at most (4 MB each); enough for the view at the zoom they start at. */
 const MAX_CHUNKS = 28;
+/** Chunks show only when the view spans this many at most (with those just left, within MAX_CHUNKS). */
+const MAX_CHUNKS_IN_VIEW = 16;
 /** Chunks drawn per frame at most, so flying across town does not stall a frame. */
 const CHUNKS_PER_FRAME = 2;
 /** Chunks above the agents' layers go just over that depth; below, just over the overview. */
 const CHUNK_DEPTH_OFFSET = 0.001;
+
+/** What paints the map's layers into textures: from the tile data (TilePainter), or Phaser's tilemap layers. */
+export interface MapPainter {
+  readonly widthPx: number;
+  readonly heightPx: number;
+  /** The overview's scale: 1 for a map painted whole at full size. */
+  readonly scale: number;
+  readonly hasBelow: boolean;
+  readonly hasAbove: boolean;
+  /** Paints the layers below (or above) the agents into a new texture under `key`: the whole map at the overview's scale, or a region at full size. */
+  paint(key: string, above: boolean, region?: { x: number; y: number; size: number }): void;
+  /** Called once the whole map is painted at full size: nothing more will be painted. */
+  release(): void;
+}
+
+/** Paints from the tile data: the overview at a whole number of pixels a tile. */
+export function tileDataPainter(scene: Phaser.Scene, tiles: TilePainter): MapPainter {
+  const widthPx = tiles.widthTiles * tiles.tilePx;
+  const heightPx = tiles.heightTiles * tiles.tilePx;
+  const longest = Math.max(tiles.widthTiles, tiles.heightTiles);
+  const k = Math.max(widthPx, heightPx) <= MAX_BAKED_PX ? tiles.tilePx : Math.max(1, Math.min(tiles.tilePx - 1, Math.floor(MAX_BAKED_PX / longest)));
+  return {
+    widthPx,
+    heightPx,
+    scale: k / tiles.tilePx,
+    hasBelow: tiles.hasBelow,
+    hasAbove: tiles.hasAbove,
+    paint: (key, above, region) => {
+      const canvas =
+        region !== undefined
+          ? tiles.paintRegion(above, region.x, region.y, region.size, region.size)
+          : k === tiles.tilePx
+            ? tiles.paintRegion(above, 0, 0, widthPx, heightPx)
+            : tiles.paintOverview(above, k);
+      scene.textures.addCanvas(key, canvas);
+    },
+    release: () => {},
+  };
+}
+
+/** Paints with Phaser's tilemap layers (maps the tile painter does not paint): they are drawn into dynamic textures. */
+export function phaserLayerPainter(scene: Phaser.Scene, map: Phaser.Tilemaps.Tilemap, below: Layer[], above: Layer[]): MapPainter {
+  const scale = Math.min(1, MAX_BAKED_PX / Math.max(map.widthInPixels, map.heightInPixels));
+  for (const layer of [...below, ...above]) layer.setVisible(false);
+  return {
+    widthPx: map.widthInPixels,
+    heightPx: map.heightInPixels,
+    scale,
+    hasBelow: below.length > 0,
+    hasAbove: above.length > 0,
+    paint: (key, isAbove, region) => {
+      const layers = isAbove ? above : below;
+      const s = region ? 1 : scale;
+      const texture = region
+        ? scene.textures.addDynamicTexture(key, region.size, region.size)
+        : scene.textures.addDynamicTexture(key, Math.ceil(map.widthInPixels * s), Math.ceil(map.heightInPixels * s));
+      if (!texture) return;
+      for (const layer of layers) layer.setScale(s).setVisible(true);
+      texture.draw(layers, region ? -region.x : 0, region ? -region.y : 0).render();
+      for (const layer of layers) layer.setScale(1).setVisible(false);
+    },
+    // Kept until now only as what chunks are drawn from.
+    release: () => {
+      for (const layer of [...below, ...above]) layer.destroy();
+    },
+  };
+}
 
 interface Chunk {
   key: string;
@@ -33,42 +103,30 @@ export class MapBackdrop {
   /** The overview's scale: 1 for a map drawn at full size. */
   readonly scale: number;
   private readonly chunks = new Map<string, Chunk>();
-  private readonly mapPx: { width: number; height: number };
   private frame = 0;
   /** The overview images (below and above the agents): hidden while full-size chunks cover the whole view. */
   private readonly overview: Phaser.GameObjects.Image[] = [];
 
   constructor(
     private readonly scene: Phaser.Scene,
-    map: Phaser.Tilemaps.Tilemap,
-    private readonly below: Layer[],
-    private readonly above: Layer[],
+    private readonly painter: MapPainter,
     private readonly aboveDepth: number,
   ) {
-    this.scale = Math.min(1, MAX_BAKED_PX / Math.max(map.widthInPixels, map.heightInPixels));
-    const keep = this.scale < 1;
-    this.bakeWhole('town-map', below, 0, map, keep);
-    this.bakeWhole('town-map-above', above, aboveDepth, map, keep);
-    // Kept only as what chunks are drawn from.
-    for (const layer of keep ? [...below, ...above] : []) layer.setVisible(false);
-    this.mapPx = { width: map.widthInPixels, height: map.heightInPixels };
+    this.scale = painter.scale;
+    if (painter.hasBelow) this.bakeWhole('town-map', false, 0);
+    if (painter.hasAbove) this.bakeWhole('town-map-above', true, aboveDepth);
+    if (this.scale === 1) painter.release();
   }
 
-  /** Draws the layers into one image at that depth, scaled to the overview's scale (dropping them, unless kept). */
-  private bakeWhole(key: string, layers: Layer[], depth: number, map: Phaser.Tilemaps.Tilemap, keep: boolean): void {
-    if (layers.length === 0) return;
-    const s = this.scale;
-    const texture = this.scene.textures.addDynamicTexture(key, Math.ceil(map.widthInPixels * s), Math.ceil(map.heightInPixels * s));
-    if (!texture) return;
-    for (const layer of layers) layer.setScale(s);
-    texture.draw(layers, 0, 0).render();
-    for (const layer of layers) layer.setScale(1);
-    if (!keep) for (const layer of layers) layer.destroy();
+  /** Paints the layers below or above the agents into one image at that depth, at the overview's scale. */
+  private bakeWhole(key: string, above: boolean, depth: number): void {
+    this.painter.paint(key, above);
+    if (!this.scene.textures.exists(key)) return;
     this.overview.push(
       this.scene.add
         .image(0, 0, key)
         .setOrigin(0, 0)
-        .setScale(1 / s)
+        .setScale(1 / this.scale)
         .setDepth(depth),
     );
   }
@@ -77,15 +135,17 @@ export class MapBackdrop {
   update(camera: Phaser.Cameras.Scene2D.Camera): void {
     if (this.scale === 1) return;
     this.frame++;
-    const detail = camera.zoom / this.scale > OVERVIEW_MAX_MAGNIFICATION;
     const view = camera.worldView;
+    const x0 = Math.max(0, Math.floor(view.x / CHUNK_PX));
+    const y0 = Math.max(0, Math.floor(view.y / CHUNK_PX));
+    const x1 = Math.min(Math.ceil(this.painter.widthPx / CHUNK_PX) - 1, Math.floor((view.x + view.width) / CHUNK_PX));
+    const y1 = Math.min(Math.ceil(this.painter.heightPx / CHUNK_PX) - 1, Math.floor((view.y + view.height) / CHUNK_PX));
+    // Chunks only when few enough cover the view: more would be dropped and drawn again every frame (a town of 10,000,
+    // whose overview has 2 px a tile, is magnified past it while a view still spans dozens of chunks).
+    const detail = camera.zoom / this.scale > OVERVIEW_MAX_MAGNIFICATION && (x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_CHUNKS_IN_VIEW;
     let drawn = 0;
     let covered = detail;
     if (detail) {
-      const x0 = Math.max(0, Math.floor(view.x / CHUNK_PX));
-      const y0 = Math.max(0, Math.floor(view.y / CHUNK_PX));
-      const x1 = Math.min(Math.ceil(this.mapPx.width / CHUNK_PX) - 1, Math.floor((view.x + view.width) / CHUNK_PX));
-      const y1 = Math.min(Math.ceil(this.mapPx.height / CHUNK_PX) - 1, Math.floor((view.y + view.height) / CHUNK_PX));
       for (let cy = y0; cy <= y1; cy++)
         for (let cx = x0; cx <= x1; cx++) {
           const key = `${cx},${cy}`;
@@ -117,16 +177,13 @@ export class MapBackdrop {
   private bakeChunk(cx: number, cy: number): Chunk {
     const key = `town-map-chunk-${cx}-${cy}`;
     const images: Phaser.GameObjects.Image[] = [];
-    for (const [layers, depth, suffix] of [
-      [this.below, 0, ''],
-      [this.above, this.aboveDepth, '-above'],
+    for (const [above, has, depth, suffix] of [
+      [false, this.painter.hasBelow, 0, ''],
+      [true, this.painter.hasAbove, this.aboveDepth, '-above'],
     ] as const) {
-      if (layers.length === 0) continue;
-      const texture = this.scene.textures.addDynamicTexture(`${key}${suffix}`, CHUNK_PX, CHUNK_PX);
-      if (!texture) continue;
-      for (const layer of layers) layer.setVisible(true);
-      texture.draw(layers, -cx * CHUNK_PX, -cy * CHUNK_PX).render();
-      for (const layer of layers) layer.setVisible(false);
+      if (!has) continue;
+      this.painter.paint(`${key}${suffix}`, above, { x: cx * CHUNK_PX, y: cy * CHUNK_PX, size: CHUNK_PX });
+      if (!this.scene.textures.exists(`${key}${suffix}`)) continue;
       images.push(
         this.scene.add
           .image(cx * CHUNK_PX, cy * CHUNK_PX, `${key}${suffix}`)

@@ -1,10 +1,12 @@
 // Place names on the map, from the place tree: sector names above their buildings at every zoom, and
 // arena names (rooms) inside them once zoomed in. Drawn at a constant size on screen, whatever the zoom.
 // Where names would overlap on screen (a big town zoomed out), the larger places keep theirs.
-// Only names in the camera's view are drawn: the generated town of a thousand has 2,457, and the 2D
-// canvas draws each (an image of its own canvas) even outside the view, which took most of the frame.
-import Phaser from 'phaser';
+// A name is made (an image of a shared label atlas, labelAtlas.ts) the first time it is drawn, and only
+// names in the camera's view are drawn: the generated town of 10,000 has 19,000 places, and a text
+// object each (a canvas each) took minutes to make and most of every frame.
+import type Phaser from 'phaser';
 import type { PlaceTree, TileRect } from '@protocol/places';
+import { LabelAtlas } from './labelAtlas';
 
 /** Arena names show from this zoom on (a room is then wide enough on screen for its name). */
 export const ARENA_LABEL_ZOOM = 0.75;
@@ -25,69 +27,89 @@ const GRID_PX = 128;
 export interface PlaceLabel {
   text: string;
   kind: 'sector' | 'arena';
-  object: Phaser.GameObjects.Text;
+  /** The middle of the name's foot, world px. */
+  x: number;
+  y: number;
+  /** Its size on screen, px (measured when first laid out; -1 before). */
+  width: number;
+  height: number;
   /** Whether the name shows at this zoom (room names only when zoomed in, none over another); drawn only when in view too. */
   shown: boolean;
+  /** The name's image, made the first time it is drawn. */
+  object: Phaser.GameObjects.Image | null;
   /** Tiles covered by the place: bigger places keep their names when names would overlap. */
   areaTiles: number;
 }
 
+const SECTOR_STYLE = { font: 'bold 14px system-ui, sans-serif', color: '#fff7e0', stroke: '#1b1b24', strokePx: 4, rowPx: 21 };
+const ARENA_STYLE = { font: 'italic 11px system-ui, sans-serif', color: '#f4f1ea', stroke: '#1b1b24', strokePx: 3, rowPx: 17 };
+
 export class PlaceLabels {
   readonly labels: PlaceLabel[] = [];
+  private readonly atlases: Record<PlaceLabel['kind'], LabelAtlas>;
   private zoom = -1;
   /** The zoom which names show was last worked out for, and when. */
   private laidOutZoom = -1;
   private laidOutMs = 0;
 
-  constructor(scene: Phaser.Scene, places: PlaceTree, tilePx: number) {
-    const sectorStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '14px', fontStyle: 'bold', color: '#fff7e0', stroke: '#1b1b24', strokeThickness: 4 };
-    const arenaStyle = { fontFamily: 'system-ui, sans-serif', fontSize: '11px', fontStyle: 'italic', color: '#f4f1ea', stroke: '#1b1b24', strokeThickness: 3 };
+  constructor(
+    private readonly scene: Phaser.Scene,
+    places: PlaceTree,
+    tilePx: number,
+  ) {
+    this.atlases = { sector: new LabelAtlas(scene, 'place-sectors', SECTOR_STYLE), arena: new LabelAtlas(scene, 'place-arenas', ARENA_STYLE) };
+    const label = (text: string, kind: PlaceLabel['kind'], x: number, y: number, areaTiles: number): PlaceLabel => ({
+      text,
+      kind,
+      x,
+      y,
+      width: -1,
+      height: kind === 'sector' ? SECTOR_STYLE.rowPx : ARENA_STYLE.rowPx,
+      shown: true,
+      object: null,
+      areaTiles,
+    });
     for (const sector of places.sectors) {
       const rects = sector.arenas.flatMap((a) => a.rects);
       if (!rects.length) continue;
       const box = bounds(rects);
-      const x = (box.x + box.w / 2) * tilePx;
-      const y = Math.max(box.y * tilePx - 2, 18);
       const areaTiles = rects.reduce((s, r) => s + r.w * r.h, 0);
-      this.labels.push({
-        text: sector.name,
-        kind: 'sector',
-        object: scene.add.text(x, y, sector.name, sectorStyle).setOrigin(0.5, 1).setDepth(SECTOR_DEPTH),
-        shown: true,
-        areaTiles,
-      });
+      this.labels.push(label(sector.name, 'sector', (box.x + box.w / 2) * tilePx, Math.max(box.y * tilePx - 2, 18), areaTiles));
       // A one-room place is named by its sector already.
       if (sector.arenas.length < 2) continue;
       for (const arena of sector.arenas) {
         const largest = [...arena.rects].sort((a, b) => b.w * b.h - a.w * a.h)[0];
         if (!largest) continue;
         // At the foot of the room: furniture mostly stands along the top wall.
-        const object = scene.add
-          .text((largest.x + largest.w / 2) * tilePx, (largest.y + largest.h - 0.2) * tilePx, arena.name, arenaStyle)
-          .setOrigin(0.5, 1)
-          .setDepth(ARENA_DEPTH)
-          .setAlpha(0.9);
-        this.labels.push({ text: arena.name, kind: 'arena', object, shown: true, areaTiles: arena.rects.reduce((s, r) => s + r.w * r.h, 0) });
+        const areaTiles = arena.rects.reduce((s, r) => s + r.w * r.h, 0);
+        this.labels.push(label(arena.name, 'arena', (largest.x + largest.w / 2) * tilePx, (largest.y + largest.h - 0.2) * tilePx, areaTiles));
       }
     }
     // Sectors before rooms, bigger first: the order names are placed in when they would overlap.
     this.labels.sort((a, b) => (a.kind === b.kind ? b.areaTiles - a.areaTiles : a.kind === 'sector' ? -1 : 1));
   }
 
+  /** A name's box in the world at this zoom (px). */
+  static box(l: PlaceLabel, zoom: number): { x: number; y: number; width: number; height: number } {
+    return { x: l.x - l.width / zoom / 2, y: l.y - l.height / zoom, width: l.width / zoom, height: l.height / zoom };
+  }
+
   /** Keeps the names at their size on screen, shows room names only when zoomed in, and no name over another; draws those in `view`. */
   update(zoom: number, view: Phaser.Geom.Rectangle): void {
     const moving = zoom !== this.zoom;
     this.zoom = zoom;
-    if (moving) for (const l of this.labels) l.object.setScale(1 / zoom);
+    if (moving) for (const l of this.labels) l.object?.setScale(1 / zoom);
     if (zoom !== this.laidOutZoom) {
       const crossed = zoom >= ARENA_LABEL_ZOOM !== this.laidOutZoom >= ARENA_LABEL_ZOOM;
       const small = Math.abs(zoom - this.laidOutZoom) <= this.laidOutZoom * RELAYOUT_ZOOM_CHANGE;
       if (!moving || crossed || this.laidOutZoom <= 0 || !small || performance.now() - this.laidOutMs >= RELAYOUT_MS) this.layOut(zoom);
     }
     this.cull(zoom, view);
+    this.atlases.sector.flush();
+    this.atlases.arena.flush();
   }
 
-  /** Draws only the shown names that reach into the view (world px). */
+  /** Draws only the shown names that reach into the view (world px), making each the first time. */
   private cull(zoom: number, view: Phaser.Geom.Rectangle): void {
     const margin = LABEL_GAP_PX / zoom;
     const left = view.x - margin;
@@ -95,11 +117,21 @@ export class PlaceLabels {
     const top = view.y - margin;
     const bottom = view.y + view.height + margin;
     for (const l of this.labels) {
-      const o = l.object;
-      // Origin (0.5, 1): the name's foot in the middle; its size on screen is its text's.
-      const halfWidth = o.width / zoom / 2;
-      o.setVisible(l.shown && o.x + halfWidth > left && o.x - halfWidth < right && o.y > top && o.y - o.height / zoom < bottom);
+      // The foot's middle is at (x, y); its size on screen is the text's.
+      const halfWidth = l.width / zoom / 2;
+      const inView = l.shown && l.x + halfWidth > left && l.x - halfWidth < right && l.y > top && l.y - l.height / zoom < bottom;
+      if (inView && !l.object) l.object = this.make(l, zoom);
+      l.object?.setVisible(inView);
     }
+  }
+
+  private make(l: PlaceLabel, zoom: number): Phaser.GameObjects.Image {
+    const { key, frame } = this.atlases[l.kind].frameOf(l.text);
+    const image = this.scene.add
+      .image(l.x, l.y, key, frame)
+      .setOrigin(0.5, 1)
+      .setScale(1 / zoom);
+    return l.kind === 'sector' ? image.setDepth(SECTOR_DEPTH) : image.setDepth(ARENA_DEPTH).setAlpha(0.9);
   }
 
   /** Which names show at this zoom: room names only when zoomed in, and none over another. */
@@ -119,10 +151,11 @@ export class PlaceLabels {
         l.shown = false;
         continue;
       }
-      const w = l.object.width + LABEL_GAP_PX;
-      const h = l.object.height + LABEL_GAP_PX;
-      const x0 = l.object.x * zoom - w / 2;
-      const y0 = l.object.y * zoom - h;
+      if (l.width < 0) l.width = this.atlases[l.kind].widthOf(l.text);
+      const w = l.width + LABEL_GAP_PX;
+      const h = l.height + LABEL_GAP_PX;
+      const x0 = l.x * zoom - w / 2;
+      const y0 = l.y * zoom - h;
       const box: [number, number, number, number] = [x0, y0, x0 + w, y0 + h];
       const cells = cellsOf(...box);
       const clash = cells.some((c) => taken.get(c)?.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3]));

@@ -38,7 +38,7 @@ export class LabelAtlas {
   frameOf(text: string): { key: string; frame: string; width: number } {
     const known = this.frames.get(text);
     if (known) return known;
-    const width = Math.min(PAGE_PX - 2 * GAP_PX, Math.ceil(this.measure(text)) + 2 * (this.style.strokePx ?? 0) + 2);
+    const width = this.widthOf(text);
     let page = this.pages[this.pages.length - 1];
     if (!page || page.x + width + GAP_PX > PAGE_PX) {
       if (page) {
@@ -68,6 +68,11 @@ export class LabelAtlas {
     const entry = { key: page.key, frame, width };
     this.frames.set(text, entry);
     return entry;
+  }
+
+  /** The width `text` has (will have) in the atlas, px, its stroke included: measured, not drawn. */
+  widthOf(text: string): number {
+    return this.frames.get(text)?.width ?? Math.min(PAGE_PX - 2 * GAP_PX, Math.ceil(this.measure(text)) + 2 * (this.style.strokePx ?? 0) + 2);
   }
 
   /** Sends what was drawn since the last call to the GPU (once a frame, not once a text). */
