@@ -68,12 +68,13 @@ export class AgentView {
     this.name = state.name;
     // Not interactive: a thousand hit areas cost every pointer move; the crowd picks by position (AgentCrowd.pick).
     // Made off the display list: they join it while the agent is drawn as more than a dot (showParts).
-    this.sprite = scene.make.sprite({ key: this.textureKey, frame: 0 }, false).setOrigin(0.5, 0.8).setDepth(10);
+    this.sprite = scene.make.sprite({ key: this.textureKey, frame: 0 }, false).setOrigin(0.5, 0.8).setDepth(10).setVisible(false);
     const name = atlases.names.frameOf(state.name.split(' ')[0]);
     this.label = scene.make
       .image({ key: name.key, frame: name.frame } as Phaser.Types.GameObjects.Sprite.SpriteConfig, false)
       .setOrigin(0.5, 0)
-      .setDepth(11);
+      .setDepth(11)
+      .setVisible(false);
     this.emoji = scene.make
       .image({ key: '__DEFAULT' } as Phaser.Types.GameObjects.Sprite.SpriteConfig, false)
       .setOrigin(0.5, 1)
@@ -83,7 +84,7 @@ export class AgentView {
 
   /** Whether the world point (px) is on this agent's drawn sprite or name. */
   covers(wx: number, wy: number): boolean {
-    if (!this.drawn) return false;
+    if (!this.drawn || !this.partsShown) return false;
     for (const o of [this.sprite, this.label]) {
       if (!o.visible) continue;
       const left = o.x - o.displayWidth * o.originX;
@@ -96,13 +97,13 @@ export class AgentView {
   /** The name label's box in world px, when it shows (for keeping names apart). */
   get labelBox(): { x: number; y: number; width: number; height: number } | null {
     const l = this.label;
-    if (!this.drawn || !l.visible) return null;
+    if (!this.drawn || !this.partsShown || !l.visible) return null;
     return { x: l.x - l.displayWidth / 2, y: l.y, width: l.displayWidth, height: l.displayHeight };
   }
 
   /** The boxes (world px) of everything drawn for this agent now: sprite, name, emoji and speech bubble (for the test hooks). */
   get drawnBoxes(): Array<{ x: number; y: number; width: number; height: number }> {
-    if (!this.drawn) return [];
+    if (!this.drawn || !this.partsShown) return [];
     const shown = [this.sprite, this.label, this.emoji, this.bubble].filter((o): o is NonNullable<typeof o> => !!o && o.visible);
     return shown.map((o) => ({ x: o.x - o.displayWidth * o.originX, y: o.y - o.displayHeight * o.originY, width: o.displayWidth, height: o.displayHeight }));
   }
