@@ -128,7 +128,7 @@ function tableKb(file: string): Array<{ name: string; kb: number }> {
   }
 }
 
-/** KB of vec0's vector chunks (allocated a chunk of 256 vectors per agent at a time, so ahead of the memories that fill them). */
+/** KB of vec0's vector chunks (allocated a chunk of vectors per agent at a time (32 since round 4, 256 before), so ahead of the memories that fill them). */
 function vectorChunkKb(tables: Array<{ name: string; kb: number }>): number {
   return tables.filter((t) => /^vec_memories_(vector_chunks\d+|chunks)$/.test(t.name)).reduce((a, t) => a + t.kb, 0);
 }
@@ -151,7 +151,7 @@ function snapshotWindowKb(file: string, untilGameMs: number, hours: number): num
  * The world file a week-long run would end with, per agent-day, from what `days` game days added to it
  * (KB, whole town): the growth with vec0's chunks replaced by the vectors the new memories fill (a first
  * day's memories land in chunks the start file already holds, so its growth alone leaves them out; a
- * later day pays for its chunks in lumps of 256), and the window of snapshots kept whole counted once in
+ * later day pays for its chunks a chunk at a time), and the window of snapshots kept whole counted once in
  * the week instead of once in these days (each day's window replaces the last one).
  */
 export function weekKbPerAgentDay(o: {
