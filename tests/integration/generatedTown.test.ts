@@ -8,14 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { generateTown } from '../../scripts/generateTown';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFolder } from '../../server/src/world/persona';
-import { loadConfig } from '../../server/src/config';
-import { Town } from '../../server/src/town/Town';
-import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
-import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
-import { createLogger } from '../../server/src/town/logger';
 import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
-import { tempDir } from '../helpers';
+import { openOfflineTown, tempDir } from '../helpers';
 
 /** Every file under a folder, by relative path, with its bytes. */
 function filesOf(dir: string): Map<string, Buffer> {
@@ -86,16 +80,7 @@ describe('a generated town', () => {
   it('lives a whole game day on the offline mind', async () => {
     const out = tempDir('smalltown-gen-');
     generateTown({ agents: 30, outDir: out, seed: 4 });
-    const config = loadConfig(
-      {},
-      { dataDir: tempDir(), logLevel: 'silent', mapFile: path.join(out, 'town.tmj'), personasDir: path.join(out, 'personas'), startTime: '2026-02-13T00:00' },
-    );
-    const town = await Town.open(config, {
-      mind: new OfflineMind(),
-      embedder: loadOfflineEmbedder(),
-      logger: createLogger('silent'),
-      runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
-    });
+    const town = await openOfflineTown({ mapFile: path.join(out, 'town.tmj'), personasDir: path.join(out, 'personas'), startTime: '2026-02-13T00:00' });
     try {
       await town.loop.runLockstep(town.gameMs + GAME_MS_PER_DAY, 30_000);
       const events = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000);

@@ -8,14 +8,8 @@ import { drawPopulation } from '../../scripts/towngen/population';
 import { layoutTown } from '../../scripts/towngen/layout';
 import { generateTown } from '../../scripts/generateTown';
 import { parseTownMap } from '../../server/src/world/map';
-import { loadConfig } from '../../server/src/config';
-import { Town } from '../../server/src/town/Town';
-import { OfflineMind } from '../../server/src/agent/offlineMind';
-import { OFFLINE_RUNTIME_SETTINGS } from '../../server/src/agent/context';
-import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
-import { createLogger } from '../../server/src/town/logger';
 import { GAME_MS_PER_MINUTE } from '../../server/src/protocol/time';
-import { tempDir } from '../helpers';
+import { openOfflineTown, tempDir } from '../helpers';
 
 const AGENTS = 10_000;
 
@@ -59,16 +53,7 @@ describe('a town of ten thousand', () => {
       const out = tempDir('smalltown-tenk-');
       const town = generateTown({ agents: AGENTS, outDir: out, seed: 1 });
       expect(town.agents).toBe(AGENTS);
-      const config = loadConfig(
-        {},
-        { dataDir: tempDir(), logLevel: 'silent', mapFile: path.join(out, 'town.tmj'), personasDir: path.join(out, 'personas'), startTime: '2026-02-13T07:00' },
-      );
-      const t = await Town.open(config, {
-        mind: new OfflineMind(),
-        embedder: loadOfflineEmbedder(),
-        logger: createLogger('silent'),
-        runtimeSettings: OFFLINE_RUNTIME_SETTINGS,
-      });
+      const t = await openOfflineTown({ mapFile: path.join(out, 'town.tmj'), personasDir: path.join(out, 'personas'), startTime: '2026-02-13T07:00' });
       try {
         expect(t.sim.agents()).toHaveLength(AGENTS);
         const walked = new Set<string>();
