@@ -56,6 +56,8 @@ export interface RunningTown {
 }
 
 const CLIENT_DIR = path.resolve('dist/client');
+/** How long an idle kept-alive HTTP connection stays open (Node's default is 5 s). */
+const KEEP_ALIVE_MS = 65_000;
 
 /** For tests and tools: settings from `overrides` over `env` (empty by default, so tests are hermetic). */
 export async function startTown(
@@ -88,6 +90,10 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
 
   const app = express();
   const server = http.createServer(app);
+  // Node closes an idle kept-alive socket after 5 s; a client reusing it at that moment gets ECONNRESET (a browser test
+  // did, typing a window at human speed between two requests). Clients drop idle sockets well before a minute.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   app.disable('x-powered-by');
   app.use(securityHeaders({ dev: config.dev }));
   if (addresses) app.use(relayHttp(addresses, (world) => host.has(world)));
