@@ -127,7 +127,7 @@ export class Town extends Phaser.Scene {
   override update(): void {
     const state = this.connection.state;
     const now = this.connection.gameNow();
-    const { actors, removed } = this.crowd.update(state.agents, state.mapWidth, now, this.cameras.main, this.followed);
+    const { actors, removed } = this.crowd.update(state.agents, state.mapWidth, now, this.cameras.main, this.followed, this.view.mode === 'auto');
     if (this.followed && removed.includes(this.followed)) this.follow(null);
     this.backdrop.update(this.cameras.main);
     this.view.update(actors);

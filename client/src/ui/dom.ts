@@ -26,3 +26,8 @@ export function focusedField(): HTMLElement | null {
   const active = document.activeElement;
   return isTextField(active) ? active : null;
 }
+
+/** Sets an element's text only when it differs: writing the same text still replaces its text node, which lays the page out again. */
+export function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}

@@ -5,6 +5,7 @@
 import type { ConnectionHub } from '../net/connectionHub';
 import { nightAlpha } from './help';
 import { formatClock, formatGameDate, minuteOfDay } from '@protocol/time';
+import { setText } from './dom';
 
 /** The find box's names are gathered again at least this often (ms), and whenever the count of agents changes. */
 const NAMES_REFRESH_MS = 5000;
@@ -76,9 +77,9 @@ export class Hud {
     const replay = this.connection.mode === 'replay';
     // The live town's role, also while replaying (when its controls are shown disabled).
     const operator = this.connection.liveOperator;
-    this.el.world.textContent = s.world || 'Smalltown';
+    setText(this.el.world, s.world || 'Smalltown');
     const when = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
-    this.el.clock.textContent = replay ? `Replay · ${when}` : when;
+    setText(this.el.clock, replay ? `Replay · ${when}` : when);
     this.el.clock.classList.toggle('replay', replay);
     const rate = (r: number) => `${Math.round((r / 60) * 10) / 10}×`;
     const waiting = s.storageProblem
@@ -87,11 +88,11 @@ export class Hud {
         ? "starting: writing the residents' first memories"
         : `waiting (${s.holdReason})`;
     const held = replay ? (s.replayRate > 0 ? '' : 'paused') : s.paused ? 'paused' : s.holdReason ? waiting : '';
-    this.el.speed.textContent = held || rate(replay ? s.replayRate : s.rate);
+    setText(this.el.speed, held || rate(replay ? s.replayRate : s.rate));
     this.el.speed.classList.toggle('held', held !== '');
-    this.el.mind.textContent = `mind: ${s.mind}`;
-    this.el.agents.textContent = `${s.agents.size} agents`;
-    this.el.role.textContent = operator ? 'operator' : 'spectator';
+    setText(this.el.mind, `mind: ${s.mind}`);
+    setText(this.el.agents, `${s.agents.size} agents`);
+    setText(this.el.role, operator ? 'operator' : 'spectator');
     // The words give way in a narrow bar (styles.css): their whole text is their tooltip.
     for (const e of [this.el.world, this.el.mind, this.el.agents, this.el.role]) if (e.title !== e.textContent) e.title = e.textContent ?? '';
     this.el.controls.hidden = !operator;
@@ -101,11 +102,13 @@ export class Hud {
     for (const b of this.el.controls.querySelectorAll<HTMLButtonElement>('button[data-rate]'))
       b.setAttribute('aria-pressed', String(Number(b.dataset.rate) === s.rate));
     const pause = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="pause"]');
-    if (pause) pause.textContent = s.paused ? '▶ resume' : '⏸ pause';
+    if (pause) setText(pause, s.paused ? '▶ resume' : '⏸ pause');
     const step = this.el.controls.querySelector<HTMLButtonElement>('button[data-op="step"]');
     if (step) step.hidden = !s.paused;
     if (this.view) this.el.auto.setAttribute('aria-pressed', String(this.view.autoFollow()));
-    (document.getElementById('tint') as HTMLElement).style.opacity = String(nightAlpha(gameNow));
+    const tint = (document.getElementById('tint') as HTMLElement).style;
+    const alpha = String(nightAlpha(gameNow));
+    if (tint.opacity !== alpha) tint.opacity = alpha;
     // The find box's names: sorting ten thousand took a frame, so only when someone came or left, or every few seconds (a rename).
     if (s.agents.size === this.namesCount && t - this.namesMs < NAMES_REFRESH_MS) return;
     this.namesCount = s.agents.size;

@@ -6,7 +6,7 @@
 import type { TownConnection } from '../net/townConnection';
 import type { AgentInspection, InspectedMemory, InspectReply, LlmEndpointLive } from '@protocol/inspection';
 import { formatClock, formatGameTime } from '@protocol/time';
-import { el, focusedField } from './dom';
+import { el, focusedField, setText } from './dom';
 
 const REFRESH_MS = 3000;
 
@@ -312,7 +312,8 @@ export class Inspector {
     setText(this.live.action, agent ? `${agent.asleep ? '😴' : agent.emoji} ${agent.action}` : 'left the town');
     setText(this.live.place, agent?.place ?? '');
     setText(this.live.speech, agent?.speech ? `“${agent.speech}”` : '');
-    this.live.speech.hidden = !agent?.speech;
+    // Set only when it changes: setting it, even to what it is, costs a style pass every frame.
+    if (this.live.speech.hidden !== !agent?.speech) this.live.speech.hidden = !agent?.speech;
     this.highlightStep();
   }
 
@@ -444,10 +445,6 @@ function holdsInput(element: HTMLElement): boolean {
   const focused = focusedField();
   if (focused && element.contains(focused)) return true;
   return [...element.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')].some((f) => f.value !== '');
-}
-
-function setText(element: HTMLElement, text: string): void {
-  if (element.textContent !== text) element.textContent = text;
 }
 
 const pct = (x: number) => x.toFixed(2);

@@ -16,6 +16,11 @@ const TIMELINE_REFRESH_MS = 20_000;
 const CURSOR_MS = 100;
 /** While playing, the address follows the moment once it has moved this much game time. */
 const URL_STEP_GAME_MS = 60_000;
+/**
+ * A pick writes the address this long after (the last of several picks wins): the browser's history call
+ * took 15–70 ms in the big town, on the click's path to the inspector.
+ */
+const PICK_URL_DELAY_MS = 300;
 
 export interface ReplayBarOptions {
   hub: ConnectionHub;
@@ -38,6 +43,7 @@ export class ReplayBar {
   private opening: Promise<void> | null = null;
   private pendingSeek: number | null = null;
   private agent: string | null = null;
+  private pickUrlTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly o: ReplayBarOptions) {
     this.timeline = new Timeline(o.root, {
@@ -121,7 +127,7 @@ export class ReplayBar {
   /** The agent picked (null: none), carried in the address. */
   setAgent(id: string | null): void {
     this.agent = id;
-    this.writeUrl();
+    if (this.pickUrlTimer === null) this.pickUrlTimer = setTimeout(() => this.writeUrl(), PICK_URL_DELAY_MS);
   }
 
   /** Once a frame: where the cursor is. */
@@ -151,6 +157,8 @@ export class ReplayBar {
   }
 
   private writeUrl(): void {
+    if (this.pickUrlTimer !== null) clearTimeout(this.pickUrlTimer);
+    this.pickUrlTimer = null;
     const url = new URL(location.href);
     if (this.urlGameMs === null) url.searchParams.delete('t');
     else url.searchParams.set('t', formatIsoMoment(this.urlGameMs));

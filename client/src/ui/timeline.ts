@@ -4,6 +4,7 @@
 // previous or next marker; back to live. It only draws and reports: the caller talks to the server.
 import type { MarkerKind, TimelineMarker } from '@protocol/replay';
 import { formatClock, formatGameDate, minuteOfDay } from '@protocol/time';
+import { setText } from './dom';
 import './timeline.css';
 
 export interface TimelineHandlers {
@@ -35,6 +36,8 @@ export const MARKER_COLOURS: Record<MarkerKind, string> = {
 const MAX_DRAWN = 1500;
 /** The markers are laid out again once the span shown is this much longer or shorter than the one they were laid out on. */
 const MARKER_RESCALE = 0.05;
+/** …and at most this often while the scale stays within a factor of 1.5 (see placeMarkers). */
+const MARKER_REDRAW_MS = 3000;
 /** The track's keys: a game minute (ten with Shift), an hour. */
 const KEY_STEPS_GAME_MS: Record<string, number> = { ArrowLeft: -60_000, ArrowRight: 60_000, PageDown: -3_600_000, PageUp: 3_600_000 };
 
@@ -52,6 +55,7 @@ export class Timeline {
    * MARKER_RESCALE; rebuilding up to MAX_DRAWN nodes ten times a second cost a big town's page a third of its frames.
    */
   private markersSpan = { firstGameMs: 0, lastGameMs: 1 };
+  private markersDrawnMs = 0;
   private markers: TimelineMarker[] = [];
   private cursorGameMs = 0;
   private mode: 'live' | 'replay' = 'live';
@@ -236,27 +240,38 @@ export class Timeline {
     const drawn = this.markersSpan;
     const length = this.span.lastGameMs - this.span.firstGameMs;
     const scale = (drawn.lastGameMs - drawn.firstGameMs) / length;
-    if (Math.abs(scale - 1) > MARKER_RESCALE || drawn.firstGameMs > this.span.firstGameMs) return this.drawMarkers();
+    // Laid out again when the scale is off by MARKER_RESCALE, but not more than once a MARKER_REDRAW_MS (a young town's
+    // span grows by a fifth a second): meanwhile the transform keeps every marker where it belongs, only a little wider or narrower.
+    const due = Math.abs(scale - 1) > MARKER_RESCALE && (performance.now() - this.markersDrawnMs >= MARKER_REDRAW_MS || Math.abs(scale - 1) > 0.5);
+    if (due || drawn.firstGameMs > this.span.firstGameMs) return this.drawMarkers();
     const shift = ((drawn.firstGameMs - this.span.firstGameMs) / length) * 100;
-    this.el.marks.style.transform = scale === 1 && shift === 0 ? '' : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
+    const transform = scale === 1 && shift === 0 ? '' : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
+    if (this.el.marks.style.transform !== transform) this.el.marks.style.transform = transform;
   }
 
   private drawMarkers(): void {
-    this.markersSpan = { ...this.span };
+    // A live span only grows: laid out on one a little longer (within MARKER_RESCALE), the markers last twice
+    // as long before they are laid out again (every few seconds in a young town, whose span grows fast).
+    const length = this.span.lastGameMs - this.span.firstGameMs;
+    const ahead = this.mode === 'live' ? Math.floor(length * MARKER_RESCALE * 0.9) : 0;
+    this.markersSpan = { firstGameMs: this.span.firstGameMs, lastGameMs: this.span.lastGameMs + ahead };
+    this.markersDrawnMs = performance.now();
     this.el.marks.style.transform = '';
     const width = this.el.track.clientWidth || 1;
     const seen = new Set<string>();
     const nodes: HTMLElement[] = [];
+    const on = this.markersSpan;
+    const fraction = (gameMs: number) => (gameMs - on.firstGameMs) / (on.lastGameMs - on.firstGameMs);
     for (const m of this.markers) {
       if (m.gameMs < this.span.firstGameMs || m.gameMs > this.span.lastGameMs) continue;
-      const x = this.fraction(m.gameMs);
+      const x = fraction(m.gameMs);
       const column = `${m.kind}:${Math.round(x * width)}`;
       if (this.markers.length > MAX_DRAWN && seen.has(column)) continue;
       seen.add(column);
       const node = document.createElement('div');
       node.className = `timeline-marker kind-${m.kind}`;
       node.style.left = `${(x * 100).toFixed(3)}%`;
-      if (m.endGameMs !== undefined) node.style.width = `${Math.max(0, (this.fraction(Math.min(m.endGameMs, this.span.lastGameMs)) - x) * 100).toFixed(3)}%`;
+      if (m.endGameMs !== undefined) node.style.width = `${Math.max(0, (fraction(Math.min(m.endGameMs, this.span.lastGameMs)) - x) * 100).toFixed(3)}%`;
       node.style.background = MARKER_COLOURS[m.kind];
       node.title = `${formatClock(minuteOfDay(m.gameMs))} ${m.label}`;
       node.dataset.gameMs = String(m.gameMs);
@@ -264,6 +279,7 @@ export class Timeline {
       nodes.push(node);
     }
     this.el.marks.replaceChildren(...nodes);
+    if (ahead > 0) this.placeMarkers();
   }
 
   private render(): void {
@@ -271,10 +287,10 @@ export class Timeline {
     const f = Math.min(1, Math.max(0, this.fraction(this.cursorGameMs)));
     this.el.cursor.style.left = `${(f * 100).toFixed(3)}%`;
     this.el.root.classList.toggle('replaying', replay);
-    this.el.play.textContent = replay && this.playingRate > 0 ? '⏸' : '▶';
+    setText(this.el.play, replay && this.playingRate > 0 ? '⏸' : '▶');
     this.el.live.disabled = !replay;
     this.el.live.title = replay ? 'back to the live town (L)' : 'this is the live town';
     this.el.track.setAttribute('aria-valuenow', String(Math.round(this.cursorGameMs)));
-    this.el.label.textContent = `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}`;
+    setText(this.el.label, `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}`);
   }
 }

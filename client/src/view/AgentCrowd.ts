@@ -36,6 +36,8 @@ export class AgentCrowd {
   private readonly dots: DotLayer;
   private onScreen = 0;
   private talkingOnScreen = 0;
+  /** Frames drawn: a view not stamped with this frame's number lost its agent. */
+  private frameNo = 0;
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -57,7 +59,7 @@ export class AgentCrowd {
 
   /**
    * Brings the views in line with the state and draws the frame; returns every agent as an actor for the
-   * camera's spotlight, and the ids of views dropped because their agent left.
+   * camera's spotlight (none unless `wantActors`), and the ids of views dropped because their agent left.
    */
   update(
     agents: AgentStates,
@@ -65,6 +67,8 @@ export class AgentCrowd {
     gameNow: number,
     camera: Phaser.Cameras.Scene2D.Camera,
     followed: string | null,
+    /** Whether the actors are wanted (the auto camera's spotlight): a town of 10,000 made 10,000 objects a frame. */
+    wantActors = true,
   ): { actors: Actor[]; removed: string[] } {
     const zoom = camera.zoom;
     const margin = VIEW_MARGIN_PX / zoom;
@@ -79,7 +83,7 @@ export class AgentCrowd {
       labels: this.onScreen <= MAX_LABELLED_ON_SCREEN,
       sprites: zoom >= DOT_ZOOM && this.onScreen <= MAX_SPRITES_ON_SCREEN,
     };
-    const seen = new Set<string>();
+    const stamp = ++this.frameNo;
     const actors: Actor[] = [];
     const dotsByColour = new Map<string, number[]>();
     let onScreen = 0;
@@ -87,12 +91,12 @@ export class AgentCrowd {
     // The count of the frame before, as for `labels`.
     const talkersLabelled = this.talkingOnScreen <= MAX_LABELLED_ON_SCREEN;
     agents.forEach((agent, id) => {
-      seen.add(id);
       let v = this.views.get(id);
       if (!v) {
         v = new AgentView(this.scene, id, agent, this.tilePx, this.labels);
         this.views.set(id, v);
       }
+      v.seenInFrame = stamp;
       const talking = agent.speech !== '' || agent.talkingTo !== '';
       if (v.update(agent, mapWidth, gameNow, frame, (talking && talkersLabelled) || id === followed)) {
         onScreen++;
@@ -103,7 +107,8 @@ export class AgentCrowd {
           list.push(v.x, v.y);
         }
       }
-      actors.push({ id, x: v.x, y: v.y, walking: v.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
+      if (wantActors)
+        actors.push({ id, x: v.x, y: v.y, walking: v.isWalking, talking, talkingTo: agent.talkingTo, asleep: agent.asleep, action: agent.action });
     });
     this.onScreen = onScreen;
     this.talkingOnScreen = talkingOnScreen;
@@ -112,7 +117,7 @@ export class AgentCrowd {
     this.separateNames();
     const removed: string[] = [];
     for (const [id, v] of this.views)
-      if (!seen.has(id)) {
+      if (v.seenInFrame !== stamp) {
         v.destroy();
         this.views.delete(id);
         removed.push(id);

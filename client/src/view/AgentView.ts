@@ -27,6 +27,20 @@ export interface AgentFrame {
   sprites: boolean;
 }
 
+/** A walk's waypoints as a plain array, and where and when it ends. */
+interface Walk {
+  /** The state's array it was copied from. */
+  source: unknown;
+  path: number[];
+  startGameMs: number;
+  speed: number;
+  mapWidth: number;
+  endGameMs: number;
+  endX: number;
+  endY: number;
+  endDirection: Direction;
+}
+
 /** The shared atlases agents draw their names and emoji from. */
 export interface AgentLabels {
   names: LabelAtlas;
@@ -46,12 +60,18 @@ export class AgentView {
   /** Walking now (on screen or not), and whether the walk cycle plays. */
   private moving = false;
   private walking = false;
+  /** The walk being drawn, copied out of the state (walkOf). */
+  private walk: Walk | null = null;
+  /** The state's array last found to hold no walk (standing still). */
+  private noWalk: unknown = null;
   private shownEmoji = '';
   private shownSpeech = '';
   private textScale = 1;
   private drawn = true;
   /** Whether its sprite, name, emoji and bubble are on the display list (false: at most its dot is drawn). */
   private partsShown = false;
+  /** The crowd's frame that last found its agent in the state (AgentCrowd). */
+  seenInFrame = 0;
   /** World position in px, for the camera and the test hooks. */
   x = 0;
   y = 0;
@@ -129,8 +149,14 @@ export class AgentView {
     let x = state.tileX;
     let y = state.tileY;
     let moving = false;
-    if (state.path.length > 1) {
-      const p = positionOnPath(state.path, mapWidth, state.pathStartGameMs, state.tilesPerGameMinute, gameNow);
+    const walk = this.walkOf(state, mapWidth);
+    if (walk && gameNow >= walk.endGameMs) {
+      // Arrived (most walks, most of the time): where it ends, with no walk along the waypoints each frame.
+      x = walk.endX;
+      y = walk.endY;
+      this.direction = walk.endDirection;
+    } else if (walk) {
+      const p = positionOnPath(walk.path, mapWidth, state.pathStartGameMs, state.tilesPerGameMinute, gameNow);
       x = p.x;
       y = p.y;
       moving = p.moving;
@@ -175,6 +201,44 @@ export class AgentView {
     return true;
   }
 
+  /**
+   * The state's walk (null: none), copied out once: each element read from the state's array is a call
+   * through its proxy, and a town of a thousand placed every walker from its first waypoint every frame.
+   */
+  private walkOf(state: AgentState, mapWidth: number): Walk | null {
+    const path = state.path;
+    // The server sends a new walk as a new array (rooms/stateSync.ts): the same array is the same walk.
+    const w = this.walk;
+    if (w && w.source === path && w.startGameMs === state.pathStartGameMs && w.speed === state.tilesPerGameMinute && w.mapWidth === mapWidth) return w;
+    if (path === this.noWalk) return null;
+    if (path.length < 2) {
+      this.walk = null;
+      this.noWalk = path;
+      return null;
+    }
+    const copy = Array.from(path);
+    const n = copy.length;
+    let tiles = 0;
+    for (let i = 0; i + 1 < n; i++) {
+      const a = copy[i];
+      const b = copy[i + 1];
+      tiles += Math.abs((b % mapWidth) - (a % mapWidth)) + Math.abs(Math.floor(b / mapWidth) - Math.floor(a / mapWidth));
+    }
+    const end = positionOnPath(copy, mapWidth, 0, 0, 0);
+    const speed = state.tilesPerGameMinute;
+    return (this.walk = {
+      source: path,
+      path: copy,
+      startGameMs: state.pathStartGameMs,
+      speed,
+      mapWidth,
+      endGameMs: speed > 0 ? state.pathStartGameMs + (tiles / speed) * 60_000 : -Infinity,
+      endX: end.x,
+      endY: end.y,
+      endDirection: end.direction,
+    });
+  }
+
   private drawSprite(state: AgentState, tileY: number, moving: boolean): void {
     this.sprite.setVisible(true);
     this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
@@ -200,7 +264,14 @@ export class AgentView {
 
   private updateBubble(speech: string, labels: boolean): void {
     const text = speech.length > BUBBLE_MAX_CHARS ? `${speech.slice(0, BUBBLE_MAX_CHARS - 1)}…` : speech;
-    if (text !== '' && !this.bubble) {
+    const show = labels && text !== '';
+    // Made and written only when it shows: a Text draws itself into a canvas at each new line, and a town of
+    // a thousand has a hundred talking at any time.
+    if (!show) {
+      this.bubble?.setVisible(false);
+      return;
+    }
+    if (!this.bubble) {
       this.bubble = this.scene.add
         .text(0, 0, '', {
           fontFamily: 'system-ui, sans-serif',
@@ -214,14 +285,11 @@ export class AgentView {
         .setDepth(12)
         .setScale(this.textScale);
     }
-    if (!this.bubble) return;
     if (text !== this.shownSpeech) {
       this.shownSpeech = text;
       this.bubble.setText(text);
     }
-    const show = labels && text !== '';
-    this.bubble.setVisible(show);
-    if (show) this.bubble.setPosition(this.x, this.y - FRAME_PX * 1.1);
+    this.bubble.setVisible(true).setPosition(this.x, this.y - FRAME_PX * 1.1);
   }
 
   /** A new look: its palette-swapped texture, standing until the next walk starts. */

@@ -4,7 +4,7 @@
 // - A map up to MAX_BAKED_PX a side is drawn whole at full size, and its layers dropped.
 // - A bigger one (a generated town of a thousand people) is drawn whole, scaled down to fit that size:
 //   the overview. Zoomed in past the overview's resolution, square chunks of the map are drawn at full
-//   size as they come into view (a few a frame) and shown over it, and once they cover the whole view
+//   size as they come into view (a few milliseconds' worth a frame) and shown over it, and once they cover the whole view
 //   the overview is not drawn (following an agent in a big town); the least recently seen are dropped
 //   past MAX_CHUNKS.
 import type Phaser from 'phaser';
@@ -16,13 +16,16 @@ type Layer = Phaser.Tilemaps.TilemapLayer | Phaser.Tilemaps.TilemapGPULayer;
 export const MAX_BAKED_PX = 4096;
 /** Full-size chunks show once an overview pixel would cover more than this many screen pixels. */
 const OVERVIEW_MAX_MAGNIFICATION = 1.5;
-const CHUNK_PX = 1024;
-/** Full-size chunks kept at most (4 MB each); enough for the view at the zoom they start at. */
-const MAX_CHUNKS = 28;
+const CHUNK_PX = 512;
+/** Full-size chunks kept at most (1 MB each); enough for the view at the zoom they start at. */
+const MAX_CHUNKS = 112;
 /** Chunks show only when the view spans this many at most (with those just left, within MAX_CHUNKS). */
-const MAX_CHUNKS_IN_VIEW = 16;
-/** Chunks drawn per frame at most, so flying across town does not stall a frame. */
-const CHUNKS_PER_FRAME = 2;
+const MAX_CHUNKS_IN_VIEW = 64;
+/**
+ * Chunks are drawn in a frame until this long has gone on them (one at least), so a flight into the town
+ * (a click that follows an agent) does not stall its frames: the overview shows where a chunk is missing.
+ */
+const CHUNK_BUDGET_MS = 6;
 /** Chunks above the agents' layers go just over that depth; below, just over the overview. */
 const CHUNK_DEPTH_OFFSET = 0.001;
 
@@ -59,7 +62,9 @@ export function tileDataPainter(scene: Phaser.Scene, tiles: TilePainter): MapPai
           : k === tiles.tilePx
             ? tiles.paintRegion(above, 0, 0, widthPx, heightPx)
             : tiles.paintOverview(above, k);
-      scene.textures.addCanvas(key, canvas);
+      // A plain texture over the canvas: addCanvas's CanvasTexture reads every pixel back (getImageData) when
+      // made, 4 MB a chunk, which was most of what a chunk cost in a click that zooms in.
+      scene.textures.addImage(key, canvas as unknown as HTMLImageElement);
     },
     release: () => {},
   };
@@ -144,6 +149,7 @@ export class MapBackdrop {
     // whose overview has 2 px a tile, is magnified past it while a view still spans dozens of chunks).
     const detail = camera.zoom / this.scale > OVERVIEW_MAX_MAGNIFICATION && (x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_CHUNKS_IN_VIEW;
     let drawn = 0;
+    const started = performance.now();
     let covered = detail;
     if (detail) {
       for (let cy = y0; cy <= y1; cy++)
@@ -152,7 +158,7 @@ export class MapBackdrop {
           let chunk = this.chunks.get(key);
           if (!chunk) {
             covered = false;
-            if (drawn >= CHUNKS_PER_FRAME) continue;
+            if (drawn > 0 && performance.now() - started >= CHUNK_BUDGET_MS) continue;
             chunk = this.bakeChunk(cx, cy);
             this.chunks.set(key, chunk);
             drawn++;

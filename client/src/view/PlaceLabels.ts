@@ -23,6 +23,11 @@ const ARENA_DEPTH = 1099;
 /** Screen px between two names. */
 const LABEL_GAP_PX = 4;
 const GRID_PX = 128;
+/** Measuring names ahead: at most this long at a time, and at least once in this long even when the page is never idle. */
+const IDLE_SLICE_MS = 4;
+const IDLE_WAIT_MS = 250;
+/** Cells a grid row may hold in a cell's key (column × span + row): more than any map's width in cells at any zoom. */
+const GRID_KEY_SPAN = 1 << 20;
 
 export interface PlaceLabel {
   text: string;
@@ -87,6 +92,29 @@ export class PlaceLabels {
     }
     // Sectors before rooms, bigger first: the order names are placed in when they would overlap.
     this.labels.sort((a, b) => (a.kind === b.kind ? b.areaTiles - a.areaTiles : a.kind === 'sector' ? -1 : 1));
+    this.measureWhenIdle();
+  }
+
+  /**
+   * Measures every name's width a few milliseconds at a time while the page is idle, so the first zoom
+   * past ARENA_LABEL_ZOOM does not measure thousands of room names in one frame (300 ms in the town of
+   * 1,000, on the click that follows an agent). A name laid out before it is measured is measured then.
+   */
+  private measureWhenIdle(): void {
+    let next = 0;
+    const measure = (deadline?: IdleDeadline) => {
+      // Called after IDLE_WAIT_MS without an idle moment, it has no time left: it takes a slice all the same.
+      const slice = deadline && !deadline.didTimeout ? Math.min(IDLE_SLICE_MS, deadline.timeRemaining()) : IDLE_SLICE_MS;
+      const end = performance.now() + slice;
+      for (let first = true; next < this.labels.length && (first || performance.now() < end); next++, first = false) {
+        const l = this.labels[next];
+        if (l.width < 0) l.width = this.atlases[l.kind].widthOf(l.text);
+      }
+      if (next < this.labels.length) later(measure);
+    };
+    const later = (f: (deadline?: IdleDeadline) => void) =>
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: IDLE_WAIT_MS }) : setTimeout(f, IDLE_WAIT_MS);
+    later(measure);
   }
 
   /** A name's box in the world at this zoom (px). */
@@ -139,11 +167,12 @@ export class PlaceLabels {
     this.laidOutZoom = zoom;
     this.laidOutMs = performance.now();
     // Overlap is the same wherever the camera is: screen boxes are world positions times the zoom.
-    const taken = new Map<string, Array<[number, number, number, number]>>();
+    // Boxes by grid cell; a cell's key is a number (a string each was most of a relayout in a big town).
+    const taken = new Map<number, Array<[number, number, number, number]>>();
     const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {
-      const out: string[] = [];
+      const out: number[] = [];
       for (let i = Math.floor(x0 / GRID_PX); i <= Math.floor(x1 / GRID_PX); i++)
-        for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(`${i},${j}`);
+        for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(i * GRID_KEY_SPAN + j);
       return out;
     };
     for (const l of this.labels) {
@@ -161,7 +190,11 @@ export class PlaceLabels {
       const clash = cells.some((c) => taken.get(c)?.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3]));
       l.shown = !clash;
       if (clash) continue;
-      for (const c of cells) taken.set(c, [...(taken.get(c) ?? []), box]);
+      for (const c of cells) {
+        const boxes = taken.get(c);
+        if (boxes) boxes.push(box);
+        else taken.set(c, [box]);
+      }
     }
   }
 }

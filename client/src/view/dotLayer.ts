@@ -12,6 +12,9 @@ export class DotLayer {
   /** Colours as the canvas's 32-bit pixels, by "#rrggbb". */
   private readonly colours = new Map<string, number>();
   private shown = false;
+  /** The view's size (screen px) the dots were last drawn for. */
+  private viewWidth = 0;
+  private viewHeight = 0;
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -32,7 +35,12 @@ export class DotLayer {
     const width = Math.max(1, Math.ceil(camera.width));
     const height = Math.max(1, Math.ceil(camera.height));
     const words = this.fit(width, height);
-    words.fill(0);
+    const stride = this.canvas!.width;
+    // The view changed size: clear all the canvas once, so nothing drawn for the old view stays outside the new one.
+    const resized = width !== this.viewWidth || height !== this.viewHeight;
+    this.viewWidth = width;
+    this.viewHeight = height;
+    words.fill(0, 0, resized ? words.length : stride * height);
     const { x: left, y: top } = camera.worldView;
     const zoom = camera.zoom;
     const side = Math.max(1, Math.round(sidePx));
@@ -42,12 +50,13 @@ export class DotLayer {
         const x0 = Math.round((xy[i] - left) * zoom - side / 2);
         const y0 = Math.round((xy[i + 1] - top) * zoom - side);
         for (let y = Math.max(0, y0); y < Math.min(height, y0 + side); y++) {
-          const row = y * width;
+          const row = y * stride;
           for (let x = Math.max(0, x0); x < Math.min(width, x0 + side); x++) words[row + x] = c;
         }
       }
     }
-    this.canvas!.getContext('2d')!.putImageData(this.pixels!, 0, 0);
+    // Only the view's part: the canvas may be bigger (see `fit`).
+    this.canvas!.getContext('2d')!.putImageData(this.pixels!, 0, 0, 0, 0, resized ? stride : width, resized ? this.canvas!.height : height);
     this.texture!.refresh();
     // In the world, where the view is, scaled so that a canvas pixel is a screen pixel.
     this.image!.setPosition(left, top)
@@ -56,9 +65,15 @@ export class DotLayer {
     this.shown = true;
   }
 
-  /** The canvas at the view's size (made anew when the view's size changes), its pixels as words. */
-  private fit(width: number, height: number): Uint32Array {
-    if (this.canvas && this.canvas.width === width && this.canvas.height === height) return this.words!;
+  /**
+   * The canvas, at least the view's size, its pixels as words. It only grows, to the game's size at once: a
+   * view that shrinks when a panel opens (the inspector, on a click that follows an agent) made a new
+   * screen-sized canvas texture in that click's frame, which reads all its pixels back when made.
+   */
+  private fit(viewWidth: number, viewHeight: number): Uint32Array {
+    if (this.canvas && this.canvas.width >= viewWidth && this.canvas.height >= viewHeight) return this.words!;
+    const width = Math.max(viewWidth, Math.ceil(this.scene.scale.width), this.canvas?.width ?? 0);
+    const height = Math.max(viewHeight, Math.ceil(this.scene.scale.height), this.canvas?.height ?? 0);
     if (this.texture) this.scene.textures.remove(this.key);
     this.texture = this.scene.textures.createCanvas(this.key, width, height);
     this.canvas = this.texture!.canvas;
