@@ -102,8 +102,8 @@ export class AgentCrowd {
         onScreen++;
         if (talking) talkingOnScreen++;
         if (!frame.sprites) {
-          let list = dotsByColour.get(agent.shirt);
-          if (!list) dotsByColour.set(agent.shirt, (list = []));
+          let list = dotsByColour.get(v.shirt);
+          if (!list) dotsByColour.set(v.shirt, (list = []));
           list.push(v.x, v.y);
         }
       }

@@ -27,6 +27,10 @@ export interface AgentFrame {
   sprites: boolean;
 }
 
+/** A new look or name is looked for this often (frames): a quarter second at 60 fps. */
+const LOOK_CHECK_FRAMES = 15;
+let viewsMade = 0;
+
 /** A walk's waypoints as a plain array, and where and when it ends. */
 interface Walk {
   /** The state's array it was copied from. */
@@ -70,6 +74,8 @@ export class AgentView {
   private drawn = true;
   /** Whether its sprite, name, emoji and bubble are on the display list (false: at most its dot is drawn). */
   private partsShown = false;
+  /** Frames until the look and the name are compared with the state again (spread over agents by their order of arrival). */
+  private lookCheckIn = (viewsMade++ % LOOK_CHECK_FRAMES) + 1;
   /** The crowd's frame that last found its agent in the state (AgentCrowd). */
   seenInFrame = 0;
   /** World position in px, for the camera and the test hooks. */
@@ -114,6 +120,11 @@ export class AgentView {
     return false;
   }
 
+  /** The shirt's colour drawn (its dot's colour). */
+  get shirt(): string {
+    return this.look.shirt;
+  }
+
   /** The name label's box in world px, when it shows (for keeping names apart). */
   get labelBox(): { x: number; y: number; width: number; height: number } | null {
     const l = this.label;
@@ -143,9 +154,13 @@ export class AgentView {
    * the frame shows labels, or when `spotlit`: followed or talking). Returns whether it is drawn.
    */
   update(state: AgentState, mapWidth: number, gameNow: number, frame: AgentFrame, spotlit = false): boolean {
-    if (state.skin !== this.look.skin || state.hair !== this.look.hair || state.shirt !== this.look.shirt || state.pants !== this.look.pants)
-      this.redress(state);
-    if (state.name !== this.name) this.rename(state.name);
+    // An edited persona's new look or name (rare): looked for every LOOK_CHECK_FRAMES frames, not five fields every frame.
+    if (--this.lookCheckIn <= 0) {
+      this.lookCheckIn = LOOK_CHECK_FRAMES;
+      if (state.skin !== this.look.skin || state.hair !== this.look.hair || state.shirt !== this.look.shirt || state.pants !== this.look.pants)
+        this.redress(state);
+      if (state.name !== this.name) this.rename(state.name);
+    }
     let x = state.tileX;
     let y = state.tileY;
     let moving = false;
