@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { LoggedEvent } from '../protocol/events';
 import { GAME_MS_PER_MINUTE } from '../protocol/time';
 import { planMomentAt } from '../world/clockText';
+import { ownClockGameMs } from '../protocol/lateness';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { Input, OperationRequest, StepResult } from '../sim/types';
@@ -25,6 +26,13 @@ export const MAX_MIND_LAG_GAME_MINUTES = 30;
 export const MAX_BACKGROUND_LAG_GAME_MINUTES = 180;
 /** Game time between two lockstep steps, unless the caller says otherwise. */
 export const LOCKSTEP_GAME_MS = 10_000;
+/**
+ * Routines given at most this many a tick (each a fraction of a millisecond to one): a new world's first morning,
+ * when thousands are up before any plan is made, spreads them over the ticks instead of one tick of seconds.
+ */
+export const QUICK_PLANS_PER_TICK = 25;
+/** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
+export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
 export interface TickResult extends StepResult {
   /** Events as written to the log, with their sequence numbers. */
@@ -52,6 +60,10 @@ export class TownLoop {
   private pumping = false;
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
+  /** Plans asked for and not yet come, with the game time from which their agent gets the routine meanwhile. */
+  private quickDue: Array<{ agentId: AgentId; day: number; dueGameMs: number }> = [];
+  /** The agent@day keys in `quickDue`. */
+  private readonly quickQueued = new Set<string>();
   private readonly drainedWaiters: Array<() => void> = [];
   /** Set when the town closes: no step runs after it. */
   private stopped = false;
@@ -105,7 +117,8 @@ export class TownLoop {
     const gameMs = clock.advance(realDeltaMs, holds.held);
     const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
-    for (const r of result.requests) if (r.kind === 'plan') this.giveQuickPlan(r.agentId, r.day, r.gameMs);
+    for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
+    this.giveDueQuickPlans(gameMs);
     this.queued.push(...result.requests);
     this.pump();
     return this.afterStep(result);
@@ -259,10 +272,46 @@ export class TownLoop {
       if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
       if (a.planRequestedDay !== day || a.plan?.day === day || minute < a.spec.wakeMinute || a.asleep) continue;
-      // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes.
-      if (!this.quickPlanned.has(`${a.spec.id}@${day}`) && !this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
+      // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes (within a
+      // few ticks for one whose routine waits its turn in quickDue).
+      const key = `${a.spec.id}@${day}`;
+      if (!this.quickPlanned.has(key) && !this.quickQueued.has(key) && !this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
     }
     holds.mindsWaiting(lagging || waitingForPlan);
+  }
+
+  /**
+   * Notes a plan asked for: unless it comes first, its agent gets the routine QUICK_PLAN_LEAD_GAME_MINUTES before it
+   * wakes on its own clock (at once when it is up already: a new world's first morning, an agent added mid-day).
+   */
+  private awaitPlan(agentId: AgentId, day: number, gameMs: number): void {
+    const agent = this.p.sim.agent(agentId);
+    const key = `${agentId}@${day}`;
+    if (!agent || this.quickQueued.has(key) || this.quickPlanned.has(key)) return;
+    const { wakeMinute, sleepMinute } = agent.spec;
+    const moment = planMomentAt(ownClockGameMs(agentId, gameMs), wakeMinute, sleepMinute);
+    const minutesAhead = moment.day === day ? Math.max(0, wakeMinute - QUICK_PLAN_LEAD_GAME_MINUTES - moment.minute) : 0;
+    this.quickDue.push({ agentId, day, dueGameMs: gameMs + minutesAhead * GAME_MS_PER_MINUTE });
+    this.quickQueued.add(key);
+  }
+
+  /** Gives the routine to the agents due for it whose plans have not come, the earliest due first, QUICK_PLANS_PER_TICK at most. */
+  private giveDueQuickPlans(gameMs: number): void {
+    if (this.quickDue.length === 0) return;
+    const due = this.quickDue.filter((q) => q.dueGameMs <= gameMs);
+    if (due.length === 0) return;
+    due.sort((a, b) => a.dueGameMs - b.dueGameMs);
+    const taken = new Set<(typeof due)[number]>();
+    let given = 0;
+    for (const q of due) {
+      const agent = this.p.sim.agent(q.agentId);
+      const planned = !agent || (agent.plan !== null && agent.plan.day >= q.day);
+      if (!planned && given >= QUICK_PLANS_PER_TICK) break;
+      taken.add(q);
+      this.quickQueued.delete(`${q.agentId}@${q.day}`);
+      if (!planned && this.giveQuickPlan(q.agentId, q.day, gameMs)) given++;
+    }
+    this.quickDue = this.quickDue.filter((q) => !taken.has(q));
   }
 
   /** Queues the routine for the agent's day for the next step, once per agent and day; false when none applies. */
@@ -351,9 +400,15 @@ export class TownLoop {
     }
   }
 
-  /** At close: the step in progress is the last (a lockstep run ends after it), and live ticks do nothing. */
+  /**
+   * At close: the step in progress is the last (a lockstep run ends after it), and live ticks do nothing. Plans
+   * still queued are dropped, not made (a town of ten thousand stopped in its morning would otherwise make
+   * thousands first): their agents ask again when the world resumes (the `restarted` input), as after a kill.
+   */
   stop(): void {
     this.stopped = true;
+    const kept = this.queued.filter((r) => r.kind !== 'plan');
+    this.queued.splice(0, this.queued.length, ...kept);
   }
 
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
