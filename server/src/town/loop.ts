@@ -270,12 +270,13 @@ export class TownLoop {
     for (const a of sim.agents()) {
       // Asleep, never asked, or holding the plan it asked for: nothing to wait for (most of a big town, most of the time).
       if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
+      // Given the routine, or to be given it within a few ticks (its turn in quickDue): nothing to wait for either.
+      const key = `${a.spec.id}@${a.planRequestedDay}`;
+      if (this.quickPlanned.has(key) || this.quickQueued.has(key)) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
-      if (a.planRequestedDay !== day || a.plan?.day === day || minute < a.spec.wakeMinute || a.asleep) continue;
-      // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes (within a
-      // few ticks for one whose routine waits its turn in quickDue).
-      const key = `${a.spec.id}@${day}`;
-      if (!this.quickPlanned.has(key) && !this.quickQueued.has(key) && !this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
+      if (a.planRequestedDay !== day || minute < a.spec.wakeMinute) continue;
+      // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes.
+      if (!this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
     }
     holds.mindsWaiting(lagging || waitingForPlan);
   }
