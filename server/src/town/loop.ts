@@ -27,10 +27,11 @@ export const MAX_BACKGROUND_LAG_GAME_MINUTES = 180;
 /** Game time between two lockstep steps, unless the caller says otherwise. */
 export const LOCKSTEP_GAME_MS = 10_000;
 /**
- * Routines given at most this many a tick (each a fraction of a millisecond to one): a new world's first morning,
- * when thousands are up before any plan is made, spreads them over the ticks instead of one tick of seconds.
+ * Routines made at most this many a turn of the event loop, between ticks (each a fraction of a millisecond to
+ * one): a new world's first morning, when thousands are up before any plan is made, no longer makes them all in
+ * one tick of seconds; they come as fast as the ticks leave time for.
  */
-export const QUICK_PLANS_PER_TICK = 25;
+export const QUICK_PLANS_PER_TURN = 8;
 /** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
 export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
@@ -62,7 +63,9 @@ export class TownLoop {
   private readonly quickPlanned = new Set<string>();
   /** Plans asked for and not yet come, with the game time from which their agent gets the routine meanwhile. */
   private quickDue: Array<{ agentId: AgentId; day: number; dueGameMs: number }> = [];
-  /** The agent@day keys in `quickDue`. */
+  /** Routines due, made by the pump between ticks, the earliest due first. */
+  private quickReady: Array<{ agentId: AgentId; day: number }> = [];
+  /** The agent@day keys in `quickDue` and `quickReady`. */
   private readonly quickQueued = new Set<string>();
   private readonly drainedWaiters: Array<() => void> = [];
   /** Set when the town closes: no step runs after it. */
@@ -118,7 +121,7 @@ export class TownLoop {
     const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
     for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
-    this.giveDueQuickPlans(gameMs);
+    this.takeDueQuickPlans(gameMs);
     this.queued.push(...result.requests);
     this.pump();
     return this.afterStep(result);
@@ -131,13 +134,19 @@ export class TownLoop {
    */
   private pump(): void {
     if (this.pumping) return;
-    if (this.queued.length === 0) {
+    if (this.queued.length === 0 && this.quickReady.length === 0) {
       for (const resolve of this.drainedWaiters.splice(0)) resolve();
       return;
     }
     this.pumping = true;
     setImmediate(() => {
       this.pumping = false;
+      // The routines due first: they are quick, and they get the waking out of bed.
+      if (this.quickReady.length > 0) {
+        this.giveReadyQuickPlans();
+        this.pump();
+        return;
+      }
       // What the sim waits on first (observations, conversations); plans after, as an agent that wakes
       // before its plan comes has the routine (updateWaitingHold): a thousand plans asked at once would
       // otherwise keep the morning's observations queued past MAX_MIND_LAG_GAME_MINUTES.
@@ -150,7 +159,7 @@ export class TownLoop {
 
   /** Resolves once every queued request has been handed to cognition. */
   private queueDrained(): Promise<void> {
-    if (this.queued.length === 0 && !this.pumping) return Promise.resolve();
+    if (this.queued.length === 0 && this.quickReady.length === 0 && !this.pumping) return Promise.resolve();
     return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 
@@ -270,7 +279,7 @@ export class TownLoop {
     for (const a of sim.agents()) {
       // Asleep, never asked, or holding the plan it asked for: nothing to wait for (most of a big town, most of the time).
       if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
-      // Given the routine, or to be given it within a few ticks (its turn in quickDue): nothing to wait for either.
+      // Given the routine, or to be given it between the next ticks (quickDue, quickReady): nothing to wait for either.
       const key = `${a.spec.id}@${a.planRequestedDay}`;
       if (this.quickPlanned.has(key) || this.quickQueued.has(key)) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
@@ -296,23 +305,26 @@ export class TownLoop {
     this.quickQueued.add(key);
   }
 
-  /** Gives the routine to the agents due for it whose plans have not come, the earliest due first, QUICK_PLANS_PER_TICK at most. */
-  private giveDueQuickPlans(gameMs: number): void {
+  /** Moves the routines due by `gameMs` to the pump's list (it makes them between ticks), the earliest due first. */
+  private takeDueQuickPlans(gameMs: number): void {
     if (this.quickDue.length === 0) return;
     const due = this.quickDue.filter((q) => q.dueGameMs <= gameMs);
     if (due.length === 0) return;
+    this.quickDue = this.quickDue.filter((q) => q.dueGameMs > gameMs);
     due.sort((a, b) => a.dueGameMs - b.dueGameMs);
-    const taken = new Set<(typeof due)[number]>();
+    for (const { agentId, day } of due) this.quickReady.push({ agentId, day });
+  }
+
+  /** Makes up to QUICK_PLANS_PER_TURN routines of agents whose plans have not come (for the next step). */
+  private giveReadyQuickPlans(): void {
     let given = 0;
-    for (const q of due) {
-      const agent = this.p.sim.agent(q.agentId);
-      const planned = !agent || (agent.plan !== null && agent.plan.day >= q.day);
-      if (!planned && given >= QUICK_PLANS_PER_TICK) break;
-      taken.add(q);
-      this.quickQueued.delete(`${q.agentId}@${q.day}`);
-      if (!planned && this.giveQuickPlan(q.agentId, q.day, gameMs)) given++;
+    while (this.quickReady.length > 0 && given < QUICK_PLANS_PER_TURN) {
+      const { agentId, day } = this.quickReady.shift()!;
+      this.quickQueued.delete(`${agentId}@${day}`);
+      const agent = this.p.sim.agent(agentId);
+      if (!agent || (agent.plan !== null && agent.plan.day >= day)) continue;
+      if (this.giveQuickPlan(agentId, day, this.p.clock.gameMs)) given++;
     }
-    this.quickDue = this.quickDue.filter((q) => !taken.has(q));
   }
 
   /** Queues the routine for the agent's day for the next step, once per agent and day; false when none applies. */
@@ -408,6 +420,9 @@ export class TownLoop {
    */
   stop(): void {
     this.stopped = true;
+    this.quickDue = [];
+    this.quickReady = [];
+    this.quickQueued.clear();
     const kept = this.queued.filter((r) => r.kind !== 'plan');
     this.queued.splice(0, this.queued.length, ...kept);
   }
