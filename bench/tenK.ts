@@ -25,7 +25,7 @@ import { generatedTown, startServerProcess } from './bigTown';
 import { benchBigTownPage } from './client';
 
 const AGENTS = Number(process.env.TENK_AGENTS ?? 10_000);
-/** Game minutes of the lockstep morning (from 6:30: waking, plans, commutes). */
+/** Game minutes of the served morning (from 6:30: waking, plans, commutes). */
 const SIM_GAME_MINUTES = Number(process.env.TENK_SIM_GAME_MINUTES ?? 60);
 /** Wall minutes after which the served morning ends even if the clock has not got through it (held by minds). */
 const SIM_WALL_LIMIT_MS = Number(process.env.TENK_SIM_WALL_MINUTES ?? 15) * 60_000;
@@ -40,7 +40,7 @@ const REUSE_SEEDED = process.env.TENK_SEEDED === '1';
 /**
  * The generated town served from 6:30 (waking, plans, commutes) as the server serves it (bench/servedTown.ts): the
  * room's tick at 10 Hz on a real interval, the clock at 1× with its holds, plans made in the background and the
- * routine given at once to whoever wakes first. Each tick timed, and its patch to a spectator of the whole town encoded.
+ * routine made between ticks for whoever wakes before its plan. Each tick timed, and its patch to a whole-town spectator encoded.
  */
 export async function benchTownSteps(agents: number, gameMinutes: number): Promise<Record<string, number>> {
   const town = generatedTown(agents, OUT_DIR);
