@@ -113,7 +113,12 @@ describe('a town on the offline mind', () => {
   it("gives a new world's waking residents their routine at once, so the first morning does not hold the clock", async () => {
     // 8:00: every shipped resident is awake or wakes within half an hour, and none has a plan yet.
     const town = await openTown({ startTime: '2026-02-13T08:00' });
+    // The routines are made between ticks (a few turns of the event loop), and the next tick takes them up.
+    const turn = async () => {
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
     town.loop.tick(100);
+    await turn();
     town.loop.tick(100);
     const awake = town.sim.agents().filter((a) => !a.asleep);
     expect(awake.length).toBeGreaterThan(5);
@@ -129,7 +134,10 @@ describe('a town on the offline mind', () => {
     const planless = early.sim.agents().filter((a) => a.plan === null).length;
     expect(planless).toBeGreaterThan(5);
     early.loop.tick(150_000);
-    for (let i = 0; i < 3; i++) early.loop.tick(100);
+    for (let i = 0; i < 3; i++) {
+      await turn();
+      early.loop.tick(100);
+    }
     expect(early.holds.list()).not.toContain('waiting-for-minds');
     const awakeEarly = early.sim.agents().filter((a) => !a.asleep);
     expect(awakeEarly.length).toBeGreaterThan(0);

@@ -319,10 +319,22 @@ const TASK_OBJECTS: Array<[RegExp, string[]]> = [[/\bflower beds?\b/, ['flower b
  */
 function objectForTask(task: string, objects: GameObjectNode[]): GameObjectNode | null | undefined {
   const lower = task.toLowerCase();
-  const named = objects.find((o) => new RegExp(`\\b${baseName(o.name)}s?\\b`).test(lower));
+  const named = objects.find((o) => namePattern(baseName(o.name)).test(lower));
   if (named) return named;
   for (const [re, names] of TASK_OBJECTS) if (re.test(lower)) return objects.find((o) => names.includes(baseName(o.name))) ?? null;
-  return Object.keys(OBJECT_VERBS).some((kind) => new RegExp(`\\b${kind}s?\\b`).test(lower)) ? null : undefined;
+  return Object.keys(OBJECT_VERBS).some((kind) => namePattern(kind).test(lower)) ? null : undefined;
+}
+
+/** `\bname(s)\b`, made once per name (a plan asks for them by the hundred: a town of 10,000 makes thousands of plans). */
+const namePatterns = new Map<string, RegExp>();
+function namePattern(name: string): RegExp {
+  let re = namePatterns.get(name);
+  if (!re) {
+    re = new RegExp(`\\b${name}s?\\b`);
+    if (namePatterns.size >= 10_000) namePatterns.clear();
+    namePatterns.set(name, re);
+  }
+  return re;
 }
 
 /** Joins neighbouring actions that do the same thing at the same place, so nobody walks for nothing. */

@@ -6,9 +6,19 @@ import { hashString } from './hash';
 /** Agents run up to this late: a town whose plans all change at 9:00 starts its walks over a game minute. */
 export const SCHEDULE_STAGGER_GAME_MS = 60_000;
 
+/** Lateness by agent id: the sim asks for every agent's own clock every step (a hash of the id each time at 10,000). */
+const lateness = new Map<string, number>();
+
 /** How late an agent runs, fixed per agent (from its id), in [0, SCHEDULE_STAGGER_GAME_MS). */
 export function latenessGameMs(agentId: string): number {
-  return hashString(agentId) % SCHEDULE_STAGGER_GAME_MS;
+  let ms = lateness.get(agentId);
+  if (ms === undefined) {
+    ms = hashString(agentId) % SCHEDULE_STAGGER_GAME_MS;
+    // Bounded: ids come and go with renames and added agents over a long run.
+    if (lateness.size >= 100_000) lateness.clear();
+    lateness.set(agentId, ms);
+  }
+  return ms;
 }
 
 /** The game time on the agent's own clock: what its schedule follows at `gameMs`. */

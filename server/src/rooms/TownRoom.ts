@@ -2,8 +2,8 @@
 // changed into the schema state, and turns client messages into Town calls after checking role and
 // shape. It holds no rules of its own.
 import { Room, type Client, type AuthContext } from '@colyseus/core';
-import { TownState } from '../protocol/state';
-import { syncAgentState, syncClockState, townBroadcasts } from './stateSync';
+import type { TownState } from '../protocol/state';
+import { createTownState, syncTick, syncTownClock, townBroadcasts } from './stateSync';
 import { AgentMessage, ControlMessage, INVALID_TOKEN_MESSAGE, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
 import type { WelcomeMessage } from '../protocol/messages';
 import { MessageGuard, refuse, type ClientAuth } from './guard';
@@ -34,13 +34,7 @@ export class TownRoom extends Room<{ state: TownState }> {
     if (!town) throw new Error(`no town '${options.world}' is running`);
     this.town = town;
     this.autoDispose = false;
-    const state = new TownState();
-    state.world = town.map.places.world;
-    state.mapWidth = town.map.widthTiles;
-    state.mind = town.mind.label;
-    this.setState(state);
-    for (const agent of town.sim.agents()) this.syncAgent(agent.spec.id);
-    this.syncClock();
+    this.setState(createTownState(town));
     this.publishListing(options.world);
     this.setPatchRate(100);
     this.unsubscribe = town.log.onEvents((events) => this.onTownEvents(events));
@@ -106,11 +100,8 @@ export class TownRoom extends Room<{ state: TownState }> {
     const delta = now - this.lastTickRealMs;
     this.lastTickRealMs = now;
     const result = this.town.loop.tick(delta);
-    for (const id of result.removed) this.state.agents.delete(id);
-    for (const id of result.changed) this.syncAgent(id);
-    for (const id of result.added) this.syncAgent(id);
+    syncTick(this.state, this.town, result);
     if (result.added.length > 0 || result.removed.length > 0) this.publishListing(this.town.config.world);
-    this.syncClock();
   }
 
   /** What /api/towns shows of this town, in the matchmaking listing (shared between processes with Redis). */
@@ -120,13 +111,7 @@ export class TownRoom extends Room<{ state: TownState }> {
   }
 
   private syncClock(): void {
-    const { clock, holds, loop } = this.town;
-    const storageProblem = loop.storageProblem?.error;
-    syncClockState(this.state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem });
-  }
-
-  private syncAgent(id: string): void {
-    syncAgentState(this.state, this.town.sim, id);
+    syncTownClock(this.state, this.town);
   }
 
   private readonly nameOf = (id: string) => this.town.personas.get(id)?.name ?? this.town.sim.agent(id)?.spec.name ?? id;

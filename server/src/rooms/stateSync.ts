@@ -5,8 +5,10 @@ import { ArraySchema, Encoder } from '@colyseus/schema';
 // The first full state of a large town is above the encoder's default buffer (~150 KB for 1,000 agents, ~1.6 MB
 // for 10,000): a buffer that fits it is allocated once per room instead of grown with a warning.
 Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 4 * 1024 * 1024);
-import { AgentState, type TownState } from '../protocol/state';
+import { AgentState, TownState } from '../protocol/state';
 import type { SimReadView } from '../sim/state';
+import type { StepResult } from '../sim/types';
+import type { Town } from '../town/Town';
 import type { LoggedEvent } from '../protocol/events';
 import type { FeedItem } from '../protocol/messages';
 import { describeEvent, type NameOf } from '../protocol/feedText';
@@ -57,6 +59,40 @@ export function syncAgentState(state: TownState, sim: SimReadView, id: string): 
     s.tileY = Math.floor(agent.tile / w);
     s.tilesPerGameMinute = 0;
   }
+}
+
+/** The room's state for a town as a new room makes it: every agent and the clock. */
+export function createTownState(town: Pick<Town, 'sim' | 'clock' | 'holds' | 'loop' | 'map' | 'mind'>): TownState {
+  const state = new TownState();
+  state.world = town.map.places.world;
+  state.mapWidth = town.map.widthTiles;
+  state.mind = town.mind.label;
+  for (const agent of town.sim.agents()) syncAgentState(state, town.sim, agent.spec.id);
+  syncTownClock(state, town);
+  return state;
+}
+
+/**
+ * What the room does with each tick of the served town: the tick's removed agents dropped from the state,
+ * its changed and added ones synced, and the clock. Shared with the benchmark that drives the served loop
+ * (bench/servedTown.ts), so its steps and patches are the room's.
+ */
+export function syncTick(
+  state: TownState,
+  town: Pick<Town, 'sim' | 'clock' | 'holds' | 'loop'>,
+  result: Pick<StepResult, 'changed' | 'added' | 'removed'>,
+): void {
+  for (const id of result.removed) state.agents.delete(id);
+  for (const id of result.changed) syncAgentState(state, town.sim, id);
+  for (const id of result.added) syncAgentState(state, town.sim, id);
+  syncTownClock(state, town);
+}
+
+/** The town's clock, its holds and any storage problem, as the room shows them. */
+export function syncTownClock(state: TownState, town: Pick<Town, 'clock' | 'holds' | 'loop'>): void {
+  const { clock, holds, loop } = town;
+  const storageProblem = loop.storageProblem?.error;
+  syncClockState(state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem });
 }
 
 export interface ClockView {

@@ -54,6 +54,8 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
 /** What followSchedule read of an agent when it last ran for it, and the minute of its own clock then. */
 interface ScheduleMark {
   ownMinute: number;
+  /** The first minute of its own clock at which the schedule could change something again (see `ran`). */
+  untilOwnMinute: number;
   spec: ResidentSpec;
   nextSpec: ResidentSpec | undefined;
   plan: AgentSimState['plan'];
@@ -81,9 +83,11 @@ export class QuietSchedule {
   isQuiet(agent: AgentSimState, now: number): boolean {
     if (agent.movement !== null) return false;
     const m = this.marks.get(agent);
+    if (m === undefined) return false;
+    const ownMinute = Math.floor(ownClockGameMs(agent.spec.id, now) / GAME_MS_PER_MINUTE);
     return (
-      m !== undefined &&
-      m.ownMinute === Math.floor(ownClockGameMs(agent.spec.id, now) / GAME_MS_PER_MINUTE) &&
+      ownMinute >= m.ownMinute &&
+      ownMinute < m.untilOwnMinute &&
       m.spec === agent.spec &&
       m.nextSpec === agent.nextSpec &&
       m.plan === agent.plan &&
@@ -99,8 +103,14 @@ export class QuietSchedule {
   /** Notes what followSchedule left the agent as, just after it ran. */
   ran(agent: AgentSimState, now: number): void {
     const ownMinute = Math.floor(ownClockGameMs(agent.spec.id, now) / GAME_MS_PER_MINUTE);
+    // Asleep, standing, not talking: followSchedule reads the time only through the waking day and minute, whether
+    // the plan is due (from wake − PLAN_LEAD_MINUTES to bedtime) and whether it is awake, so it changes nothing until
+    // the minute of day reaches midnight, a wake, a bedtime or a plan's lead (its spec's or the one waiting): a sleeping
+    // town runs no schedule between those. Anyone else is run again when its minute turns.
+    const asleep = agent.asleep && agent.movement === null && agent.conversationId === null;
     const mark: ScheduleMark = {
       ownMinute,
+      untilOwnMinute: asleep ? nextBoundaryMinute(ownMinute, agent.spec, agent.nextSpec) : ownMinute + 1,
       spec: agent.spec,
       nextSpec: agent.nextSpec,
       plan: agent.plan,
@@ -113,6 +123,18 @@ export class QuietSchedule {
     };
     this.marks.set(agent, mark);
   }
+}
+
+/** The first minute after `ownMinute` whose minute of day is midnight, or a wake, bedtime or plan lead of `spec` or `next`. */
+function nextBoundaryMinute(ownMinute: number, spec: ResidentSpec, next: ResidentSpec | undefined): number {
+  const day = ((ownMinute % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+  let ahead = MINUTES_PER_DAY - day;
+  for (const s of next ? [spec, next] : [spec])
+    for (const boundary of [s.wakeMinute, s.sleepMinute, s.wakeMinute - C.PLAN_LEAD_MINUTES]) {
+      const d = (((boundary - day) % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+      if (d > 0 && d < ahead) ahead = d;
+    }
+  return ownMinute + ahead;
 }
 
 /**

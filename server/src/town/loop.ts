@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { LoggedEvent } from '../protocol/events';
 import { GAME_MS_PER_MINUTE } from '../protocol/time';
 import { planMomentAt } from '../world/clockText';
+import { ownClockGameMs } from '../protocol/lateness';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { Input, OperationRequest, StepResult } from '../sim/types';
@@ -25,6 +26,14 @@ export const MAX_MIND_LAG_GAME_MINUTES = 30;
 export const MAX_BACKGROUND_LAG_GAME_MINUTES = 180;
 /** Game time between two lockstep steps, unless the caller says otherwise. */
 export const LOCKSTEP_GAME_MS = 10_000;
+/**
+ * Routines made at most this many a turn of the event loop, between ticks (each a fraction of a millisecond to
+ * one): a new world's first morning, when thousands are up before any plan is made, no longer makes them all in
+ * one tick of seconds; they come as fast as the ticks leave time for.
+ */
+export const QUICK_PLANS_PER_TURN = 8;
+/** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
+export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
 export interface TickResult extends StepResult {
   /** Events as written to the log, with their sequence numbers. */
@@ -52,6 +61,12 @@ export class TownLoop {
   private pumping = false;
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
+  /** Plans asked for and not yet come, with the game time from which their agent gets the routine meanwhile. */
+  private quickDue: Array<{ agentId: AgentId; day: number; dueGameMs: number }> = [];
+  /** Routines due, made by the pump between ticks, the earliest due first. */
+  private quickReady: Array<{ agentId: AgentId; day: number }> = [];
+  /** The agent@day keys in `quickDue` and `quickReady`. */
+  private readonly quickQueued = new Set<string>();
   private readonly drainedWaiters: Array<() => void> = [];
   /** Set when the town closes: no step runs after it. */
   private stopped = false;
@@ -105,7 +120,8 @@ export class TownLoop {
     const gameMs = clock.advance(realDeltaMs, holds.held);
     const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
-    for (const r of result.requests) if (r.kind === 'plan') this.giveQuickPlan(r.agentId, r.day, r.gameMs);
+    for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
+    this.takeDueQuickPlans(gameMs);
     this.queued.push(...result.requests);
     this.pump();
     return this.afterStep(result);
@@ -118,13 +134,19 @@ export class TownLoop {
    */
   private pump(): void {
     if (this.pumping) return;
-    if (this.queued.length === 0) {
+    if (this.queued.length === 0 && this.quickReady.length === 0) {
       for (const resolve of this.drainedWaiters.splice(0)) resolve();
       return;
     }
     this.pumping = true;
     setImmediate(() => {
       this.pumping = false;
+      // The routines due first: they are quick, and they get the waking out of bed.
+      if (this.quickReady.length > 0) {
+        this.giveReadyQuickPlans();
+        this.pump();
+        return;
+      }
       // What the sim waits on first (observations, conversations); plans after, as an agent that wakes
       // before its plan comes has the routine (updateWaitingHold): a thousand plans asked at once would
       // otherwise keep the morning's observations queued past MAX_MIND_LAG_GAME_MINUTES.
@@ -137,7 +159,7 @@ export class TownLoop {
 
   /** Resolves once every queued request has been handed to cognition. */
   private queueDrained(): Promise<void> {
-    if (this.queued.length === 0 && !this.pumping) return Promise.resolve();
+    if (this.queued.length === 0 && this.quickReady.length === 0 && !this.pumping) return Promise.resolve();
     return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 
@@ -257,12 +279,52 @@ export class TownLoop {
     for (const a of sim.agents()) {
       // Asleep, never asked, or holding the plan it asked for: nothing to wait for (most of a big town, most of the time).
       if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
+      // Given the routine, or to be given it between the next ticks (quickDue, quickReady): nothing to wait for either.
+      const key = `${a.spec.id}@${a.planRequestedDay}`;
+      if (this.quickPlanned.has(key) || this.quickQueued.has(key)) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
-      if (a.planRequestedDay !== day || a.plan?.day === day || minute < a.spec.wakeMinute || a.asleep) continue;
+      if (a.planRequestedDay !== day || minute < a.spec.wakeMinute) continue;
       // Awake with its plan still queued or in the making (a slow or busy mind): the routine until it comes.
-      if (!this.quickPlanned.has(`${a.spec.id}@${day}`) && !this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
+      if (!this.giveQuickPlan(a.spec.id, day, clock.gameMs)) waitingForPlan = true;
     }
     holds.mindsWaiting(lagging || waitingForPlan);
+  }
+
+  /**
+   * Notes a plan asked for: unless it comes first, its agent gets the routine QUICK_PLAN_LEAD_GAME_MINUTES before it
+   * wakes on its own clock (at once when it is up already: a new world's first morning, an agent added mid-day).
+   */
+  private awaitPlan(agentId: AgentId, day: number, gameMs: number): void {
+    const agent = this.p.sim.agent(agentId);
+    const key = `${agentId}@${day}`;
+    if (!agent || this.quickQueued.has(key) || this.quickPlanned.has(key)) return;
+    const { wakeMinute, sleepMinute } = agent.spec;
+    const moment = planMomentAt(ownClockGameMs(agentId, gameMs), wakeMinute, sleepMinute);
+    const minutesAhead = moment.day === day ? Math.max(0, wakeMinute - QUICK_PLAN_LEAD_GAME_MINUTES - moment.minute) : 0;
+    this.quickDue.push({ agentId, day, dueGameMs: gameMs + minutesAhead * GAME_MS_PER_MINUTE });
+    this.quickQueued.add(key);
+  }
+
+  /** Moves the routines due by `gameMs` to the pump's list (it makes them between ticks), the earliest due first. */
+  private takeDueQuickPlans(gameMs: number): void {
+    if (this.quickDue.length === 0) return;
+    const due = this.quickDue.filter((q) => q.dueGameMs <= gameMs);
+    if (due.length === 0) return;
+    this.quickDue = this.quickDue.filter((q) => q.dueGameMs > gameMs);
+    due.sort((a, b) => a.dueGameMs - b.dueGameMs);
+    for (const { agentId, day } of due) this.quickReady.push({ agentId, day });
+  }
+
+  /** Makes up to QUICK_PLANS_PER_TURN routines of agents whose plans have not come (for the next step). */
+  private giveReadyQuickPlans(): void {
+    let given = 0;
+    while (this.quickReady.length > 0 && given < QUICK_PLANS_PER_TURN) {
+      const { agentId, day } = this.quickReady.shift()!;
+      this.quickQueued.delete(`${agentId}@${day}`);
+      const agent = this.p.sim.agent(agentId);
+      if (!agent || (agent.plan !== null && agent.plan.day >= day)) continue;
+      if (this.giveQuickPlan(agentId, day, this.p.clock.gameMs)) given++;
+    }
   }
 
   /** Queues the routine for the agent's day for the next step, once per agent and day; false when none applies. */
@@ -351,9 +413,18 @@ export class TownLoop {
     }
   }
 
-  /** At close: the step in progress is the last (a lockstep run ends after it), and live ticks do nothing. */
+  /**
+   * At close: the step in progress is the last (a lockstep run ends after it), and live ticks do nothing. Plans
+   * still queued are dropped, not made (a town of ten thousand stopped in its morning would otherwise make
+   * thousands first): their agents ask again when the world resumes (the `restarted` input), as after a kill.
+   */
   stop(): void {
     this.stopped = true;
+    this.quickDue = [];
+    this.quickReady = [];
+    this.quickQueued.clear();
+    const kept = this.queued.filter((r) => r.kind !== 'plan');
+    this.queued.splice(0, this.queued.length, ...kept);
   }
 
   /** Takes the inputs no step has applied yet (at shutdown they are dropped with the process). */
