@@ -1,15 +1,18 @@
-// The memory stream in SQLite: rows in `memories`, embeddings in a vec0 table partitioned by agent.
+// The memory stream in SQLite: rows in `memories`, each naming its vector in `memory_vectors`, where equal
+// vectors are one row (memoryVectors.ts; a file older than schema 3, read as it is, has vec0's per-memory rows).
 //
 // Retrieval is exact: it returns the same top k as scoring every memory of the agent, each term
 // min-max normalised over ALL of the agent's memories. Two ways:
 // - From the column cache (ColumnCache.ts), the usual way: every cached agent's memories as columns,
-//   vectors quantised to int8 plus an int4 residual, under one byte cap for the whole store (least
+//   its distinct vectors quantised to int8 plus an int4 residual, under one byte cap for the whole store (least
 //   recently used agents are evicted and reloaded on demand). A SIMD scan bounds every memory's
 //   relevance, and only the memories the bounds cannot place are scored from their stored float32
 //   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
 //   inside a caller's transaction (which may yet roll back) evicts the agent instead, except in a
 //   batch (WorldDb.batch), which commits or else drops every agent's columns itself.
-// - Through SQL, for an agent that does not fit the cap on its own: the ranges of importance and last
+// - Through SQL, for an agent that does not fit the cap on its own (or a cap of 0): a scan of the agent's rows
+//   and vectors, scored as the reference scores them (`fullScan`). An older file's vec0 adds a KNN index, and
+//   there the bounded path below answers instead: the ranges of importance and last
 //   access by SQL aggregates, of relevance from a KNN (the most similar) and a KNN on the negated query
 //   (the least similar). Candidates are the N most similar, the M most recently accessed and the I most
 //   important. A memory outside them scores at most
@@ -30,9 +33,10 @@ import { vectorLayoutOf, vectorOf, vectorQueries, VectorRows, type VectorLayout 
 
 const KNN_LIMIT = 4096;
 /**
- * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~2.4 kB
- * (int8 vector, int4 residual, scalars), so this holds ~225k memories; at 100 dimensions (the
- * offline embedder, padded to 128) ~270 B, so ~2 M.
+ * Default cap of the column cache, all agents together. A memory takes 37 bytes, and each distinct vector
+ * of its agent ~2.4 kB at 1,536 dimensions (int8 vector, int4 residual, factors), ~300 B at 100 (the offline
+ * embedder, padded to 128): ~225k memories at 1,536 with no repeats, and at 100 ~2 M, or ~5 M as a town of
+ * 1,000 repeats its observations (one distinct vector in ~3 of an agent's memories).
  */
 export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
