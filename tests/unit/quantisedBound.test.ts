@@ -55,17 +55,9 @@ function vectorFor(i: number): Float32Array {
 describe('the quantised relevance bound at 100k × 1536', () => {
   it('holds for every memory, for ordinary and adversarial queries', { timeout: 120_000 }, () => {
     const cache = new ColumnCache(D, 1024 * 1024 * 1024);
-    // Each memory keyed as a vector of its own (the exact duplicates too), so vector row p is memory p.
-    const rows = Array.from({ length: N }, (_, i) => ({
-      id: i + 1,
-      lastAccessed: 0,
-      created: 0,
-      importance: 5,
-      kind: 'observation' as const,
-      vectorKey: i + 1,
-    }));
+    const rows = Array.from({ length: N }, (_, i) => ({ id: i + 1, lastAccessed: 0, created: 0, importance: 5, kind: 'observation' as const }));
     const c = cache.load('weeks', rows, N, function* () {
-      for (let i = 0; i < N; i++) yield { key: i + 1, vector: vectorFor(i) };
+      for (let i = 0; i < N; i++) yield { id: i + 1, vector: vectorFor(i) };
     })!;
     expect(c.n).toBe(N);
 

@@ -131,42 +131,6 @@ describe('vectors shared by identical memories', () => {
   });
 });
 
-describe('the column cache of shared vectors', () => {
-  it('holds one quantised row per distinct vector of an agent, and retrieves from it exactly', async () => {
-    const inputs = (await townMemories(7, 1500)).map((m) => ({ ...m, agentId: asAgentId('ada') }));
-    inputs.forEach((m, i) => (m.kind = i % 7 === 0 ? 'thought' : 'observation'));
-    const world = openWorldDb(':memory:', EMBEDDING);
-    const reference = new InMemoryMemoryStore();
-    world.memories.add(inputs.slice(0, 1000));
-    reference.add(inputs.slice(0, 1000));
-    const queries = await embedder.embed(['Ada is sleeping', 'figures', 'a shower by the window', 'nothing in common']);
-    const weightings = [
-      { recency: 1, importance: 1, relevance: 1 },
-      { recency: 0.5, importance: 2, relevance: 3 },
-      { recency: 0, importance: 0, relevance: 1 },
-    ];
-    const check = (nowGameMs: number) => {
-      for (const query of queries)
-        for (const weights of weightings)
-          for (const kinds of [undefined, ['thought' as const]]) {
-            const o = { agentId: asAgentId('ada'), query, nowGameMs, k: 7, weights, decayPerGameHour: 0.995, kinds, touch: false };
-            expect(world.memories.retrieve(o)).toEqual(reference.retrieve(o));
-          }
-    };
-    check(1000 * 60_000);
-    // New memories join the loaded columns, on the rows of their vectors where the agent has them.
-    world.memories.add(inputs.slice(1000));
-    reference.add(inputs.slice(1000));
-    check(1500 * 60_000);
-    const { bytes, stats } = world.memories.columnCache();
-    expect(stats.loads).toBe(1);
-    // 1,500 memories on at most 20 vector rows: the columns are ~37 bytes a memory, where a row each took 274.
-    expect(distinctVectors(inputs)).toBeLessThanOrEqual(20);
-    expect(bytes / inputs.length).toBeLessThan(60);
-    world.close();
-  });
-});
-
 describe('a file made before shared vectors (vec0, schema 2)', () => {
   async function oldFile(): Promise<{ file: string; inputs: MemoryInput[]; ids: number[] }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-vectors-'));

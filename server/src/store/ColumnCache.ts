@@ -1,15 +1,12 @@
-// Every cached agent's memories as columns, under ONE byte cap for the whole store: the agent's
-// DISTINCT vectors (an agent notes the same event in the same words again and again: one row for them
-// all, keyed by the stored vector's id) quantised to int8 plus an int4 residual (1.5 bytes a dimension
-// instead of 4) in a single WebAssembly memory, with their quantisation factors; and per memory the
-// scalar columns retrieval needs (id, access and creation times, importance, kind, and the slot of its
-// vector row) in typed arrays. Agents are evicted least recently used first; an evicted agent is
-// reloaded from SQLite the next time it is retrieved from.
+// Every cached agent's memories as columns, under ONE byte cap for the whole store: the vectors
+// quantised to int8 plus an int4 residual (1.5 bytes a dimension instead of 4) in a single
+// WebAssembly memory, and the scalar columns retrieval needs (id, access and creation times,
+// importance, kind, quantisation factors) in typed arrays. Agents are evicted least recently used
+// first; an evicted agent is reloaded from SQLite the next time it is retrieved from.
 //
-// The vector rows live in fixed-size blocks of BLOCK_ROWS rows, so agents grow and leave without
+// The vectors live in fixed-size blocks of BLOCK_ROWS rows, so agents grow and leave without
 // fragmenting the memory (WebAssembly memory never shrinks; freed blocks are reused). A store never
-// holds more than its cap, counted as blocks plus the capacity of every column array (and an estimate
-// of each vector row's entry in its agent's key map).
+// holds more than its cap, counted as blocks plus the capacity of every column array.
 //
 // Quantisation of a vector v (float32, norm ‖v‖), in double:
 // - stage 1: s = max|v_i| / 127, a_i = round(v_i / s) ∈ [−127, 127], v̂ = s·a (int8, scanned for every memory);
@@ -23,19 +20,14 @@ import { MEMORY_KINDS, type MemoryKind } from './types';
 /** Rows per block of the vector memory. Small enough that an agent with few memories wastes little. */
 export const BLOCK_ROWS = 64;
 const PAGE_BYTES = 65536;
-/** Bytes of the columns per memory: id, times, importance (f64), kind (u8), the slot of its vector row (u32). */
-export const SCALAR_BYTES_PER_MEMORY = 4 * 8 + 1 + 4;
-/** Bytes per vector row besides its block: six factors (f64), flags (u8), and its key's entry in a Map (estimated). */
-export const SCALAR_BYTES_PER_VECTOR = 6 * 8 + 1 + 64;
+/** Bytes of the scalar columns per memory: ids, times, importance, six factors (f64), kind and flags (u8). */
+export const SCALAR_BYTES_PER_MEMORY = 10 * 8 + 2;
 /** A flag: the vector is all zeros, so cosine() gives exactly 0 whatever the query. */
 export const ZERO_VECTOR = 1;
 
 export const kindIndex = (kind: MemoryKind): number => MEMORY_KINDS.indexOf(kind);
 
-/**
- * One agent's memories, in id order, and its distinct vectors. Positions index the memory columns; the
- * vector of position p is row slot[p], which indexes the vector columns (factors, flags) and the blocks.
- */
+/** One agent's memories, in id order. Positions index every column; the vector of position p is row p. */
 export class AgentColumns {
   n = 0;
   capacity = 0;
@@ -44,12 +36,6 @@ export class AgentColumns {
   created = new Float64Array(0);
   importance = new Float64Array(0);
   kind = new Uint8Array(0);
-  slot = new Uint32Array(0);
-  /** Vector rows in use, and room for them in the vector columns. */
-  vn = 0;
-  vcapacity = 0;
-  /** The vector row of each stored vector's key. */
-  readonly slotOf = new Map<number, number>();
   flags = new Uint8Array(0);
   factor = new Float64Array(0);
   errorNorm = new Float64Array(0);
@@ -61,7 +47,7 @@ export class AgentColumns {
   readonly blocks: number[] = [];
 
   get bytes(): number {
-    return this.capacity * SCALAR_BYTES_PER_MEMORY + this.vcapacity * SCALAR_BYTES_PER_VECTOR;
+    return this.capacity * SCALAR_BYTES_PER_MEMORY;
   }
 
   /** Position of a memory id, or -1: ids are ascending, so a binary search. */
@@ -79,7 +65,7 @@ export class AgentColumns {
   }
 
   resize(capacity: number): void {
-    const grow = <T extends Float64Array | Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+    const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
       const b = make(capacity);
       b.set(a.subarray(0, this.n));
       return b;
@@ -90,17 +76,6 @@ export class AgentColumns {
     this.created = grow(this.created, f64);
     this.importance = grow(this.importance, f64);
     this.kind = grow(this.kind, (n) => new Uint8Array(n));
-    this.slot = grow(this.slot, (n) => new Uint32Array(n));
-    this.capacity = capacity;
-  }
-
-  resizeVectors(capacity: number): void {
-    const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(capacity);
-      b.set(a.subarray(0, this.vn));
-      return b;
-    };
-    const f64 = (n: number) => new Float64Array(n);
     this.flags = grow(this.flags, (n) => new Uint8Array(n));
     this.factor = grow(this.factor, f64);
     this.errorNorm = grow(this.errorNorm, f64);
@@ -108,18 +83,17 @@ export class AgentColumns {
     this.factor4 = grow(this.factor4, f64);
     this.errorNorm4 = grow(this.errorNorm4, f64);
     this.approxNorm4 = grow(this.approxNorm4, f64);
-    this.vcapacity = capacity;
+    this.capacity = capacity;
   }
 }
 
-/** A memory's scalar fields, as they are in its row, and the key of its stored vector (equal keys: equal vectors). */
+/** A memory's scalar fields, as they are in its row. */
 export interface ColumnRow {
   id: number;
   lastAccessed: number;
   created: number;
   importance: number;
   kind: MemoryKind;
-  vectorKey: number;
 }
 
 /** Counts of what the cache did, for tests and benchmarks. */
@@ -160,9 +134,9 @@ export class ColumnCache {
     return this.usedBytes;
   }
 
-  /** Bytes an agent of n memories takes at most (each with a vector of its own), with room in its columns for `capacity`. */
+  /** Bytes an agent of n memories takes, with room in its columns for `capacity`. */
   bytesFor(n: number, capacity = n): number {
-    return Math.ceil(n / BLOCK_ROWS) * this.blockBytes + capacity * SCALAR_BYTES_PER_MEMORY + n * SCALAR_BYTES_PER_VECTOR;
+    return Math.ceil(n / BLOCK_ROWS) * this.blockBytes + capacity * SCALAR_BYTES_PER_MEMORY;
   }
 
   cachedAgents(): string[] {
@@ -194,26 +168,21 @@ export class ColumnCache {
   }
 
   /**
-   * Loads an agent of n memories (rows in id order; vectors by key, in any order, each key once), evicting
-   * others as needed. Returns undefined, caching nothing, when it cannot fit even alone.
+   * Loads an agent of n memories (rows in id order, vectors in any order), evicting others as needed.
+   * Returns undefined, caching nothing, when it cannot fit even alone.
    */
-  load(agentId: string, rows: Iterable<ColumnRow>, n: number, vectors: () => Iterable<{ key: number; vector: Float32Array }>): AgentColumns | undefined {
+  load(agentId: string, rows: Iterable<ColumnRow>, n: number, vectors: () => Iterable<{ id: number; vector: Float32Array }>): AgentColumns | undefined {
     this.evict(agentId);
     const capacity = n + Math.max(BLOCK_ROWS, n >>> 4);
+    if (!this.makeRoom(this.bytesFor(n, capacity), agentId)) return undefined;
     const c = new AgentColumns();
     c.resize(capacity);
-    if (!this.makeRoom(c.bytes, agentId)) return undefined;
     this.usedBytes += c.bytes;
     this.agents.set(agentId, c);
-    const fresh: boolean[] = [];
-    for (const r of rows) {
-      const slot = this.append(agentId, c, r);
-      if (slot === undefined) return undefined;
-      fresh[slot] = true;
-    }
-    for (const { key, vector } of vectors()) {
-      const slot = c.slotOf.get(key);
-      if (slot !== undefined && fresh[slot]) (this.quantiseInto(c, slot, vector), (fresh[slot] = false));
+    for (const r of rows) if (!this.append(agentId, c, r)) return undefined;
+    for (const { id, vector } of vectors()) {
+      const p = c.positionOf(id);
+      if (p >= 0) this.quantiseInto(c, p, vector);
     }
     this.stats.loads++;
     return c;
@@ -223,13 +192,11 @@ export class ColumnCache {
   add(agentId: string, row: ColumnRow, vector: Float32Array): boolean {
     const c = this.agents.get(agentId);
     if (!c) return false;
-    const had = c.vn;
-    const slot = c.n > 0 && row.id <= c.ids[c.n - 1] ? undefined : this.append(agentId, c, row);
-    if (slot === undefined) {
+    if ((c.n > 0 && row.id <= c.ids[c.n - 1]) || !this.append(agentId, c, row)) {
       this.evict(agentId);
       return false;
     }
-    if (c.vn > had) this.quantiseInto(c, slot, vector);
+    this.quantiseInto(c, c.n - 1, vector);
     return true;
   }
 
@@ -238,20 +205,20 @@ export class ColumnCache {
     if (this.memory) new Int16Array(this.viewOf().buffer, 0, this.stride).set(query16);
   }
 
-  /** Stage 1 for every vector row of the agent, into out[0..vn): out[s] = Σ_i query16[i]·a_s[i], exact. */
+  /** Stage 1 for every row of the agent, into out[0..n): out[p] = Σ_i query16[i]·a_p[i], exact. */
   scan(c: AgentColumns, out: Int32Array): void {
-    if (c.vn === 0) return;
+    if (c.n === 0) return;
     const view = this.viewOf();
     const outOffset = this.stride * 2;
     const results = new Int32Array(view.buffer, outOffset, BLOCK_ROWS);
-    for (let b = 0; b * BLOCK_ROWS < c.vn; b++) {
-      const count = Math.min(BLOCK_ROWS, c.vn - b * BLOCK_ROWS);
+    for (let b = 0; b * BLOCK_ROWS < c.n; b++) {
+      const count = Math.min(BLOCK_ROWS, c.n - b * BLOCK_ROWS);
       this.kernels!.dots8(0, this.rowOffset(c.blocks[b], 0), outOffset, count, this.stride);
       out.set(count === BLOCK_ROWS ? results : results.subarray(0, count), b * BLOCK_ROWS);
     }
   }
 
-  /** Stage 2 for one vector row s (p below): Σ_i query16[i]·b_s[i], exact. */
+  /** Stage 2 for one row: Σ_i query16[i]·b_p[i], exact. */
   residualDot(c: AgentColumns, p: number): number {
     const view = this.viewOf();
     const outOffset = this.stride * 2;
@@ -259,7 +226,7 @@ export class ColumnCache {
     return new Int32Array(view.buffer, outOffset, 1)[0];
   }
 
-  /** The int8 row of vector row p (a view; for tests). */
+  /** The int8 row of position p (a view; for tests). */
   row(c: AgentColumns, p: number): Int8Array {
     const off = this.rowOffset(c.blocks[Math.floor(p / BLOCK_ROWS)], p % BLOCK_ROWS);
     return this.viewOf().subarray(off, off + this.stride);
@@ -278,8 +245,7 @@ export class ColumnCache {
     return this.view;
   }
 
-  /** Appends a memory, with a new vector row when its key is new; its vector row, or undefined when the agent was dropped. */
-  private append(agentId: string, c: AgentColumns, r: ColumnRow): number | undefined {
+  private append(agentId: string, c: AgentColumns, r: ColumnRow): boolean {
     if (c.n === c.capacity) {
       const capacity = c.capacity + Math.max(BLOCK_ROWS, c.capacity >>> 2);
       const extra = (capacity - c.capacity) * SCALAR_BYTES_PER_MEMORY;
@@ -287,24 +253,10 @@ export class ColumnCache {
       c.resize(capacity);
       this.usedBytes += extra;
     }
-    let slot = c.slotOf.get(r.vectorKey);
-    if (slot === undefined) {
-      if (c.vn === c.vcapacity) {
-        const capacity = c.vcapacity + Math.max(BLOCK_ROWS, c.vcapacity >>> 2);
-        const extra = (capacity - c.vcapacity) * SCALAR_BYTES_PER_VECTOR;
-        if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
-        c.resizeVectors(capacity);
-        this.usedBytes += extra;
-      }
-      if (c.vn === c.blocks.length * BLOCK_ROWS) {
-        const block = this.allocateBlock(agentId);
-        if (block === undefined) return this.drop(agentId);
-        c.blocks.push(block);
-      }
-      slot = c.vn++;
-      c.slotOf.set(r.vectorKey, slot);
-      c.flags[slot] = 0;
-      c.factor[slot] = c.errorNorm[slot] = c.approxNorm[slot] = c.factor4[slot] = c.errorNorm4[slot] = c.approxNorm4[slot] = 0;
+    if (c.n === c.blocks.length * BLOCK_ROWS) {
+      const block = this.allocateBlock(agentId);
+      if (block === undefined) return this.drop(agentId);
+      c.blocks.push(block);
     }
     const p = c.n++;
     c.ids[p] = r.id;
@@ -312,13 +264,16 @@ export class ColumnCache {
     c.created[p] = r.created;
     c.importance[p] = r.importance;
     c.kind[p] = kindIndex(r.kind);
-    c.slot[p] = slot;
-    return slot;
+    c.flags[p] = 0;
+    c.factor[p] = 0;
+    c.errorNorm[p] = 0;
+    c.approxNorm[p] = 0;
+    return true;
   }
 
-  private drop(agentId: string): undefined {
+  private drop(agentId: string): false {
     this.evict(agentId);
-    return undefined;
+    return false;
   }
 
   /** Evicts least recently used agents (never `keep`) until `bytes` more fit under the cap. */

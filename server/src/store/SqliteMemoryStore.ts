@@ -111,7 +111,6 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly vectors;
   private readonly agentRows;
   private readonly agentVectors;
-  private readonly agentDistinctVectors;
   private readonly vectorById;
   private readonly touch;
   private readonly searchStmt;
@@ -158,15 +157,8 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentVectors = db.prepare(vectorSql.ofAgent);
     this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
     this.vectorById = db.prepare(vectorSql.ofMemory);
-    // A memory's vector key for the column cache: its shared row (equal vectors share one), or in vec0 its own id.
     this.agentMeta = db.prepare(
-      `SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind, ${shared ? 'vector_id' : 'id'} AS vectorKey
-       FROM memories WHERE agent_id = ? ORDER BY id`,
-    );
-    this.agentDistinctVectors = db.prepare(
-      shared
-        ? 'SELECT id AS key, embedding FROM memory_vectors WHERE id IN (SELECT vector_id FROM memories WHERE agent_id = ?)'
-        : 'SELECT rowid AS key, embedding FROM vec_memories WHERE agent_id = ?',
+      'SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id',
     );
     this.searchStmt = db.prepare('SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?');
   }
@@ -205,13 +197,11 @@ export class SqliteMemoryStore implements MemoryStore {
             t?.object ?? null,
             JSON.stringify(m.evidenceIds ?? []),
           ];
-          const vectorId = this.vectorRows?.idOf(m.embedding);
-          if (vectorId !== undefined) row.push(vectorId);
+          if (this.vectorRows) row.push(this.vectorRows.idOf(m.embedding));
           const id = BigInt(this.insertMemory.run(...row).lastInsertRowid);
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector?.run(id, m.agentId, m.embedding);
-          const vectorKey = vectorId ?? Number(id);
-          this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind, vectorKey }, m.embedding);
+          this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);
           this.heldAdd(m, Number(id), created, t);
           return Number(id);
         }),
@@ -365,10 +355,10 @@ export class SqliteMemoryStore implements MemoryStore {
     const n = this.count(agentId);
     if (this.cache.bytesFor(n) > this.cache.capBytes) return null;
     const rows = this.agentMeta.all(agentId) as ColumnRow[];
-    const vectors = function* (stmt: Database.Statement): Iterable<{ key: number; vector: Float32Array }> {
-      for (const v of stmt.iterate(agentId) as Iterable<{ key: number; embedding: Buffer }>) yield { key: v.key, vector: vectorOf(v.embedding) };
+    const vectors = function* (stmt: Database.Statement): Iterable<{ id: number; vector: Float32Array }> {
+      for (const v of stmt.iterate(agentId) as Iterable<{ id: number; embedding: Buffer }>) yield { id: v.id, vector: vectorOf(v.embedding) };
     };
-    return this.cache.load(agentId, rows, rows.length, () => vectors(this.agentDistinctVectors)) ?? null;
+    return this.cache.load(agentId, rows, rows.length, () => vectors(this.agentVectors)) ?? null;
   }
 
   /** Exact top k from the cached columns: a bounded int8 scan, then exact scores where needed. */

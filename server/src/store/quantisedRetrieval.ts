@@ -10,8 +10,7 @@
 //     |cos(q,v) − approx| ≤ ‖e_v‖/‖v‖ + (‖e_q‖/‖q‖)·(‖x‖/‖v‖) = β
 // where approx = q̂·x/(‖q‖‖v‖) = (τ/‖q‖)·(s/‖v‖)·dot8 [+ (τ/‖q‖)·(t/‖v‖)·dot4 at stage 2], and the dot
 // products are exact integers (simdDots.ts). The ratios are stored per vector when it is quantised,
-// and computed per query here. Memories with the same stored vector share its row (ColumnCache.ts): the
-// scan, the residual and the exact relevance are computed once per row, and read by each of its memories.
+// and computed per query here.
 // Rounding: every quantity is at most ~1 in size and is computed in double from float32 inputs with
 // at most d+10 roundings, so the computed approx and β, and the reference cosine() itself, each sit
 // within (d+10)·2^-53 (< 1e-12 for d ≤ 10^4) of their real values; RELEVANCE_SLACK = 1e-9 covers that
@@ -97,7 +96,7 @@ function scratchFor(n: number): typeof scratch {
  */
 export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Float32Array): Array<{ stage1: [number, number]; stage2: [number, number] }> {
   const q = quantiseQuery(query, cache.stride);
-  const dots = new Int32Array(c.vn);
+  const dots = new Int32Array(c.n);
   if (q.norm > 0) {
     cache.setQuery(q.query16);
     cache.scan(c, dots);
@@ -108,11 +107,10 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
       out.push({ stage1: [0, 0], stage2: [0, 0] });
       continue;
     }
-    const s = c.slot[p];
-    const a1 = dots[s] * q.factor * c.factor[s];
-    const b1 = c.errorNorm[s] + q.errorNorm * c.approxNorm[s] + RELEVANCE_SLACK;
-    const a2 = a1 + cache.residualDot(c, s) * q.factor * c.factor4[s];
-    const b2 = c.errorNorm4[s] + q.errorNorm * c.approxNorm4[s] + RELEVANCE_SLACK;
+    const a1 = dots[p] * q.factor * c.factor[p];
+    const b1 = c.errorNorm[p] + q.errorNorm * c.approxNorm[p] + RELEVANCE_SLACK;
+    const a2 = a1 + cache.residualDot(c, p) * q.factor * c.factor4[p];
+    const b2 = c.errorNorm4[p] + q.errorNorm * c.approxNorm4[p] + RELEVANCE_SLACK;
     out.push({ stage1: [a1 - b1, a1 + b1], stage2: [a2 - b2, a2 + b2] });
   }
   return out;
@@ -144,7 +142,7 @@ export function rankColumns(
     cache.scan(c, dots);
   }
   recencyInto(c.lastAccessed, n, o.nowGameMs, o.decayPerGameHour, recency);
-  const { factor, errorNorm, approxNorm, importance, slot } = c;
+  const { factor, errorNorm, approxNorm, importance } = c;
   const qFactor = zeroQuery ? 0 : q.factor;
   const qError = q.errorNorm;
   const slack = zeroQuery ? 0 : RELEVANCE_SLACK;
@@ -168,9 +166,8 @@ export function rankColumns(
     const imp = importance[p];
     if (imp < impMin) impMin = imp;
     if (imp > impMax) impMax = imp;
-    const s = slot[p];
-    const a = dots[s] * qFactor * factor[s];
-    const b = zeroQuery ? 0 : errorNorm[s] + qError * approxNorm[s] + slack;
+    const a = dots[p] * qFactor * factor[p];
+    const b = zeroQuery ? 0 : errorNorm[p] + qError * approxNorm[p] + slack;
     approx[p] = a;
     bound[p] = b;
     if (a - b > maxLo) maxLo = a - b;
@@ -182,36 +179,33 @@ export function rankColumns(
   nearMax = nearMax.filter((p) => approx[p] + bound[p] >= maxLo);
   nearMin = nearMin.filter((p) => approx[p] - bound[p] <= minHi);
 
-  // Stage 2 and exact relevance, on demand, each computed once per vector row (its memories' approx and
-  // bound are the same numbers).
+  // Stage 2 and exact relevance, on demand, each computed once.
   const tight = new Map<number, { lo: number; hi: number }>();
   const tightOf = (p: number) => {
-    const s = slot[p];
-    let t = tight.get(s);
+    let t = tight.get(p);
     if (!t) {
       if (zeroQuery) t = { lo: 0, hi: 0 };
       else {
         stats.refined++;
-        const a = approx[p] + cache.residualDot(c, s) * q.factor * c.factor4[s];
-        const b = c.errorNorm4[s] + q.errorNorm * c.approxNorm4[s] + RELEVANCE_SLACK;
+        const a = approx[p] + cache.residualDot(c, p) * q.factor * c.factor4[p];
+        const b = c.errorNorm4[p] + q.errorNorm * c.approxNorm4[p] + RELEVANCE_SLACK;
         t = { lo: Math.max(approx[p] - bound[p], a - b), hi: Math.min(approx[p] + bound[p], a + b) };
       }
-      tight.set(s, t);
+      tight.set(p, t);
     }
     return t;
   };
   const exact = new Map<number, number>();
   const exactOf = (p: number): number => {
-    const s = slot[p];
-    let v = exact.get(s);
+    let v = exact.get(p);
     if (v === undefined) {
-      if (zeroQuery || c.flags[s] & ZERO_VECTOR)
+      if (zeroQuery || c.flags[p] & ZERO_VECTOR)
         v = 0; // cosine() of a zero vector is 0
       else {
         v = exactRelevance(p);
         stats.exactReads++;
       }
-      exact.set(s, v);
+      exact.set(p, v);
     }
     return v;
   };
