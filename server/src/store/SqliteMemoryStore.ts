@@ -138,8 +138,8 @@ export class SqliteMemoryStore implements MemoryStore {
     const vectorSql = vectorQueries(this.layout);
     this.vectorRows = shared && !db.readonly ? new VectorRows(db) : null;
     this.insertMemory = db.prepare(
-      `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence${shared ? ', vector_id' : ''})
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?${shared ? ', ?' : ''})`,
+      `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence` +
+        `${shared ? ', vector_id' : ''}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?${shared ? ', ?' : ''})`,
     );
     this.insertVector = shared ? null : db.prepare('INSERT INTO vec_memories (rowid, agent_id, embedding) VALUES (?, ?, ?)');
     this.byId = db.prepare('SELECT * FROM memories WHERE id = ?');
