@@ -4,11 +4,13 @@
 // WAL), and RSS every wall second; it reports each one's slope, the file per agent-day a week-long run ends
 // with and each table's size, and draws RSS and file size over the run in docs/soak.svg. CPU at 1× is the
 // CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
-// (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time).
+// (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
+// a copy of the world file).
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { generatedTown, startServerProcess, type ServerProcess } from './bigTown';
 
 const AGENTS = 1000;
@@ -68,6 +70,20 @@ async function patiently<T>(read: () => Promise<T>): Promise<T> {
       console.warn(`soak: /healthz failed (${error instanceof Error ? error.message : String(error)}); trying again`);
       await new Promise((r) => setTimeout(r, 1000));
     }
+  }
+}
+
+/**
+ * A copy of the world file as of one read transaction (VACUUM INTO: compacted, so its dbstat is a little
+ * smaller than the live file's). SQLite's online backup restarts whenever the running town writes, so it never ends.
+ */
+function keepCopy(file: string, dest: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    sqliteVec.load(db); // a file before schema 3 has vec0 tables
+    db.prepare('VACUUM INTO ?').run(dest);
+  } finally {
+    db.close();
   }
 }
 
@@ -149,21 +165,23 @@ function snapshotWindowKb(file: string, untilGameMs: number, hours: number): num
 
 /**
  * The world file a week-long run would end with, per agent-day, from what `days` game days added to it
- * (KB, whole town): the growth with vec0's chunks replaced by the vectors the new memories fill (a first
- * day's memories land in chunks the start file already holds, so its growth alone leaves them out; a
- * later day pays for its chunks a chunk at a time), and the window of snapshots kept whole counted once in
- * the week instead of once in these days (each day's window replaces the last one).
+ * (KB, whole town): in a file with vec0 (before schema 3), the growth with vec0's chunks replaced by the
+ * vectors the new memories fill (a first day's memories land in chunks the start file already holds, so its
+ * growth alone leaves them out; a later day pays for its chunks a chunk at a time); shared vectors are
+ * written as they come, so the growth holds them (`vec0VectorsMade` 0). And the window of snapshots kept
+ * whole counted once in the week instead of once in these days (each day's window replaces the last one).
  */
 export function weekKbPerAgentDay(o: {
   growthKb: number;
   vectorChunkGrowthKb: number;
-  memoriesMade: number;
+  /** Memories made, each with its own vec0 vector; 0 where vectors are shared rows. */
+  vec0VectorsMade: number;
   dimension: number;
   windowKb: number;
   days: number;
   agents: number;
 }): number {
-  const vectorsKb = (o.memoriesMade * (o.dimension * 4 + VEC0_ROWID_BYTES)) / 1024;
+  const vectorsKb = (o.vec0VectorsMade * (o.dimension * 4 + VEC0_ROWID_BYTES)) / 1024;
   const perDay = (o.growthKb - o.vectorChunkGrowthKb + vectorsKb - o.windowKb) / o.days;
   return (perDay + o.windowKb / WEEK_DAYS) / o.agents;
 }
@@ -267,11 +285,12 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
     const growthKb = last.fileKb - samples[0].fileKb;
     const vectorChunkGrowthKb = vectorChunkKb(tables) - vectorChunkKb(startTables);
     const memoriesMade = last.memories - samples[0].memories;
+    const vec0VectorsMade = tables.some((t) => t.name === 'vec_memories_rowids') ? memoriesMade : 0;
     const windowKb = snapshotWindowKb(file, startMs + last.gameHour * HOUR_MS, SNAPSHOT_WINDOW_GAME_HOURS);
     const result: Record<string, number> = {
-      'soak.world_kb_per_agent_day': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, memoriesMade, dimension, windowKb, days, agents: AGENTS }),
+      'soak.world_kb_per_agent_day': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, vec0VectorsMade, dimension, windowKb, days, agents: AGENTS }),
       // What the soak's own days added, with their vectors and their whole window of snapshots.
-      'soak.world_kb_per_agent_day_soaked': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, memoriesMade, dimension, windowKb: 0, days, agents: AGENTS }),
+      'soak.world_kb_per_agent_day_soaked': weekKbPerAgentDay({ growthKb, vectorChunkGrowthKb, vec0VectorsMade, dimension, windowKb: 0, days, agents: AGENTS }),
       'soak.world_kb_growth_per_agent_day': growthKb / AGENTS / days,
       'soak.snapshot_window_kb_per_agent': windowKb / AGENTS,
       'soak.vector_chunk_growth_kb_per_agent': vectorChunkGrowthKb / AGENTS,
@@ -317,6 +336,8 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       'soak.game_hours': last.gameHour,
     };
     for (const t of tables.slice(0, 6)) result[`soak.table_kb_per_agent.${t.name}`] = t.kb / AGENTS;
+    // SOAK_KEEP_FILE: a consistent copy of the world file (SQLite's online backup) for reading afterwards (the data dir is removed).
+    if (process.env.SOAK_KEEP_FILE) keepCopy(file, process.env.SOAK_KEEP_FILE);
     return result;
   } catch (error) {
     console.error(`soak: the server (${server.exited() ?? 'running'}) wrote:\n${server.stderrTail()}`);

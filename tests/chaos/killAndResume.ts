@@ -148,7 +148,7 @@ export class OutsideReader {
     const events = new Map((db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events').all() as Row[]).map((e) => [e.seq, e]));
     for (const [seq, key] of this.events) if (events.get(seq) === undefined || eventKey(events.get(seq)!) !== key) lost.push(`event #${seq}`);
     const memories = new Map((db.prepare(MEMORY_ROWS).all(0) as MemoryRow[]).map((m) => [m.id, memoryKey(m)]));
-    const vectors = new Set(db.prepare('SELECT rowid FROM vec_memories').pluck().all() as number[]);
+    const vectors = new Set(db.prepare('SELECT m.id FROM memories m JOIN memory_vectors v ON v.id = m.vector_id').pluck().all() as number[]);
     for (const [id, key] of this.memories) {
       if (memories.get(id) !== key) lost.push(`memory ${id}`);
       else if (!vectors.has(id)) lost.push(`memory ${id}'s vector`);

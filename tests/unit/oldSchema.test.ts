@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWorldDb } from '../../server/src/store/WorldDb';
 import { MIGRATIONS } from '../../server/src/store/migrations';
+import { takeBackToVec0 } from '../fixtures/oldVectors';
 
 const EMBEDDING = { model: 'test', dimension: 4 };
 const dirs: string[] = [];
@@ -35,6 +36,7 @@ function schemaOneWorld(): string {
   });
   db.close();
   const raw = new Database(file);
+  takeBackToVec0(raw, EMBEDDING.dimension);
   raw.exec('ALTER TABLE llm_calls DROP COLUMN endpoint');
   raw.pragma('user_version = 1');
   raw.close();

@@ -7,6 +7,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { WorldDb } from '../store/WorldDb';
+import { vectorLayoutOf, vectorQueries } from '../store/memoryVectors';
 import type { EventKind } from '../protocol/events';
 import { formatIsoMinute } from '../protocol/time';
 import { readWorldFacts, pairKey, type WorldFacts } from './facts';
@@ -109,7 +110,7 @@ export const MEMORY_COLUMNS = ['id', 'agent_id', 'kind', 'created', 'created_ms'
 
 /** Every memory (no vectors unless asked: `vectors` adds an `embedding` column). */
 export function exportMemories(db: WorldDb, out: Writable, o: ExportOptions = {}): Promise<void> {
-  const vector = db.db.prepare('SELECT embedding FROM vec_memories WHERE rowid = ?').pluck();
+  const vector = db.db.prepare(vectorQueries(vectorLayoutOf(db.db)).ofMemory);
   function* rows() {
     const it = db.db
       .prepare(
@@ -122,7 +123,7 @@ export function exportMemories(db: WorldDb, out: Writable, o: ExportOptions = {}
     for (const m of it) {
       const row: Record<string, unknown> = { ...m, created: formatIsoMinute(m.created_ms as number), evidence: JSON.parse(m.evidence as string).join(' ') };
       if (o.vectors) {
-        const buf = vector.get(m.id) as Buffer | undefined;
+        const buf = (vector.get(BigInt(m.id as number)) as { embedding: Buffer } | undefined)?.embedding;
         row.embedding = buf ? Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4), (x) => x.toPrecision(6)).join(' ') : '';
       }
       yield row;

@@ -1,4 +1,5 @@
-// The memory stream in SQLite: rows in `memories`, embeddings in a vec0 table partitioned by agent.
+// The memory stream in SQLite: rows in `memories`, each naming its vector in `memory_vectors`, where equal
+// vectors are one row (memoryVectors.ts; a file older than schema 3, read as it is, has vec0's per-memory rows).
 //
 // Retrieval is exact: it returns the same top k as scoring every memory of the agent, each term
 // min-max normalised over ALL of the agent's memories. Two ways:
@@ -9,7 +10,9 @@
 //   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
 //   inside a caller's transaction (which may yet roll back) evicts the agent instead, except in a
 //   batch (WorldDb.batch), which commits or else drops every agent's columns itself.
-// - Through SQL, for an agent that does not fit the cap on its own: the ranges of importance and last
+// - Through SQL, for an agent that does not fit the cap on its own (or a cap of 0): a scan of the agent's rows
+//   and vectors, scored as the reference scores them (`fullScan`). An older file's vec0 adds a KNN index, and
+//   there the bounded path below answers instead: the ranges of importance and last
 //   access by SQL aggregates, of relevance from a KNN (the most similar) and a KNN on the negated query
 //   (the least similar). Candidates are the N most similar, the M most recently accessed and the I most
 //   important. A memory outside them scores at most
@@ -26,12 +29,16 @@ import type { Memory, MemoryId, MemoryInput, MemoryKind, MemoryStore, RetrievalO
 import { compareScored, cosine, normaliseIn, rankAll, recencyOf, scoreTerms, type RawTerms, type TermRange } from './scoring';
 import { ColumnCache, type AgentColumns, type CacheStats, type ColumnRow } from './ColumnCache';
 import { rankColumns } from './quantisedRetrieval';
+import { vectorLayoutOf, vectorOf, vectorQueries, VectorRows, type VectorLayout } from './memoryVectors';
 
 const KNN_LIMIT = 4096;
 /**
  * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~2.4 kB
  * (int8 vector, int4 residual, scalars), so this holds ~225k memories; at 100 dimensions (the
- * offline embedder, padded to 128) ~270 B, so ~2 M.
+ * offline embedder, padded to 128) ~270 B, so ~2 M. (The cache keeps a row per memory even where memories
+ * share a stored vector: over a day of the town of 1,000, 72% of an agent's memories have a vector new to
+ * that agent, so rows per distinct vector of an agent saved 3% and cost 30% where nothing repeats. The town
+ * as a whole repeats: 16% of its memories have a vector new to the town; a pool shared by agents is the way.)
  */
 export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
@@ -72,8 +79,6 @@ function toMemory(r: MemoryRow): Memory {
   };
 }
 
-const vectorOf = (buf: Buffer): Float32Array => new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-
 /** Counts of the work retrieval did, for tests and benchmarks. */
 export interface RetrievalStats {
   /** Candidate rounds of the SQL path. */
@@ -91,6 +96,9 @@ export interface RetrievalStats {
 export class SqliteMemoryStore implements MemoryStore {
   readonly stats: RetrievalStats = { rounds: 0, fullScans: 0, columnScans: 0, exactReads: 0, candidates: 0, refined: 0 };
   private readonly cache: ColumnCache;
+  /** Where the vectors are: shared rows (schema 3 on), or vec0 in an older file read as it is (memoryVectors.ts). */
+  readonly layout: VectorLayout;
+  private readonly vectorRows: VectorRows | null;
   private readonly agentMeta;
   private readonly insertMemory;
   private readonly insertVector;
@@ -125,11 +133,15 @@ export class SqliteMemoryStore implements MemoryStore {
     columnCacheBytes = COLUMN_CACHE_BYTES,
   ) {
     this.cache = new ColumnCache(dimension, columnCacheBytes);
+    this.layout = vectorLayoutOf(db);
+    const shared = this.layout === 'shared';
+    const vectorSql = vectorQueries(this.layout);
+    this.vectorRows = shared && !db.readonly ? new VectorRows(db) : null;
     this.insertMemory = db.prepare(
-      `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence` +
+        `${shared ? ', vector_id' : ''}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?${shared ? ', ?' : ''})`,
     );
-    this.insertVector = db.prepare('INSERT INTO vec_memories (rowid, agent_id, embedding) VALUES (?, ?, ?)');
+    this.insertVector = shared ? null : db.prepare('INSERT INTO vec_memories (rowid, agent_id, embedding) VALUES (?, ?, ?)');
     this.byId = db.prepare('SELECT * FROM memories WHERE id = ?');
     this.recentAll = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY id DESC LIMIT ?');
     this.countAgent = db.prepare('SELECT count(*) AS n FROM memories WHERE agent_id = ?').pluck();
@@ -138,14 +150,15 @@ export class SqliteMemoryStore implements MemoryStore {
       'SELECT count(*) AS n, min(last_accessed_ms) AS minAccess, max(last_accessed_ms) AS maxAccess, ' +
         'min(importance) AS minImp, max(importance) AS maxImp FROM memories WHERE agent_id = ?',
     );
-    this.knn = db.prepare('SELECT rowid AS id, distance FROM vec_memories WHERE embedding MATCH ? AND k = ? AND agent_id = ?');
+    // vec0's KNN, for the bounded SQL path; a shared layout has no KNN index and scans the agent instead.
+    this.knn = shared ? null : db.prepare('SELECT rowid AS id, distance FROM vec_memories WHERE embedding MATCH ? AND k = ? AND agent_id = ?');
     this.byAccess = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY last_accessed_ms DESC, id DESC LIMIT ?');
     this.byImportance = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY importance DESC, id DESC LIMIT ?');
-    this.vectors = db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE rowid IN (SELECT value FROM json_each(?))');
+    this.vectors = db.prepare(vectorSql.ofMemories);
     this.agentRows = db.prepare('SELECT * FROM memories WHERE agent_id = ?');
-    this.agentVectors = db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?');
+    this.agentVectors = db.prepare(vectorSql.ofAgent);
     this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
-    this.vectorById = db.prepare('SELECT embedding FROM vec_memories WHERE rowid = ?').pluck();
+    this.vectorById = db.prepare(vectorSql.ofMemory);
     this.agentMeta = db.prepare(
       'SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id',
     );
@@ -174,7 +187,7 @@ export class SqliteMemoryStore implements MemoryStore {
             throw new Error(`memory embedding has ${m.embedding.length} dimensions; this world uses ${this.dimension}`);
           const t = m.triple ?? null;
           const created = Math.round(m.createdGameMs);
-          const info = this.insertMemory.run(
+          const row = [
             m.agentId,
             m.kind,
             m.description,
@@ -185,10 +198,11 @@ export class SqliteMemoryStore implements MemoryStore {
             t?.predicate ?? null,
             t?.object ?? null,
             JSON.stringify(m.evidenceIds ?? []),
-          );
-          const id = BigInt(info.lastInsertRowid);
+          ];
+          if (this.vectorRows) row.push(this.vectorRows.idOf(m.embedding));
+          const id = BigInt(this.insertMemory.run(...row).lastInsertRowid);
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
-          this.insertVector.run(id, m.agentId, m.embedding);
+          this.insertVector?.run(id, m.agentId, m.embedding);
           this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);
           this.heldAdd(m, Number(id), created, t);
           return Number(id);
@@ -311,7 +325,7 @@ export class SqliteMemoryStore implements MemoryStore {
   retrieve(o: RetrievalOptions): ScoredMemory[] {
     // A query with NaN or infinite entries scores NaN everywhere: brute force, as the reference does.
     const cols = o.query.every(Number.isFinite) ? this.columnsOf(o.agentId) : null;
-    const top = cols ? this.fromColumns(cols, o) : o.kinds ? this.fullScan(o) : this.bounded(o);
+    const top = cols ? this.fromColumns(cols, o) : o.kinds || !this.knn ? this.fullScan(o) : this.bounded(o);
     if (o.touch !== false && top.length) {
       const now = Math.round(o.nowGameMs);
       this.db.transaction(() => top.forEach((s) => this.touch.run(now, s.memory.id)))();
@@ -352,7 +366,13 @@ export class SqliteMemoryStore implements MemoryStore {
   /** Exact top k from the cached columns: a bounded int8 scan, then exact scores where needed. */
   private fromColumns(c: AgentColumns, o: RetrievalOptions): ScoredMemory[] {
     this.stats.columnScans++;
-    const ranking = rankColumns(this.cache, c, o, (p) => cosine(o.query, vectorOf(this.vectorById.get(BigInt(c.ids[p])) as Buffer)), this.stats);
+    const ranking = rankColumns(
+      this.cache,
+      c,
+      o,
+      (p) => cosine(o.query, vectorOf((this.vectorById.get(BigInt(c.ids[p])) as { embedding: Buffer }).embedding)),
+      this.stats,
+    );
     if (!ranking) return [];
     return ranking.hits.map((h) =>
       scoreTerms(
@@ -388,7 +408,7 @@ export class SqliteMemoryStore implements MemoryStore {
       this.stats.rounds++;
       if (size >= r.n) return this.fullScan(o, ranges);
       if (size > KNN_LIMIT) return this.fullScan(o, ranges);
-      const similar = this.knn.all(o.query, size, o.agentId) as Array<{ id: number }>;
+      const similar = this.knn!.all(o.query, size, o.agentId) as Array<{ id: number }>;
       const recent = this.byAccess.all(o.agentId, size) as MemoryRow[];
       const important = this.byImportance.all(o.agentId, size) as MemoryRow[];
       const rows = new Map<number, MemoryRow>();
@@ -463,7 +483,7 @@ export class SqliteMemoryStore implements MemoryStore {
    */
   private largestRelevance(query: Float32Array, agentId: AgentId, n: number): number {
     for (let k = 8; ; k *= 2) {
-      const rows = this.knn.all(query, Math.min(k, n), agentId) as Array<{ id: number; distance: number | null }>;
+      const rows = this.knn!.all(query, Math.min(k, n), agentId) as Array<{ id: number; distance: number | null }>;
       const distances = rows.map((r) => r.distance).filter((d): d is number => d !== null);
       const enough = rows.length >= n || (distances.length > 0 && distances[distances.length - 1] > distances[0] + 2 * this.knnError);
       if (enough || k >= KNN_LIMIT) {

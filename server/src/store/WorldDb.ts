@@ -15,16 +15,6 @@ import { SqliteMemoryStore } from './SqliteMemoryStore';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
-/**
- * Rows per vec0 chunk, for worlds made from now on (a file keeps the chunk size it was made with). vec0
- * gives each agent (partition) its own chunks, allocated whole: with 256 a new world of 10,000 was a
- * ~1.1 GB file of empty chunks before its first step, and writing it was most of its start. With 32 the
- * seeds of 10,000 are ~150 MB; reading an agent's vectors, exact reads and the retrieval benches are
- * unchanged within noise, a KNN over 10,000 memories is ~1.5× (4–5 against 3–4 ms; the column cache
- * answers most retrievals), and inserts ~0.7× (a chunk every 32 rows). Measured in BENCHMARKS.md.
- */
-export const VEC_CHUNK_SIZE = 32;
-
 export class EmbedderMismatchError extends Error {
   constructor(file: string, recorded: { model: string; dimension: number }, wanted: { model: string; dimension: number }) {
     super(
@@ -321,7 +311,7 @@ export class WorldDb {
   private discardUnfinishedStart(): { memories: number; events: number } {
     return this.db.transaction(() => {
       const memories = this.db.prepare('DELETE FROM memories').run().changes;
-      this.db.prepare('DELETE FROM vec_memories').run();
+      this.db.prepare('DELETE FROM memory_vectors').run();
       const events = this.db.prepare('DELETE FROM events').run().changes;
       for (const table of ['utterances', 'conversations', 'plans', 'relationships']) this.db.prepare(`DELETE FROM ${table}`).run();
       this.memories.forgetAllColumns();
@@ -689,10 +679,6 @@ export function openWorldDb(file: string, embedding: { model: string; dimension:
         set.run('embedding_dimension', String(embedding.dimension));
         set.run('created_wall_ms', String(clock.now()));
         set.run('event_format', String(EVENT_FORMAT));
-        db.exec(
-          `CREATE VIRTUAL TABLE vec_memories USING vec0(agent_id TEXT PARTITION KEY, embedding ` +
-            `float[${embedding.dimension}] distance_metric=cosine, chunk_size=${VEC_CHUNK_SIZE})`,
-        );
       })();
     } else if (embedding && (model !== embedding.model || dimension !== embedding.dimension)) {
       throw new EmbedderMismatchError(file, { model, dimension }, embedding);

@@ -5,6 +5,7 @@ import type { AgentId } from '../protocol/ids';
 import type { WorldDb } from './WorldDb';
 import type { Memory, MemoryKind, RetrievalWeights, ScoredMemory } from './types';
 import { cosine, rankAll, recencyOf } from './scoring';
+import { vectorLayoutOf, vectorOf, vectorQueries } from './memoryVectors';
 
 const COLUMNS = `id, agent_id AS agentId, kind, description, created_ms AS createdGameMs, importance, subject, predicate, object, evidence`;
 
@@ -56,11 +57,8 @@ export function scoreMemoriesAt(
   const rows = db.db.prepare(`SELECT ${COLUMNS} FROM memories WHERE agent_id = ? AND created_ms <= ?`).all(agentId, Math.floor(gameMs)) as Row[];
   if (rows.length === 0) return [];
   const vectors = new Map<number, Float32Array>();
-  for (const v of db.db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?').iterate(agentId) as IterableIterator<{
-    id: number;
-    embedding: Buffer;
-  }>)
-    vectors.set(v.id, new Float32Array(v.embedding.buffer.slice(v.embedding.byteOffset, v.embedding.byteOffset + v.embedding.byteLength)));
+  const ofAgent = vectorQueries(vectorLayoutOf(db.db)).ofAgent;
+  for (const v of db.db.prepare(ofAgent).iterate(agentId) as IterableIterator<{ id: number; embedding: Buffer }>) vectors.set(v.id, vectorOf(v.embedding));
   const raw = rows.map(memoryAt).map((memory) => ({
     memory,
     recency: recencyOf(memory.createdGameMs, gameMs, decayPerGameHour),

@@ -1,6 +1,7 @@
 // Numbered migrations of a world file. Each runs once, in a transaction, and is recorded in
 // PRAGMA user_version. Never edit a migration that has shipped: add the next one.
 import type Database from 'better-sqlite3';
+import { shareVectors } from './memoryVectors';
 
 export interface Migration {
   version: number;
@@ -106,6 +107,14 @@ export const MIGRATIONS: Migration[] = [
     up(db) {
       db.exec('ALTER TABLE llm_calls ADD COLUMN endpoint TEXT');
     },
+  },
+  {
+    // Identical vectors stored once (memoryVectors.ts): most memories repeat an observation the agent or another made.
+    version: 3,
+    name: 'memory_vectors shared by identical vectors, memories.vector_id; vec0 and two of its indexes dropped',
+    // Readers of an older file read its vectors from vec0 (vectorLayoutOf).
+    readersCope: true,
+    up: shareVectors,
   },
 ];
 

@@ -1,5 +1,5 @@
 // A rename of an agent's id in one world file, in one transaction: every table that keys or names the
-// agent (memories and their vectors, the event log's rows and data, snapshots, plans, conversations and
+// agent (memories, the event log's rows and data, snapshots, plans, conversations and
 // their lines, relationships both ways, LLM calls) reads as if the agent had always had the new id, so
 // retrieval, replay of any earlier moment, analysis and resume all see one agent with one history.
 // An `agent.renamed` event marks when it happened. Other world files are records of their own runs and
@@ -43,14 +43,7 @@ export function renameAgentInWorld(world: WorldDb, from: string, to: string, mar
     if (worldHoldsAgent(world, to)) throw new Error(`this world's history already holds '${to}'`);
     const memories = db.prepare('UPDATE memories SET agent_id = ? WHERE agent_id = ?').run(to, from).changes;
     for (const column of ['subject', 'object'] as const) db.prepare(`UPDATE memories SET ${column} = ? WHERE ${column} = ?`).run(to, from);
-    // vec0 keeps its partition key with the row: each vector moves to the new partition under its rowid.
-    const vectors = db.prepare('SELECT rowid AS id, embedding FROM vec_memories WHERE agent_id = ?').all(from) as Array<{ id: number; embedding: Buffer }>;
-    const dropVector = db.prepare('DELETE FROM vec_memories WHERE rowid = ?');
-    const putVector = db.prepare('INSERT INTO vec_memories (rowid, agent_id, embedding) VALUES (?, ?, ?)');
-    for (const v of vectors) {
-      dropVector.run(BigInt(v.id));
-      putVector.run(BigInt(v.id), to, v.embedding);
-    }
+    // Vectors name no agent (memoryVectors.ts): shared rows, reached through memories.vector_id, need no change.
     db.prepare('UPDATE events SET agent_id = ? WHERE agent_id = ?').run(to, from);
     let events = 0;
     const setData = db.prepare('UPDATE events SET data = ? WHERE seq = ?');
