@@ -26,7 +26,7 @@ const GRID_PX = 128;
 /** Measuring names ahead: at most this long at a time, and at least once in this long even when the page is never idle. */
 const IDLE_SLICE_MS = 4;
 const IDLE_WAIT_MS = 250;
-/** Cells a grid row may hold in a cell's key (column × span + row): more than any map's width in cells at any zoom. */
+/** Rows of grid cells at most, for a cell's key (column × span + row): more than any map has at any zoom. */
 const GRID_KEY_SPAN = 1 << 20;
 
 export interface PlaceLabel {
