@@ -6,7 +6,7 @@
 // its look and name are drawn anew.
 import Phaser from 'phaser';
 import type { AgentState } from '@protocol/state';
-import { positionOnPath, type Direction } from '@protocol/movement';
+import { arrivalGameMs, pathLength, positionOnPath, type Direction } from '@protocol/movement';
 import { ensureCharacterTexture, standingFrame, FRAME_PX, type Look } from './characterTextures';
 import type { LabelAtlas } from './labelAtlas';
 
@@ -232,13 +232,6 @@ export class AgentView {
       return null;
     }
     const copy = Array.from(path);
-    const n = copy.length;
-    let tiles = 0;
-    for (let i = 0; i + 1 < n; i++) {
-      const a = copy[i];
-      const b = copy[i + 1];
-      tiles += Math.abs((b % mapWidth) - (a % mapWidth)) + Math.abs(Math.floor(b / mapWidth) - Math.floor(a / mapWidth));
-    }
     const end = positionOnPath(copy, mapWidth, 0, 0, 0);
     const speed = state.tilesPerGameMinute;
     return (this.walk = {
@@ -247,7 +240,8 @@ export class AgentView {
       startGameMs: state.pathStartGameMs,
       speed,
       mapWidth,
-      endGameMs: speed > 0 ? state.pathStartGameMs + (tiles / speed) * 60_000 : -Infinity,
+      // As positionOnPath: no speed is already there.
+      endGameMs: speed > 0 ? arrivalGameMs(state.pathStartGameMs, pathLength(copy, mapWidth), speed) : -Infinity,
       endX: end.x,
       endY: end.y,
       endDirection: end.direction,
