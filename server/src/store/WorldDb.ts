@@ -12,6 +12,7 @@ import type { ConversationRecord, EventLog, EventQuery, Snapshot, SnapshotHeader
 import { MIGRATIONS, migrate } from './migrations';
 import { systemClock, type WallClock } from '../core/wallClock';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
+import { memoryLayoutOf } from './memoryTexts';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
@@ -310,7 +311,9 @@ export class WorldDb {
   /** Clears everything a first start wrote (see unfinishedStart). */
   private discardUnfinishedStart(): { memories: number; events: number } {
     return this.db.transaction(() => {
-      const memories = this.db.prepare('DELETE FROM memories').run().changes;
+      const rows = memoryLayoutOf(this.db) === 'rows';
+      const memories = this.db.prepare(`DELETE FROM ${rows ? 'memory_rows' : 'memories'}`).run().changes;
+      if (rows) this.db.exec('DELETE FROM memory_texts; DELETE FROM agents');
       this.db.prepare('DELETE FROM memory_vectors').run();
       const events = this.db.prepare('DELETE FROM events').run().changes;
       for (const table of ['utterances', 'conversations', 'plans', 'relationships']) this.db.prepare(`DELETE FROM ${table}`).run();

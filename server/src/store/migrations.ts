@@ -2,6 +2,7 @@
 // PRAGMA user_version. Never edit a migration that has shipped: add the next one.
 import type Database from 'better-sqlite3';
 import { shareVectors } from './memoryVectors';
+import { compactMemories } from './memoryTexts';
 
 export interface Migration {
   version: number;
@@ -115,6 +116,14 @@ export const MIGRATIONS: Migration[] = [
     // Readers of an older file read its vectors from vec0 (vectorLayoutOf).
     readersCope: true,
     up: shareVectors,
+  },
+  {
+    // Memories' rows without repeated text (memoryTexts.ts): most are observations noted before in the same words.
+    version: 4,
+    name: 'memory_rows with integer agent keys (agents) and texts stored once (memory_texts); memories a view over them',
+    // The view has the table's columns and values, so readers of an older file read its table as it is.
+    readersCope: true,
+    up: compactMemories,
   },
 ];
 

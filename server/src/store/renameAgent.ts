@@ -7,6 +7,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { renameInJson } from '../core/renameInJson';
 import type { WorldDb } from './WorldDb';
+import { memoryLayoutOf, renameInMemoryRows } from './memoryTexts';
 
 export interface RenameCounts {
   memories: number;
@@ -41,8 +42,12 @@ export function renameAgentInWorld(world: WorldDb, from: string, to: string, mar
   const quoted = JSON.stringify(from);
   const counts = db.transaction((): RenameCounts => {
     if (worldHoldsAgent(world, to)) throw new Error(`this world's history already holds '${to}'`);
-    const memories = db.prepare('UPDATE memories SET agent_id = ? WHERE agent_id = ?').run(to, from).changes;
-    for (const column of ['subject', 'object'] as const) db.prepare(`UPDATE memories SET ${column} = ? WHERE ${column} = ?`).run(to, from);
+    let memories: number;
+    if (memoryLayoutOf(db) === 'rows') memories = renameInMemoryRows(db, from, to);
+    else {
+      memories = db.prepare('UPDATE memories SET agent_id = ? WHERE agent_id = ?').run(to, from).changes;
+      for (const column of ['subject', 'object'] as const) db.prepare(`UPDATE memories SET ${column} = ? WHERE ${column} = ?`).run(to, from);
+    }
     // Vectors name no agent (memoryVectors.ts): shared rows, reached through memories.vector_id, need no change.
     db.prepare('UPDATE events SET agent_id = ? WHERE agent_id = ?').run(to, from);
     let events = 0;
