@@ -313,9 +313,9 @@ export class WorldDb {
     return this.db.transaction(() => {
       const rows = memoryLayoutOf(this.db) === 'rows';
       const memories = this.db.prepare(`DELETE FROM ${rows ? 'memory_rows' : 'memories'}`).run().changes;
-      if (rows) this.db.exec('DELETE FROM memory_texts; DELETE FROM agents');
       this.db.prepare('DELETE FROM memory_vectors').run();
-      const events = this.db.prepare('DELETE FROM events').run().changes;
+      const events = this.db.prepare(`DELETE FROM ${rows ? 'event_rows' : 'events'}`).run().changes;
+      if (rows) this.db.exec('DELETE FROM memory_texts; DELETE FROM agents');
       for (const table of ['utterances', 'conversations', 'plans', 'relationships']) this.db.prepare(`DELETE FROM ${table}`).run();
       this.memories.forgetAllColumns();
       this.forgetRelationships();

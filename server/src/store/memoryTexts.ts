@@ -197,7 +197,7 @@ export function compactMemories(db: Database.Database): void {
 }
 
 /**
- * A rename in the 'rows' layout: the agent's one `agents` row, and every text whose subject or object is the old id
+ * A rename in the 'rows' layout: the agent's one `agents` row (its memories' and its events' key), and every text whose subject or object is the old id
  * (a text shared by several agents' memories is renamed for all of them, as renaming each memory's row did).
  * Returns how many memories the agent has.
  */
@@ -205,7 +205,9 @@ export function renameInMemoryRows(db: Database.Database, from: string, to: stri
   const key = db.prepare('SELECT key FROM agents WHERE id = ?').pluck().get(from) as number | undefined;
   const memories = key === undefined ? 0 : (db.prepare('SELECT count(*) FROM memory_rows WHERE agent = ?').pluck().get(key) as number);
   // A key left for the new id with no memories (none is made so, but a file may hold one) would block the rename.
-  db.prepare('DELETE FROM agents WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memory_rows WHERE agent = agents.key)').run(to);
+  db.prepare(
+    'DELETE FROM agents WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memory_rows WHERE agent = agents.key) AND NOT EXISTS (SELECT 1 FROM event_rows WHERE agent = agents.key)',
+  ).run(to);
   db.prepare('UPDATE agents SET id = ? WHERE id = ?').run(to, from);
   const rehash = db.prepare('UPDATE memory_texts SET hash = ?, subject = ?, object = ? WHERE id = ?');
   const named = db.prepare('SELECT id, description, subject, predicate, object FROM memory_texts WHERE subject = ? OR object = ?').all(from, from) as Array<

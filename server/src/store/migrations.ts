@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { shareVectors } from './memoryVectors';
 import { compactMemories } from './memoryTexts';
+import { compactEvents } from './eventRows';
 
 export interface Migration {
   version: number;
@@ -118,12 +119,16 @@ export const MIGRATIONS: Migration[] = [
     up: shareVectors,
   },
   {
-    // Memories' rows without repeated text (memoryTexts.ts): most are observations noted before in the same words.
+    // Rows without repeated text: memories' words once per distinct text (memoryTexts.ts), most being observations
+    // noted before in the same words; agents and event kinds as integer keys in memories, events and their indexes (eventRows.ts).
     version: 4,
-    name: 'memory_rows with integer agent keys (agents) and texts stored once (memory_texts); memories a view over them',
-    // The view has the table's columns and values, so readers of an older file read its table as it is.
+    name: 'memory_rows, memory_texts, agents, event_rows, event_kinds; memories and events views over them',
+    // The views have the tables' columns and values, so readers of an older file read its tables as they are.
     readersCope: true,
-    up: compactMemories,
+    up(db) {
+      compactMemories(db);
+      compactEvents(db);
+    },
   },
 ];
 
