@@ -33,6 +33,8 @@ const WALL_LIMIT_MS_PER_GAME_HOUR = 2.5 * 60_000;
 const SNAPSHOT_WINDOW_GAME_HOURS = 6;
 /** The run the per-agent-day file figure is for: a week, as the issue's user leaves the town running. */
 const WEEK_DAYS = 7;
+/** Memories an agent-day of merged main's quiet 1× soak (round 5): the rate the file target is read at. */
+const REFERENCE_MEMORIES_PER_AGENT_DAY = 561;
 /** Bytes vec0 keeps for a vector beyond its float32 values: its rowid in the chunk (the validity bit left out). */
 const VEC0_ROWID_BYTES = 8;
 
@@ -336,6 +338,13 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       'soak.game_hours': last.gameHour,
     };
     for (const t of tables.slice(0, 6)) result[`soak.table_kb_per_agent.${t.name}`] = t.kb / AGENTS;
+    // Bytes a memory costs (with its events and everything else the day wrote), which the storage decides and the load
+    // does not; memories a day are the load's (a loaded machine drops observations). So the file at a reference rate too.
+    const perMemory = (1024 * (growthKb - windowKb)) / memoriesMade;
+    result['soak.world_bytes_per_memory'] = perMemory;
+    result[`soak.world_kb_per_agent_day_at_${REFERENCE_MEMORIES_PER_AGENT_DAY}_memories`] =
+      (perMemory * REFERENCE_MEMORIES_PER_AGENT_DAY) / 1024 + windowKb / WEEK_DAYS / AGENTS;
+    for (const t of tables.slice(0, 10)) result[`soak.table_bytes_per_memory.${t.name}`] = (1024 * t.kb) / last.memories;
     // SOAK_KEEP_FILE: a consistent copy of the world file (SQLite's online backup) for reading afterwards (the data dir is removed).
     if (process.env.SOAK_KEEP_FILE) keepCopy(file, process.env.SOAK_KEEP_FILE);
     return result;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorldDb, type WorldDb } from '../../server/src/store/WorldDb';
 import { memoryLayoutOf, MemoryRowWriter, TextRows, textHash } from '../../server/src/store/memoryTexts';
 import { memoriesUntil } from '../../server/src/store/memoriesAt';
+import { eventLayoutOf } from '../../server/src/store/eventRows';
 import type { Memory, MemoryInput } from '../../server/src/store/types';
 import type { EventInput } from '../../server/src/protocol/events';
 import { Rng } from '../../server/src/sim/rng';
@@ -211,7 +212,59 @@ describe('memories without repeated text', () => {
   });
 });
 
-describe('a file made before schema 4 (the memories table)', () => {
+describe('event rows keyed by kind and agent', () => {
+  it('reads every event back as logged, whoever writes it (the log, or SQL through the view)', () => {
+    const world = openWorldDb(':memory:', EMBEDDING);
+    const events: EventInput[] = [
+      { gameMs: 1, kind: 'run.started', agentId: null, data: { seed: 1 } },
+      { gameMs: 2, kind: 'agent.action', agentId: asAgentId('ada'), data: { description: 'reading' } },
+      { gameMs: 2, kind: 'status.revised', agentId: asAgentId('bo'), data: { day: 1, currently: 'baking' } },
+      { gameMs: 3, kind: 'agent.action', agentId: asAgentId('bo'), data: { description: 'baking' } },
+    ] as EventInput[];
+    world.events.append(events);
+    const logged = [...world.events.scan()];
+    expect(logged.map((e) => [e.seq, e.gameMs, e.kind, e.agentId, JSON.stringify(e.data)])).toEqual(
+      events.map((e, i) => [i + 1, e.gameMs, e.kind, e.agentId, JSON.stringify(e.data)]),
+    );
+    // Each agent and kind once, as a key (the agents table is the memories' too).
+    expect(world.db.prepare('SELECT agent, kind FROM event_rows ORDER BY seq').raw().all()).toEqual([
+      [null, world.db.prepare("SELECT key FROM event_kinds WHERE name = 'run.started'").pluck().get()],
+      [1, world.db.prepare("SELECT key FROM event_kinds WHERE name = 'agent.action'").pluck().get()],
+      [2, world.db.prepare("SELECT key FROM event_kinds WHERE name = 'status.revised'").pluck().get()],
+      [2, world.db.prepare("SELECT key FROM event_kinds WHERE name = 'agent.action'").pluck().get()],
+    ]);
+    expect([...world.events.scan({ agentId: asAgentId('bo'), kinds: ['agent.action'] })].map((e) => e.seq)).toEqual([4]);
+    expect(world.statusOf(asAgentId('bo'))).toBe('baking');
+    // SQL through the view, as tests and tools write: a kind and an agent the file never had, a rewrite, a delete.
+    world.db.prepare("INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (5, 4, 'legacy.kind', 'cy', '{}')").run();
+    world.db.prepare('UPDATE events SET data = \'{"description":"napping"}\' WHERE seq = 2').run();
+    world.db.prepare('DELETE FROM events WHERE seq = 3').run();
+    expect(world.db.prepare('SELECT seq, game_ms, kind, agent_id, data FROM events ORDER BY seq').raw().all()).toEqual([
+      [1, 1, 'run.started', null, '{"seed":1}'],
+      [2, 2, 'agent.action', 'ada', '{"description":"napping"}'],
+      [4, 3, 'agent.action', 'bo', '{"description":"baking"}'],
+      [5, 4, 'legacy.kind', 'cy', '{}'],
+    ]);
+    world.close();
+  });
+
+  it('reads an agent from its key and a kind in seq order, as the table did (EXPLAIN QUERY PLAN)', () => {
+    const world = openWorldDb(':memory:', EMBEDDING);
+    const plan = (sql: string, ...args: unknown[]) =>
+      (world.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
+    const byAgent = plan("SELECT * FROM events WHERE agent_id = ? AND kind IN ('status.revised') ORDER BY seq DESC LIMIT 1", 'ada');
+    expect(byAgent).toMatch(/SEARCH e USING INDEX event_rows_agent \(agent=\?\)/);
+    expect(byAgent).not.toMatch(/SCAN|TEMP B-TREE/);
+    // By kind: one pass over the log in seq order (a join on the kind would pass once for each kind asked for).
+    const byKind = plan("SELECT * FROM events WHERE kind IN ('run.started', 'run.resumed') ORDER BY seq DESC LIMIT 1");
+    expect(byKind.match(/SCAN e/g)).toHaveLength(1);
+    expect(byKind).not.toMatch(/TEMP B-TREE/);
+    expect(plan('SELECT * FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT 10', 1, 5)).toMatch(/SEARCH e USING INTEGER PRIMARY KEY/);
+    world.close();
+  });
+});
+
+describe('a file made before schema 4 (the memories and events tables)', () => {
   it('reads as it is read-only, and moves its rows when opened live, every memory and event the same', () => {
     const file = tempFile();
     const inputs = townMemories(5, 600);
@@ -245,7 +298,7 @@ describe('a file made before schema 4 (the memories table)', () => {
     world.close();
     takeFileBackToMemoryTable(file);
     const raw = new Database(file, { readonly: true });
-    expect([raw.pragma('user_version', { simple: true }), memoryLayoutOf(raw)]).toEqual([3, 'table']);
+    expect([raw.pragma('user_version', { simple: true }), memoryLayoutOf(raw), eventLayoutOf(raw)]).toEqual([3, 'table', 'table']);
     raw.close();
 
     const old = openWorldDb(file, null, { readonly: true });
@@ -255,7 +308,7 @@ describe('a file made before schema 4 (the memories table)', () => {
     old.close();
 
     world = openWorldDb(file, EMBEDDING);
-    expect([world.schemaVersion, memoryLayoutOf(world.db)]).toEqual([4, 'rows']);
+    expect([world.schemaVersion, memoryLayoutOf(world.db), eventLayoutOf(world.db)]).toEqual([4, 'rows', 'rows']);
     expect(allRows(world)).toEqual(rows);
     expect([...world.events.scan()]).toEqual(events);
     expect(mismatches(world, ids, inputs)).toEqual([]);
