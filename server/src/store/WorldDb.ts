@@ -427,7 +427,8 @@ class SqliteEventLog implements EventLog {
     this.insert = db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)');
     this.range = db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
-    this.bounds = db.prepare('SELECT min(game_ms) AS firstGameMs, max(game_ms) AS lastGameMs FROM events');
+    // Two lookups in the index by game time (min and max in one SELECT read every row: 0.7 s at a day of 1,000 agents).
+    this.bounds = db.prepare('SELECT (SELECT min(game_ms) FROM events) AS firstGameMs, (SELECT max(game_ms) FROM events) AS lastGameMs');
   }
   append(events: EventInput[], clockGameMs?: number): number {
     return this.db.transaction((items: EventInput[]) => {

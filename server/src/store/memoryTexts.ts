@@ -204,9 +204,10 @@ export function compactMemories(db: Database.Database): void {
 export function renameInMemoryRows(db: Database.Database, from: string, to: string): number {
   const key = db.prepare('SELECT key FROM agents WHERE id = ?').pluck().get(from) as number | undefined;
   const memories = key === undefined ? 0 : (db.prepare('SELECT count(*) FROM memory_rows WHERE agent = ?').pluck().get(key) as number);
-  // A key left for the new id with no memories (none is made so, but a file may hold one) would block the rename.
+  // A key left for the new id with no memories or events (none is made so, but a file may hold one) would block the rename.
   db.prepare(
-    'DELETE FROM agents WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memory_rows WHERE agent = agents.key) AND NOT EXISTS (SELECT 1 FROM event_rows WHERE agent = agents.key)',
+    'DELETE FROM agents WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memory_rows WHERE agent = agents.key) ' +
+      'AND NOT EXISTS (SELECT 1 FROM event_rows WHERE agent = agents.key)',
   ).run(to);
   db.prepare('UPDATE agents SET id = ? WHERE id = ?').run(to, from);
   const rehash = db.prepare('UPDATE memory_texts SET hash = ?, subject = ?, object = ? WHERE id = ?');
