@@ -16,6 +16,7 @@ import type { EventInput } from '../../server/src/protocol/events';
 import { Rng } from '../../server/src/sim/rng';
 import { asAgentId } from '../../server/src/world/types';
 import { takeFileBackToMemoryTable } from '../fixtures/oldMemoryRows';
+import { renameAgentInWorld } from '../../server/src/store/renameAgent';
 
 const DIMENSION = 4;
 const EMBEDDING = { model: 'm', dimension: DIMENSION };
@@ -208,6 +209,37 @@ describe('memories without repeated text', () => {
     const load = plan('SELECT id, importance, last_accessed_ms, created_ms, kind FROM memories WHERE agent_id = ? ORDER BY id');
     expect(load).not.toMatch(/memory_texts|SEARCH t /);
     expect(load).not.toMatch(/SCAN|TEMP B-TREE/);
+    world.close();
+  });
+});
+
+describe('a rename over keyed rows', () => {
+  it('renames the agent once for its memories and events, and the texts naming it, which new memories still share', () => {
+    const world = openWorldDb(':memory:', EMBEDDING);
+    const ada = asAgentId('ada');
+    const bo = asAgentId('bo');
+    const noted = (agentId: typeof ada, subject: string): MemoryInput => ({
+      agentId,
+      kind: 'observation',
+      description: 'Ada is reading',
+      createdGameMs: 0,
+      importance: 2,
+      triple: { subject, predicate: 'is', object: 'reading' },
+      embedding: new Float32Array([1, 0, 0, 0]),
+    });
+    const [mine, bos] = world.memories.add([noted(ada, 'ada'), noted(bo, 'ada')]);
+    world.events.append([{ gameMs: 0, kind: 'agent.action', agentId: ada, data: { description: 'reading' } }] as EventInput[]);
+    expect(count(world, 'memory_texts')).toBe(1);
+    const counts = renameAgentInWorld(world, 'ada', 'ada-2', () => {});
+    expect(counts.memories).toBe(1);
+    expect(world.memories.get(mine)).toMatchObject({ agentId: 'ada-2', triple: { subject: 'ada-2' } });
+    // Bo's memory shared the text: it names the new id too, as renaming each row did.
+    expect(world.memories.get(bos)).toMatchObject({ agentId: 'bo', triple: { subject: 'ada-2' } });
+    expect([...world.events.scan()].map((e) => e.agentId)).toEqual(['ada-2']);
+    expect(world.db.prepare('SELECT id FROM agents ORDER BY key').pluck().all()).toEqual(['ada-2', 'bo']);
+    // The renamed text was hashed again: the same words noted now find it.
+    world.memories.add([noted(bo, 'ada-2')]);
+    expect(count(world, 'memory_texts')).toBe(1);
     world.close();
   });
 });
