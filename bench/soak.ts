@@ -33,6 +33,8 @@ const WALL_LIMIT_MS_PER_GAME_HOUR = 2.5 * 60_000;
 const SNAPSHOT_WINDOW_GAME_HOURS = 6;
 /** The run the per-agent-day file figure is for: a week, as the issue's user leaves the town running. */
 const WEEK_DAYS = 7;
+/** Memories an agent-day of merged main's quiet 1× soak (round 5): the rate the file target is read at. */
+const REFERENCE_MEMORIES_PER_AGENT_DAY = 561;
 /** Bytes vec0 keeps for a vector beyond its float32 values: its rowid in the chunk (the validity bit left out). */
 const VEC0_ROWID_BYTES = 8;
 
@@ -134,7 +136,7 @@ function countMemories(file: string): { count: number; dimension: number } {
 }
 
 /** Each table's and index's bytes in the world file (SQLite's dbstat), largest first. */
-function tableKb(file: string): Array<{ name: string; kb: number }> {
+export function tableKb(file: string): Array<{ name: string; kb: number }> {
   const db = new Database(file, { readonly: true });
   try {
     const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as Array<{ name: string; bytes: number }>;
@@ -144,13 +146,69 @@ function tableKb(file: string): Array<{ name: string; kb: number }> {
   }
 }
 
+/** The memories' tables and indexes (schema 4's rows and texts, older files' table, shared vectors, vec0), and the log's. */
+const MEMORY_TABLES = /^(memories|memory_|vec_memories)/;
+const EVENT_TABLE = /^(events|event_rows)$/;
+const EVENT_INDEXES = /^(events_|event_rows_)/;
+/** Bytes of an event's row beside its payload (seq, game time, kind, agent, the record's header and cell): about, for shares. */
+const EVENT_ROW_BYTES = 16;
+
+/** The log's events and their bytes, and how much of each is `memory.created`'s. */
+export function eventTally(file: string): { all: number; made: number; bytes: number; madeBytes: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare(
+        `SELECT count(*) AS "all", coalesce(sum(kind = 'memory.created'), 0) AS made, coalesce(sum(length(data) + ${EVENT_ROW_BYTES}), 0) AS bytes,
+                coalesce(sum(CASE WHEN kind = 'memory.created' THEN length(data) + ${EVENT_ROW_BYTES} END), 0) AS madeBytes FROM events`,
+      )
+      .get() as { all: number; made: number; bytes: number; madeBytes: number };
+  } finally {
+    db.close();
+  }
+}
+
+type Tables = Array<{ name: string; kb: number }>;
+type EventTally = ReturnType<typeof eventTally>;
+
+/**
+ * The week's file per agent-day at a reference rate of memories (REFERENCE_MEMORIES_PER_AGENT_DAY): the storage decides
+ * the bytes a memory costs, the load decides how many memories a day makes (a loaded machine drops observations).
+ * Tied to memories: the memories' tables and indexes, and memory.created's share of the log's table (by bytes) and of
+ * its indexes (by count); the rest of the days' growth (walks, actions, plans, conversations, free pages) is counted
+ * as it was, per agent-day, and the window of snapshots once in the week.
+ */
+export function fileAtReferenceRate(o: {
+  startTables: Tables;
+  tables: Tables;
+  startEvents: EventTally;
+  endEvents: EventTally;
+  growthKb: number;
+  windowKb: number;
+  days: number;
+  memoriesMade: number;
+}): { bytesPerMemory: number; otherKbPerAgentDay: number; kbPerAgentDay: number } {
+  const kbOf = (ts: Tables, re: RegExp) => ts.filter((t) => re.test(t.name)).reduce((a, t) => a + t.kb, 0);
+  const grew = (re: RegExp) => kbOf(o.tables, re) - kbOf(o.startTables, re);
+  const byteShare = (o.endEvents.madeBytes - o.startEvents.madeBytes) / Math.max(1, o.endEvents.bytes - o.startEvents.bytes);
+  const countShare = (o.endEvents.made - o.startEvents.made) / Math.max(1, o.endEvents.all - o.startEvents.all);
+  const memoryKb = grew(MEMORY_TABLES) + grew(EVENT_TABLE) * byteShare + grew(EVENT_INDEXES) * countShare;
+  const otherKbPerAgentDay = (o.growthKb - o.windowKb - memoryKb) / o.days / AGENTS;
+  const kbPerMemory = memoryKb / o.memoriesMade;
+  return {
+    bytesPerMemory: 1024 * kbPerMemory,
+    otherKbPerAgentDay,
+    kbPerAgentDay: kbPerMemory * REFERENCE_MEMORIES_PER_AGENT_DAY + otherKbPerAgentDay + o.windowKb / WEEK_DAYS / AGENTS,
+  };
+}
+
 /** KB of vec0's vector chunks (allocated a chunk of vectors per agent at a time (32 since round 4, 256 before), so ahead of the memories that fill them). */
 function vectorChunkKb(tables: Array<{ name: string; kb: number }>): number {
   return tables.filter((t) => /^vec_memories_(vector_chunks\d+|chunks)$/.test(t.name)).reduce((a, t) => a + t.kb, 0);
 }
 
 /** KB of the snapshots taken in the last `hours` game hours before `untilGameMs`: the window kept whole. */
-function snapshotWindowKb(file: string, untilGameMs: number, hours: number): number {
+export function snapshotWindowKb(file: string, untilGameMs: number, hours: number): number {
   const db = new Database(file, { readonly: true });
   try {
     const bytes = db
@@ -243,6 +301,7 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
     const startMs = (await server.health()).gameMs;
     const samples: SoakSample[] = [await sample(server, 0, t0)];
     const startTables = tableKb(file);
+    const startEvents = eventTally(file);
     /** [game hours since the start, RSS MB], every wall second. */
     const rssTrace: Array<[number, number]> = [];
     let lastRssAt = 0;
@@ -336,6 +395,11 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       'soak.game_hours': last.gameHour,
     };
     for (const t of tables.slice(0, 6)) result[`soak.table_kb_per_agent.${t.name}`] = t.kb / AGENTS;
+    const atReference = fileAtReferenceRate({ startTables, tables, startEvents, endEvents: eventTally(file), growthKb, windowKb, days, memoriesMade });
+    result['soak.world_bytes_per_memory'] = atReference.bytesPerMemory;
+    result['soak.world_other_kb_per_agent_day'] = atReference.otherKbPerAgentDay;
+    result[`soak.world_kb_per_agent_day_at_${REFERENCE_MEMORIES_PER_AGENT_DAY}_memories`] = atReference.kbPerAgentDay;
+    for (const t of tables.slice(0, 10)) result[`soak.table_bytes_per_memory.${t.name}`] = (1024 * t.kb) / last.memories;
     // SOAK_KEEP_FILE: a consistent copy of the world file (SQLite's online backup) for reading afterwards (the data dir is removed).
     if (process.env.SOAK_KEEP_FILE) keepCopy(file, process.env.SOAK_KEEP_FILE);
     return result;

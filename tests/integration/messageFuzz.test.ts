@@ -164,7 +164,9 @@ describe('a message fuzzer over a real Colyseus server', () => {
     const hash = createHash('sha256');
     hash.update(JSON.stringify([t.sim.getState(), t.clock.getState(), t.holds.list(), [...t.personas.keys()]]));
     for (const table of ['events', 'memories', 'plans', 'conversations', 'utterances', 'relationships', 'snapshots', 'llm_calls']) {
-      for (const row of t.db.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).iterate())
+      // memories and events are views from schema 4 (store/memoryTexts.ts, eventRows.ts): no rowid, ordered by their keys.
+      const order = table === 'events' ? 'seq' : table === 'memories' ? 'id' : 'rowid';
+      for (const row of t.db.db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).iterate())
         hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
     }
     return { digest: hash.digest('hex'), lastSeq: t.db.events.lastSeq(), memories: t.db.memories.count(), gameMs: t.clock.gameMs, paused: t.clock.paused };

@@ -30,6 +30,7 @@ import { compareScored, cosine, normaliseIn, rankAll, recencyOf, scoreTerms, typ
 import { ColumnCache, type AgentColumns, type CacheStats, type ColumnRow } from './ColumnCache';
 import { rankColumns } from './quantisedRetrieval';
 import { vectorLayoutOf, vectorOf, vectorQueries, VectorRows, type VectorLayout } from './memoryVectors';
+import { memoryLayoutOf, MemoryRowWriter } from './memoryTexts';
 
 const KNN_LIMIT = 4096;
 /**
@@ -99,6 +100,8 @@ export class SqliteMemoryStore implements MemoryStore {
   /** Where the vectors are: shared rows (schema 3 on), or vec0 in an older file read as it is (memoryVectors.ts). */
   readonly layout: VectorLayout;
   private readonly vectorRows: VectorRows | null;
+  /** Writes rows in the compact layout (schema 4 on: memoryTexts.ts); null for an older file read as it is. */
+  private readonly rowWriter: MemoryRowWriter | null;
   private readonly agentMeta;
   private readonly insertMemory;
   private readonly insertVector;
@@ -137,15 +140,25 @@ export class SqliteMemoryStore implements MemoryStore {
     const shared = this.layout === 'shared';
     const vectorSql = vectorQueries(this.layout);
     this.vectorRows = shared && !db.readonly ? new VectorRows(db) : null;
-    this.insertMemory = db.prepare(
-      `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence` +
-        `${shared ? ', vector_id' : ''}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?${shared ? ', ?' : ''})`,
-    );
+    const rows = memoryLayoutOf(db) === 'rows';
+    this.rowWriter = rows && !db.readonly ? new MemoryRowWriter(db) : null;
+    // The view of the compact layout takes no INSERT: its rows are written by rowWriter.
+    this.insertMemory = rows
+      ? null
+      : db.prepare(
+          `INSERT INTO memories (agent_id, kind, description, created_ms, last_accessed_ms, importance, subject, predicate, object, evidence` +
+            `${shared ? ', vector_id' : ''}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?${shared ? ', ?' : ''})`,
+        );
     this.insertVector = shared ? null : db.prepare('INSERT INTO vec_memories (rowid, agent_id, embedding) VALUES (?, ?, ?)');
     this.byId = db.prepare('SELECT * FROM memories WHERE id = ?');
     this.recentAll = db.prepare('SELECT * FROM memories WHERE agent_id = ? ORDER BY id DESC LIMIT ?');
-    this.countAgent = db.prepare('SELECT count(*) AS n FROM memories WHERE agent_id = ?').pluck();
-    this.countAll = db.prepare('SELECT count(*) AS n FROM memories').pluck();
+    // Counted on the rows where there are rows: the view would join every row's agent and text (a second at a week's size).
+    this.countAgent = db
+      .prepare(
+        rows ? 'SELECT count(*) FROM memory_rows WHERE agent = (SELECT key FROM agents WHERE id = ?)' : 'SELECT count(*) FROM memories WHERE agent_id = ?',
+      )
+      .pluck();
+    this.countAll = db.prepare(`SELECT count(*) AS n FROM ${rows ? 'memory_rows' : 'memories'}`).pluck();
     this.ranges = db.prepare(
       'SELECT count(*) AS n, min(last_accessed_ms) AS minAccess, max(last_accessed_ms) AS maxAccess, ' +
         'min(importance) AS minImp, max(importance) AS maxImp FROM memories WHERE agent_id = ?',
@@ -157,7 +170,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.vectors = db.prepare(vectorSql.ofMemories);
     this.agentRows = db.prepare('SELECT * FROM memories WHERE agent_id = ?');
     this.agentVectors = db.prepare(vectorSql.ofAgent);
-    this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
+    this.touch = db.prepare(`UPDATE ${rows ? 'memory_rows' : 'memories'} SET last_accessed_ms = ? WHERE id = ?`);
     this.vectorById = db.prepare(vectorSql.ofMemory);
     this.agentMeta = db.prepare(
       'SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id',
@@ -187,20 +200,14 @@ export class SqliteMemoryStore implements MemoryStore {
             throw new Error(`memory embedding has ${m.embedding.length} dimensions; this world uses ${this.dimension}`);
           const t = m.triple ?? null;
           const created = Math.round(m.createdGameMs);
-          const row = [
-            m.agentId,
-            m.kind,
-            m.description,
-            created,
-            created,
-            m.importance,
-            t?.subject ?? null,
-            t?.predicate ?? null,
-            t?.object ?? null,
-            JSON.stringify(m.evidenceIds ?? []),
-          ];
-          if (this.vectorRows) row.push(this.vectorRows.idOf(m.embedding));
-          const id = BigInt(this.insertMemory.run(...row).lastInsertRowid);
+          const text = { description: m.description, subject: t?.subject ?? null, predicate: t?.predicate ?? null, object: t?.object ?? null };
+          const evidence = JSON.stringify(m.evidenceIds ?? []);
+          const vectorId = this.vectorRows ? this.vectorRows.idOf(m.embedding) : null;
+          const row = [m.agentId, m.kind, text.description, created, created, m.importance, text.subject, text.predicate, text.object, evidence];
+          if (vectorId !== null) row.push(vectorId);
+          const id = this.rowWriter
+            ? BigInt(this.rowWriter.add({ ...text, agentId: m.agentId, kind: m.kind, createdMs: created, importance: m.importance, evidence, vectorId }))
+            : BigInt(this.insertMemory!.run(...row).lastInsertRowid);
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector?.run(id, m.agentId, m.embedding);
           this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);

@@ -12,6 +12,7 @@ import type { ConversationRecord, EventLog, EventQuery, Snapshot, SnapshotHeader
 import { MIGRATIONS, migrate } from './migrations';
 import { systemClock, type WallClock } from '../core/wallClock';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
+import { memoryLayoutOf } from './memoryTexts';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
@@ -310,9 +311,11 @@ export class WorldDb {
   /** Clears everything a first start wrote (see unfinishedStart). */
   private discardUnfinishedStart(): { memories: number; events: number } {
     return this.db.transaction(() => {
-      const memories = this.db.prepare('DELETE FROM memories').run().changes;
+      const rows = memoryLayoutOf(this.db) === 'rows';
+      const memories = this.db.prepare(`DELETE FROM ${rows ? 'memory_rows' : 'memories'}`).run().changes;
       this.db.prepare('DELETE FROM memory_vectors').run();
-      const events = this.db.prepare('DELETE FROM events').run().changes;
+      const events = this.db.prepare(`DELETE FROM ${rows ? 'event_rows' : 'events'}`).run().changes;
+      if (rows) this.db.exec('DELETE FROM memory_texts; DELETE FROM agents');
       for (const table of ['utterances', 'conversations', 'plans', 'relationships']) this.db.prepare(`DELETE FROM ${table}`).run();
       this.memories.forgetAllColumns();
       this.forgetRelationships();
@@ -424,7 +427,8 @@ class SqliteEventLog implements EventLog {
     this.insert = db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)');
     this.range = db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
-    this.bounds = db.prepare('SELECT min(game_ms) AS firstGameMs, max(game_ms) AS lastGameMs FROM events');
+    // Two lookups in the index by game time (min and max in one SELECT read every row: 0.7 s at a day of 1,000 agents).
+    this.bounds = db.prepare('SELECT (SELECT min(game_ms) FROM events) AS firstGameMs, (SELECT max(game_ms) FROM events) AS lastGameMs');
   }
   append(events: EventInput[], clockGameMs?: number): number {
     return this.db.transaction((items: EventInput[]) => {

@@ -2,6 +2,8 @@
 // PRAGMA user_version. Never edit a migration that has shipped: add the next one.
 import type Database from 'better-sqlite3';
 import { shareVectors } from './memoryVectors';
+import { compactMemories } from './memoryTexts';
+import { compactEvents } from './eventRows';
 
 export interface Migration {
   version: number;
@@ -115,6 +117,18 @@ export const MIGRATIONS: Migration[] = [
     // Readers of an older file read its vectors from vec0 (vectorLayoutOf).
     readersCope: true,
     up: shareVectors,
+  },
+  {
+    // Rows without repeated text: memories' words once per distinct text (memoryTexts.ts), most being observations
+    // noted before in the same words; agents and event kinds as integer keys in memories, events and their indexes (eventRows.ts).
+    version: 4,
+    name: 'memory_rows, memory_texts, agents, event_rows, event_kinds; memories and events views over them',
+    // The views have the tables' columns and values, so readers of an older file read its tables as they are.
+    readersCope: true,
+    up(db) {
+      compactMemories(db);
+      compactEvents(db);
+    },
   },
 ];
 

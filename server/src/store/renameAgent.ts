@@ -7,6 +7,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { renameInJson } from '../core/renameInJson';
 import type { WorldDb } from './WorldDb';
+import { memoryLayoutOf, renameInMemoryRows } from './memoryTexts';
 
 export interface RenameCounts {
   memories: number;
@@ -41,10 +42,16 @@ export function renameAgentInWorld(world: WorldDb, from: string, to: string, mar
   const quoted = JSON.stringify(from);
   const counts = db.transaction((): RenameCounts => {
     if (worldHoldsAgent(world, to)) throw new Error(`this world's history already holds '${to}'`);
-    const memories = db.prepare('UPDATE memories SET agent_id = ? WHERE agent_id = ?').run(to, from).changes;
-    for (const column of ['subject', 'object'] as const) db.prepare(`UPDATE memories SET ${column} = ? WHERE ${column} = ?`).run(to, from);
+    let memories: number;
+    // Schema 4 keys an agent once for its memories and events (memoryTexts.ts, eventRows.ts): that one row is renamed.
+    const keyed = memoryLayoutOf(db) === 'rows';
+    if (keyed) memories = renameInMemoryRows(db, from, to);
+    else {
+      memories = db.prepare('UPDATE memories SET agent_id = ? WHERE agent_id = ?').run(to, from).changes;
+      for (const column of ['subject', 'object'] as const) db.prepare(`UPDATE memories SET ${column} = ? WHERE ${column} = ?`).run(to, from);
+    }
     // Vectors name no agent (memoryVectors.ts): shared rows, reached through memories.vector_id, need no change.
-    db.prepare('UPDATE events SET agent_id = ? WHERE agent_id = ?').run(to, from);
+    if (!keyed) db.prepare('UPDATE events SET agent_id = ? WHERE agent_id = ?').run(to, from);
     let events = 0;
     const setData = db.prepare('UPDATE events SET data = ? WHERE seq = ?');
     const withId = db.prepare('SELECT seq, data FROM events WHERE instr(data, ?) > 0').all(quoted) as Array<{ seq: number; data: string }>;
