@@ -79,6 +79,8 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const ticks = run.tickMs.length;
+  // TENK_TICKS_OUT=file: each tick's wall and CPU ms, for a look at the slow ones.
+  if (process.env.TENK_TICKS_OUT) fs.writeFileSync(process.env.TENK_TICKS_OUT, JSON.stringify({ wallMs: run.tickMs, cpuMs: run.tickCpuMs }));
   const seconds = run.wallMs / 1000;
   const figures = {
     // Each tick of the served loop (the step, the room's sync), wall and CPU.

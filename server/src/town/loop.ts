@@ -59,6 +59,8 @@ export class TownLoop {
   /** Live mode: requests not yet handed to cognition (see `pump`). */
   private readonly queued: OperationRequest[] = [];
   private pumping = false;
+  /** A turn of the event loop is booked to search the whole distance fields waiting (finishFieldsLater). */
+  private finishingFields = false;
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
   /** Plans asked for and not yet come, with the game time from which their agent gets the routine meanwhile. */
@@ -124,6 +126,7 @@ export class TownLoop {
     this.takeDueQuickPlans(gameMs);
     this.queued.push(...result.requests);
     this.pump();
+    this.finishFieldsLater();
     return this.afterStep(result);
   }
 
@@ -154,6 +157,23 @@ export class TownLoop {
       const next = this.queued.splice(urgent >= 0 ? urgent : 0, 1)[0];
       if (next) this.p.runtime.submit(next);
       this.pump();
+    });
+  }
+
+  /**
+   * The whole distance fields that walks earned are searched between ticks, one a turn of the event loop (a search of
+   * the whole map, ~1.8 M tiles at 10,000): in the tick, a morning's workplaces each held it for tens of ms.
+   */
+  private finishFieldsLater(): void {
+    const fields = this.p.sim.world.fields;
+    fields.deferWholeFields = true;
+    if (this.finishingFields || !fields.wantsWork) return;
+    this.finishingFields = true;
+    setImmediate(() => {
+      this.finishingFields = false;
+      if (this.stopped) return;
+      fields.finishWanted(1);
+      if (fields.wantsWork) this.finishFieldsLater();
     });
   }
 
@@ -204,6 +224,8 @@ export class TownLoop {
 
   private async lockstepRun(untilGameMs: number, stepGameMs: number, onStep?: (r: TickResult) => void): Promise<void> {
     const { sim, clock, runtime } = this.p;
+    // Steps that wait for their operations have no time between ticks: whole fields are searched as they are earned.
+    sim.world.fields.deferWholeFields = false;
     await this.queueDrained();
     await runtime.idle();
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];

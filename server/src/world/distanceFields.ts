@@ -42,6 +42,13 @@ export class DistanceFields {
   /** The A*'s two open lists: the tiles at the current estimate, and at the next (the estimate grows by 0 or 2 a step). */
   private openNow: Int32Array;
   private openNext: Int32Array;
+  /** Destinations whose whole field has paid for itself, waiting for `finishWanted` (only with `deferWholeFields`). */
+  private readonly wanted = new Set<number>();
+  /**
+   * Whole fields are searched in `finishWanted`, between the served town's ticks, instead of inside the findPath that
+   * earned them (a search of the whole map: 1.84 M tiles at 10,000). Paths are the same either way (see the header).
+   */
+  deferWholeFields = false;
   /** Searches run, the tiles they reached, and whole fields kept and dropped (for benchmarks). */
   readonly stats = { searches: 0, tilesSearched: 0, fieldsKept: 0, fieldsDropped: 0 };
 
@@ -72,7 +79,8 @@ export class DistanceFields {
     const kept = this.keptField(to);
     if (kept) return this.descend(kept, from, to);
     const searched = this.searched.get(to) ?? 0;
-    if (searched >= this.size) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
+    if (searched >= this.size && !this.deferWholeFields) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
+    if (searched >= this.size) this.wanted.add(to);
     const explored = this.searchLens(to, from);
     if (explored < 0) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
     this.searched.set(to, searched + explored);
@@ -81,6 +89,24 @@ export class DistanceFields {
     } finally {
       for (let i = 0; i < explored; i++) this.scratch[this.queue[i]] = UNREACHED;
     }
+  }
+
+  /** Whether whole fields wait for `finishWanted`. */
+  get wantsWork(): boolean {
+    return this.wanted.size > 0;
+  }
+
+  /** Searches and keeps up to `max` of the whole fields waiting (the longest waiting first); returns how many. */
+  finishWanted(max = 1): number {
+    let done = 0;
+    for (const to of this.wanted) {
+      if (done >= max) break;
+      this.wanted.delete(to);
+      if (this.fields.has(to)) continue;
+      this.keepField(to, -this.search(to, -1));
+      done++;
+    }
+    return done;
   }
 
   private descend(field: Uint16Array, from: number, to: number): number[] | null {
@@ -147,7 +173,7 @@ export class DistanceFields {
    * A* from `to` towards `from` into the scratch field, settling every tile whose distance plus Manhattan distance to
    * `from` is at most the distance from `from` (see the header). Returns how many tiles it reached (their indices are
    * in `queue`), or -1 when `from` cannot be reached or the search went past FINISH_FRACTION of the map: the scratch is
-   * then clear, for the whole field to be searched instead.
+   * then clear, for the whole field to be searched (and kept) instead.
    */
   private searchLens(to: number, from: number): number {
     const { scratch: g, queue: reached, blocked } = this;
