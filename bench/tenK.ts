@@ -87,6 +87,7 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     [`sim.step_p50_ms.agents_${agents}`]: percentile(run.tickMs, 50),
     [`sim.step_p99_ms.agents_${agents}`]: percentile(run.tickMs, 99),
     [`sim.step_max_ms.agents_${agents}`]: Math.max(...run.tickMs),
+    [`sim.step_cpu_p50_ms.agents_${agents}`]: percentile(run.tickCpuMs, 50),
     [`sim.step_cpu_p99_ms.agents_${agents}`]: percentile(run.tickCpuMs, 99),
     [`sim.step_cpu_mean_ms.agents_${agents}`]: run.tickCpuMs.reduce((s, v) => s + v, 0) / ticks,
     // From one tick's start to the next (100 ms asked): background cognition between ticks stretches it.
