@@ -79,12 +79,15 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const ticks = run.tickMs.length;
+  // TENK_TICKS_OUT=file: each tick's wall and CPU ms, for a look at the slow ones.
+  if (process.env.TENK_TICKS_OUT) fs.writeFileSync(process.env.TENK_TICKS_OUT, JSON.stringify({ wallMs: run.tickMs, cpuMs: run.tickCpuMs }));
   const seconds = run.wallMs / 1000;
   const figures = {
     // Each tick of the served loop (the step, the room's sync), wall and CPU.
     [`sim.step_p50_ms.agents_${agents}`]: percentile(run.tickMs, 50),
     [`sim.step_p99_ms.agents_${agents}`]: percentile(run.tickMs, 99),
     [`sim.step_max_ms.agents_${agents}`]: Math.max(...run.tickMs),
+    [`sim.step_cpu_p50_ms.agents_${agents}`]: percentile(run.tickCpuMs, 50),
     [`sim.step_cpu_p99_ms.agents_${agents}`]: percentile(run.tickCpuMs, 99),
     [`sim.step_cpu_mean_ms.agents_${agents}`]: run.tickCpuMs.reduce((s, v) => s + v, 0) / ticks,
     // From one tick's start to the next (100 ms asked): background cognition between ticks stretches it.

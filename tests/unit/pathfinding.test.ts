@@ -108,3 +108,54 @@ describe('DistanceFields on a town too big to keep every field', () => {
     expect(found).toBeGreaterThan(200);
   });
 });
+
+describe('DistanceFields with whole fields searched between ticks', () => {
+  it('gives the same paths while whole fields wait, keeps them only when finished, and searches a lens, not a disc', async () => {
+    const { DistanceFields } = await import('../../server/src/world/distanceFields');
+    // Streets every 10 and 8 tiles between blocks of wall, a map big enough that a walk's search stays local.
+    const w = 300;
+    const h = 240;
+    const blocked = new Uint8Array(w * h);
+    // No tile walled off: a walk to a destination it cannot reach searches (and keeps) the whole field at once.
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && (x * 3 + y * 5) % 7 !== 0 ? 1 : 0;
+    const open: number[] = [];
+    for (let t = 0; t < w * h; t++) if (!blocked[t] && (t % w) % 10 === 0) open.push(t);
+    let s = 11;
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % open.length;
+    // A few destinations walked to from all over, as a morning's workplaces are.
+    const goals = [open[next()], open[next()], open[next()]];
+    const walks = Array.from({ length: 600 }, (_, i) => [open[next()], goals[i % 3]] as const);
+    const deferred = new DistanceFields(w, h, blocked);
+    deferred.deferWholeFields = true;
+    const inStep = new DistanceFields(w, h, blocked);
+    for (const [from, to] of walks) expect(deferred.findPath(from, to)).toEqual(inStep.findPath(from, to));
+    // In the step, a destination walked to often gets its whole field kept; deferred, it waits for finishWanted.
+    expect(inStep.cached).toBe(3);
+    expect(deferred.cached).toBe(0);
+    expect(deferred.wantsWork).toBe(true);
+    expect(deferred.finishWanted(1)).toBe(1);
+    expect(deferred.cached).toBe(1);
+    while (deferred.wantsWork) deferred.finishWanted(1);
+    expect(deferred.cached).toBe(3);
+    const searchedBefore = deferred.stats.tilesSearched;
+    for (const [from, to] of walks) expect(deferred.findPath(from, to)).toEqual(inStep.findPath(from, to));
+    expect(deferred.stats.tilesSearched).toBe(searchedBefore);
+
+    // The lens: a fresh search per walk reaches far fewer tiles than the disc of tiles nearer the destination than the walker.
+    let discTiles = 0;
+    const fresh = new DistanceFields(w, h, blocked);
+    for (const [from, to] of walks.slice(0, 60)) {
+      const field = new DistanceFields(w, h, blocked);
+      for (let k = 0; k < 40; k++) field.findPath(open[k], to);
+      field.findPath(from, to);
+      const kept = (field as unknown as { fields: Map<number, Uint16Array> }).fields.get(to)!;
+      const length = kept[from];
+      for (let t = 0; t < w * h; t++) if (kept[t] < length) discTiles++;
+      const searcher = new DistanceFields(w, h, blocked);
+      searcher.findPath(from, to);
+      fresh.stats.tilesSearched += searcher.stats.tilesSearched;
+    }
+    expect(discTiles).toBeGreaterThan(0);
+    expect(fresh.stats.tilesSearched).toBeLessThan(discTiles / 3);
+  });
+});

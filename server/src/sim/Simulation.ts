@@ -9,6 +9,7 @@ import type { AgentSimState, ConversationState, Input, ResidentSpec, SimState, S
 import { createSimWorld, emptyResult, emptyState, indexState, upgradeState, type SimIndex, type SimReadView, type SimWorld, type Step } from './state';
 import { applyInput } from './inputs';
 import { followSchedule, QuietSchedule } from './schedule';
+import { DueAgents } from './dueAgents';
 import { advanceConversations, startDecidedConversations } from './conversations';
 import { perceive, requestObservations } from './perception';
 import { renameInJson } from '../core/renameInJson';
@@ -29,6 +30,8 @@ export class Simulation implements SimReadView {
   // What the constructor produced (the residents' arrival), reported by the first step.
   private carried: StepResult = emptyResult();
   private quiet = new QuietSchedule();
+  /** Whose schedule may need to run: walkers, agents touched, and a wheel of when each quiet one is next due. */
+  private due = new DueAgents();
   /** Runs every agent's schedule every step, passing over none (the reference the passing over is tested against). */
   scheduleEveryAgent = false;
   /** Agents' schedules passed over as quiet, and run, since this sim was made (for tests and benchmarks). */
@@ -68,6 +71,7 @@ export class Simulation implements SimReadView {
     this.state = structuredClone(state);
     this.index = indexState(this.state);
     this.carried = emptyResult();
+    this.due.all();
   }
 
   /**
@@ -80,6 +84,7 @@ export class Simulation implements SimReadView {
     if (this.index.agents.has(to)) throw new Error(`'${to}' is already in town`);
     this.state = renameInJson(this.state, from, to);
     this.index = indexState(this.state);
+    this.due.all();
     this.carried.removed.push(from as AgentId);
     this.carried.added.push(to as AgentId);
   }
@@ -112,15 +117,18 @@ export class Simulation implements SimReadView {
     for (const input of inputs) applyInput(step, input);
     state.worldEvents = state.worldEvents.filter((e) => e.untilGameMs > now);
     startDecidedConversations(step);
-    for (const agent of state.agents) {
-      if (!this.scheduleEveryAgent && this.quiet.isQuiet(agent, now)) {
-        this.scheduleCounts.passed++;
-        continue;
-      }
-      this.scheduleCounts.ran++;
+    // Only the agents that may be due (dueAgents.ts), in the town's order; of those, the quiet are passed over.
+    if (this.scheduleEveryAgent) this.due.all();
+    const due = this.due.take(state.agents, now);
+    let ran = 0;
+    for (const agent of due ?? state.agents) {
+      if (!this.scheduleEveryAgent && this.quiet.isQuiet(agent, now)) continue;
+      ran++;
       followSchedule(step, agent);
-      this.quiet.ran(agent, now);
+      this.due.ran(agent, this.quiet.ran(agent, now));
     }
+    this.scheduleCounts.ran += ran;
+    this.scheduleCounts.passed += state.agents.length - ran;
     advanceConversations(step);
     perceive(step);
     requestObservations(step);
@@ -139,6 +147,7 @@ export class Simulation implements SimReadView {
       out: emptyResult(),
       dirtyArenas: new Set(),
       forcePerception: false,
+      due: this.due,
     };
   }
 }

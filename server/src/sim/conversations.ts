@@ -61,7 +61,10 @@ function startConversation(step: Step, a: AgentSimState, b: AgentSimState, arena
   const now = step.now;
   const id = step.state.nextConversationId;
   emit(step, 'conversation.start', a.spec.id, { conversationId: id, a: a.spec.id, b: b.spec.id, arena, basis });
-  for (const [self, other] of [[a, b], [b, a]] as const) {
+  for (const [self, other] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     if (self.movement) stopWalking(step, self);
     step.out.changed.add(self.spec.id);
     emit(step, 'agent.action', self.spec.id, { description: `talking with ${other.spec.name}`, emoji: '💬', address: self.current.address, asleep: false });

@@ -34,6 +34,7 @@ export function applyInput(step: Step, input: Input): void {
         // A plan operation that ended without a plan (it failed) is asked for again.
         if (a.planRequestedDay !== null && a.plan?.day !== a.planRequestedDay) a.planRequestedDay = null;
         step.out.changed.add(a.spec.id);
+        step.due.touch(a);
       }
       return;
     }
@@ -93,6 +94,7 @@ export function applyInput(step: Step, input: Input): void {
         if (!a.asleep) a.actionIndex = -2;
         step.out.changed.add(a.spec.id);
       }
+      step.due.all();
       return;
     }
     default: {

@@ -107,6 +107,7 @@ export function requestObservations(step: Step): void {
     if (agent.busy || agent.pendingObservations.length === 0 || agent.conversationId !== null) continue;
     agent.busy = true;
     step.out.changed.add(agent.spec.id);
+    step.due.touch(agent);
     const observations = agent.pendingObservations;
     const company = companyFor(
       step,

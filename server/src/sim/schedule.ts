@@ -7,7 +7,7 @@ import type { AgentSimState, ResidentSpec } from './types';
 import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
-import { ownClockGameMs } from '../protocol/lateness';
+import { latenessGameMs, ownClockGameMs } from '../protocol/lateness';
 import { advanceWalk, walkToAddress } from './walking';
 
 export const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
@@ -100,8 +100,11 @@ export class QuietSchedule {
     );
   }
 
-  /** Notes what followSchedule left the agent as, just after it ran. */
-  ran(agent: AgentSimState, now: number): void {
+  /**
+   * Notes what followSchedule left the agent as, just after it ran. Returns the game time from which it is no
+   * longer quiet by the clock alone: its own clock reaching the mark's `untilOwnMinute`.
+   */
+  ran(agent: AgentSimState, now: number): number {
     const ownMinute = Math.floor(ownClockGameMs(agent.spec.id, now) / GAME_MS_PER_MINUTE);
     // Asleep, standing, not talking: followSchedule reads the time only through the waking day and minute, whether
     // the plan is due (from wake − PLAN_LEAD_MINUTES to bedtime) and whether it is awake, so it changes nothing until
@@ -122,6 +125,7 @@ export class QuietSchedule {
       conversationId: agent.conversationId,
     };
     this.marks.set(agent, mark);
+    return mark.untilOwnMinute * GAME_MS_PER_MINUTE + latenessGameMs(agent.spec.id);
   }
 }
 

@@ -3,6 +3,7 @@
 import type { TownMap } from '../world/types';
 import { DistanceFields } from '../world/distanceFields';
 import type { Rng } from './rng';
+import type { DueAgents } from './dueAgents';
 import { NEVER_GAME_MS, type AgentSimState, type ConversationState, type SimState, type StepResult } from './types';
 
 /** What the sim derives from the map once: shared by every state over that map (live, replay, tests). */
@@ -116,4 +117,6 @@ export interface Step {
   dirtyArenas: Set<number>;
   /** Everyone looks again this step (a world event arrived). */
   forcePerception: boolean;
+  /** Whose schedule may need to run: every change to an agent that its schedule reads touches it here (dueAgents.ts). */
+  due: DueAgents;
 }

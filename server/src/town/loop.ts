@@ -32,6 +32,13 @@ export const LOCKSTEP_GAME_MS = 10_000;
  * one tick of seconds; they come as fast as the ticks leave time for.
  */
 export const QUICK_PLANS_PER_TURN = 8;
+/**
+ * Plans (made or routine) a live tick applies at most; the inputs from the first one past it wait, in order, for the
+ * next tick. Each plan is logged with the walk it starts (~0.3–1 ms of the tick's commit at 10,000): a new world of
+ * 10,000 at 6:30 handed a tick hundreds of routines at once (ticks of 100–230 ms in the commit alone). A town of 25 or
+ * 1,000 never has this many in one tick; a lockstep run (scenarios, batches) applies all.
+ */
+export const PLAN_INPUTS_PER_TICK = 32;
 /** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
 export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
@@ -59,6 +66,8 @@ export class TownLoop {
   /** Live mode: requests not yet handed to cognition (see `pump`). */
   private readonly queued: OperationRequest[] = [];
   private pumping = false;
+  /** A turn of the event loop is booked to search the whole distance fields waiting (finishFieldsLater). */
+  private finishingFields = false;
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
   /** Plans asked for and not yet come, with the game time from which their agent gets the routine meanwhile. */
@@ -115,15 +124,16 @@ export class TownLoop {
   tick(realDeltaMs: number): TickResult {
     // Stopped, or a new world still starting (its residents' seed memories): nothing steps.
     if (this.lockstep || this.stopped || this.p.holds.has('starting')) return { ...emptyResult(), logged: [] };
-    const { sim, clock, runtime, holds } = this.p;
+    const { sim, clock, holds } = this.p;
     this.updateWaitingHold();
     const gameMs = clock.advance(realDeltaMs, holds.held);
-    const result = sim.step(gameMs, [...this.pending.splice(0), ...runtime.drainInputs()]);
+    const result = sim.step(gameMs, this.takeTickInputs());
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
     for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
     this.takeDueQuickPlans(gameMs);
     this.queued.push(...result.requests);
     this.pump();
+    this.finishFieldsLater();
     return this.afterStep(result);
   }
 
@@ -154,6 +164,35 @@ export class TownLoop {
       const next = this.queued.splice(urgent >= 0 ? urgent : 0, 1)[0];
       if (next) this.p.runtime.submit(next);
       this.pump();
+    });
+  }
+
+  /** The inputs for a live tick: all that came, up to the PLAN_INPUTS_PER_TICK-th plan; the rest wait, in order. */
+  private takeTickInputs(): Input[] {
+    const inputs = [...this.pending.splice(0), ...this.p.runtime.drainInputs()];
+    let plans = 0;
+    for (let i = 0; i < inputs.length; i++) {
+      if (inputs[i].kind !== 'plan' || ++plans <= PLAN_INPUTS_PER_TICK) continue;
+      this.pending = inputs.slice(i);
+      return inputs.slice(0, i);
+    }
+    return inputs;
+  }
+
+  /**
+   * The whole distance fields that walks earned are searched between ticks, one a turn of the event loop (a search of
+   * the whole map, ~1.8 M tiles at 10,000): in the tick, a morning's workplaces each held it for tens of ms.
+   */
+  private finishFieldsLater(): void {
+    const fields = this.p.sim.world.fields;
+    fields.deferWholeFields = true;
+    if (this.finishingFields || !fields.wantsWork) return;
+    this.finishingFields = true;
+    setImmediate(() => {
+      this.finishingFields = false;
+      if (this.stopped) return;
+      fields.finishWanted(1);
+      if (fields.wantsWork) this.finishFieldsLater();
     });
   }
 
@@ -204,6 +243,8 @@ export class TownLoop {
 
   private async lockstepRun(untilGameMs: number, stepGameMs: number, onStep?: (r: TickResult) => void): Promise<void> {
     const { sim, clock, runtime } = this.p;
+    // Steps that wait for their operations have no time between ticks: whole fields are searched as they are earned.
+    sim.world.fields.deferWholeFields = false;
     await this.queueDrained();
     await runtime.idle();
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
