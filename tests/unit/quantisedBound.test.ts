@@ -66,7 +66,7 @@ describe('the quantised relevance bound at 100k × 1536', () => {
     const v = vectorFor(target);
     const norm = Math.hypot(...v);
     const row = cache.row(c, target);
-    const along = Float32Array.from(v, (x, k) => x - c.factor[target] * norm * row[k]);
+    const along = Float32Array.from(v, (x, k) => x - cache.pool.factor[c.slot[target]] * norm * row[k]);
     const rng = new Rng(7);
     const queries: Array<[string, Float32Array]> = [
       ['a clustered query', Float32Array.from(centres[3], (x) => x + (rng.next() - 0.5) * 0.5)],

@@ -159,8 +159,10 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentVectors = db.prepare(vectorSql.ofAgent);
     this.touch = db.prepare('UPDATE memories SET last_accessed_ms = ? WHERE id = ?');
     this.vectorById = db.prepare(vectorSql.ofMemory);
+    // The cache's pool keys a vector by its shared row; vec0's rows are per memory, so there by the memory.
     this.agentMeta = db.prepare(
-      'SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id',
+      `SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind, ${shared ? 'vector_id' : 'id'} AS vector ` +
+        'FROM memories WHERE agent_id = ? ORDER BY id',
     );
     this.searchStmt = db.prepare('SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?');
   }
@@ -199,11 +201,13 @@ export class SqliteMemoryStore implements MemoryStore {
             t?.object ?? null,
             JSON.stringify(m.evidenceIds ?? []),
           ];
-          if (this.vectorRows) row.push(this.vectorRows.idOf(m.embedding));
+          const vectorId = this.vectorRows?.idOf(m.embedding);
+          if (vectorId !== undefined) row.push(vectorId);
           const id = BigInt(this.insertMemory.run(...row).lastInsertRowid);
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector?.run(id, m.agentId, m.embedding);
-          this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);
+          const columns = { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind, vector: Number(vectorId ?? id) };
+          this.cache.add(m.agentId, columns, m.embedding);
           this.heldAdd(m, Number(id), created, t);
           return Number(id);
         }),
@@ -318,8 +322,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   /** What the column cache holds and has done. */
-  columnCache(): { bytes: number; capBytes: number; agents: string[]; stats: CacheStats } {
-    return { bytes: this.cache.bytes, capBytes: this.cache.capBytes, agents: this.cache.cachedAgents(), stats: this.cache.stats };
+  columnCache(): { bytes: number; capBytes: number; agents: string[]; vectors: number; stats: CacheStats } {
+    const c = this.cache;
+    return { bytes: c.bytes, capBytes: c.capBytes, agents: c.cachedAgents(), vectors: c.vectors, stats: c.stats };
   }
 
   retrieve(o: RetrievalOptions): ScoredMemory[] {
