@@ -239,6 +239,17 @@ describe('the column cache', () => {
     expect(store.columnCache()).toMatchObject({ bytes: 0, vectors: 0 });
   });
 
+  it('keeps importance as f32: an agent with one that f32 does not hold exactly is answered through SQL, still exactly', () => {
+    const inputs = town({ a: 300, b: 300 }).map((m, i) => (m.agentId === 'b' && i === 450 ? { ...m, importance: 5.1 } : m));
+    const { store, reference } = both(inputs);
+    const q = query(9);
+    expectSame(store, reference, o('a', q));
+    expect(store.stats.columnScans).toBe(1);
+    expectSame(store, reference, o('b', q));
+    expect(store.stats.columnScans).toBe(1);
+    expect(store.columnCache().agents).toEqual(['a']);
+  });
+
   it('trusts its keys: two different vectors under one key break the bound (the control)', () => {
     const cache = new ColumnCache(D, 1 << 24);
     const { inputs, queries } = adversarial(23, asAgentId('a'), 50, false);

@@ -24,16 +24,20 @@ import { MEMORY_KINDS, type MemoryKind } from './types';
 
 /** Rows a scan hands the kernel at a time (its results and its list of row addresses are this long). */
 export const BLOCK_ROWS = 64;
+const BLOCK_SHIFT = 6; // log2(BLOCK_ROWS)
 const PAGE_BYTES = 65536;
-/** Bytes of an agent's columns per memory: id (u32), times and importance (f64), kind (u8), pool slot (u32). */
-export const SCALAR_BYTES_PER_MEMORY = 4 + 3 * 8 + 1 + 4;
+/** Bytes of an agent's columns per memory: id (u32), times (f64), importance (f32), kind (u8), pool slot (u32). */
+export const SCALAR_BYTES_PER_MEMORY = 4 + 2 * 8 + 4 + 1 + 4;
 /** Bytes of the pool's columns per slot: six factors (f64), its key (f64), references (u32) and flags (u8). */
 export const SLOT_SCALAR_BYTES = 6 * 8 + 8 + 4 + 1;
 /** A flag: the vector is all zeros, so cosine() gives exactly 0 whatever the query. */
 export const ZERO_VECTOR = 1;
 /** A position whose vector is not placed yet (while loading). */
 const NO_SLOT = 0xffffffff;
-/** Memory ids are kept as u32: an agent with a larger id is served by SQL instead. */
+/**
+ * Memory ids are kept as u32 and importances as f32 (the minds give integers 1–10): an agent with a larger id
+ * or an importance that f32 does not hold exactly is served by SQL instead.
+ */
 const MAX_ID = 0xffffffff;
 
 export const kindIndex = (kind: MemoryKind): number => MEMORY_KINDS.indexOf(kind);
@@ -45,7 +49,7 @@ export class AgentColumns {
   ids = new Uint32Array(0);
   lastAccessed = new Float64Array(0);
   created = new Float64Array(0);
-  importance = new Float64Array(0);
+  importance = new Float32Array(0);
   kind = new Uint8Array(0);
   slot = new Uint32Array(0);
 
@@ -78,7 +82,7 @@ export class AgentColumns {
   }
 }
 
-type Column = Float64Array | Uint32Array | Uint8Array;
+type Column = Float64Array | Float32Array | Uint32Array | Uint8Array;
 /** A copy of the first n values in a new array of `capacity`. */
 function grown<T extends Column>(a: T, capacity: number, n: number): T {
   const b = new (a.constructor as new (length: number) => T)(capacity);
@@ -139,8 +143,14 @@ export interface CacheStats {
 export class ColumnCache {
   /** Padded row length: the dimension rounded up to the kernels' step (bytes of an int8 row). */
   readonly stride: number;
-  /** A slot of the pool: the int8 row, then the int4 residual of stride/2 bytes. */
+  /** Bytes of a slot of the pool: its int8 row and its int4 residual of stride/2 bytes. */
   readonly slotBytes: number;
+  /**
+   * The pool is in blocks of BLOCK_ROWS slots: their int8 rows, then their residuals, so that a scan, which
+   * reads only the rows, reads them nearly contiguously (rows and residuals interleaved slot by slot made the
+   * scan at 100k × 1536 about 1.8× as slow).
+   */
+  private readonly blockBytes: number;
   readonly stats: CacheStats = { loads: 0, evictions: 0, quantised: 0 };
   /** The pool's per-vector columns. */
   readonly pool = new PoolColumns();
@@ -164,6 +174,7 @@ export class ColumnCache {
   ) {
     this.stride = Math.ceil(Math.max(1, dimension) / ROW_ALIGN_BYTES) * ROW_ALIGN_BYTES;
     this.slotBytes = this.stride + this.stride / 2;
+    this.blockBytes = BLOCK_ROWS * this.slotBytes;
     this.header = this.stride * 2 + BLOCK_ROWS * 8;
   }
 
@@ -272,11 +283,14 @@ export class ColumnCache {
     const listOffset = outOffset + BLOCK_ROWS * 4;
     const results = new Int32Array(buffer, outOffset, BLOCK_ROWS);
     const list = new Uint32Array(buffer, listOffset, BLOCK_ROWS);
-    const { header, slotBytes } = this;
+    const { header, blockBytes, stride } = this;
     const slots = c.slot;
     for (let from = 0; from < c.n; from += BLOCK_ROWS) {
       const count = Math.min(BLOCK_ROWS, c.n - from);
-      for (let j = 0; j < count; j++) list[j] = header + slots[from + j] * slotBytes;
+      for (let j = 0; j < count; j++) {
+        const s = slots[from + j];
+        list[j] = header + (s >>> BLOCK_SHIFT) * blockBytes + (s & (BLOCK_ROWS - 1)) * stride;
+      }
       this.kernels!.gather8(0, listOffset, outOffset, count, this.stride);
       out.set(count === BLOCK_ROWS ? results : results.subarray(0, count), from);
     }
@@ -286,7 +300,7 @@ export class ColumnCache {
   residualDot(c: AgentColumns, p: number): number {
     const view = this.viewOf();
     const outOffset = this.stride * 2;
-    this.kernels!.dots4(0, this.rowOffset(c.slot[p]) + this.stride, outOffset, 1, this.stride / 2);
+    this.kernels!.dots4(0, this.residualOffset(c.slot[p]), outOffset, 1, this.stride / 2);
     return new Int32Array(view.buffer, outOffset, 1)[0];
   }
 
@@ -296,8 +310,12 @@ export class ColumnCache {
     return this.viewOf().subarray(off, off + this.stride);
   }
 
+  private residualOffset(slot: number): number {
+    return this.header + (slot >>> BLOCK_SHIFT) * this.blockBytes + BLOCK_ROWS * this.stride + (slot & (BLOCK_ROWS - 1)) * (this.stride / 2);
+  }
+
   private rowOffset(slot: number): number {
-    return this.header + slot * this.slotBytes;
+    return this.header + (slot >>> BLOCK_SHIFT) * this.blockBytes + (slot & (BLOCK_ROWS - 1)) * this.stride;
   }
 
   private viewOf(): Int8Array {
@@ -306,7 +324,7 @@ export class ColumnCache {
   }
 
   private append(agentId: string, c: AgentColumns, r: ColumnRow): boolean {
-    if (!(r.id >= 0 && r.id <= MAX_ID)) return this.drop(agentId);
+    if (!(r.id >= 0 && r.id <= MAX_ID) || Math.fround(r.importance) !== r.importance) return this.drop(agentId);
     if (c.n === c.capacity) {
       const capacity = c.capacity + Math.max(BLOCK_ROWS, c.capacity >>> 2);
       const extra = (capacity - c.capacity) * SCALAR_BYTES_PER_MEMORY;
@@ -355,10 +373,10 @@ export class ColumnCache {
     if (!this.makeRoom(this.slotBytes + SLOT_SCALAR_BYTES, agentId)) return undefined;
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
-      const needed = this.header + (this.slotsMade + 1) * this.slotBytes;
+      const needed = this.header + Math.ceil((this.slotsMade + 1) / BLOCK_ROWS) * this.blockBytes;
       try {
         if (!this.memory) {
-          this.maximumPages = Math.min(65536, Math.ceil((this.header + this.capBytes + this.slotBytes) / PAGE_BYTES));
+          this.maximumPages = Math.min(65536, Math.ceil((this.header + this.capBytes + this.blockBytes) / PAGE_BYTES));
           this.memory = new WebAssembly.Memory({ initial: Math.ceil(needed / PAGE_BYTES), maximum: this.maximumPages });
           this.kernels = simdDotsOn(this.memory);
         } else if (this.memory.buffer.byteLength < needed) {
@@ -386,8 +404,9 @@ export class ColumnCache {
     const pool = this.pool;
     const view = this.viewOf();
     const rowAt = this.rowOffset(slot);
-    const packedAt = rowAt + this.stride;
-    view.fill(0, rowAt, rowAt + this.slotBytes);
+    const packedAt = this.residualOffset(slot);
+    view.fill(0, rowAt, rowAt + this.stride);
+    view.fill(0, packedAt, packedAt + this.stride / 2);
     pool.factor[slot] = pool.errorNorm[slot] = pool.approxNorm[slot] = pool.factor4[slot] = pool.errorNorm4[slot] = pool.approxNorm4[slot] = 0;
     const d = v.length;
     let max = 0;
