@@ -4,7 +4,8 @@
 // Retrieval is exact: it returns the same top k as scoring every memory of the agent, each term
 // min-max normalised over ALL of the agent's memories. Two ways:
 // - From the column cache (ColumnCache.ts), the usual way: every cached agent's memories as columns,
-//   vectors quantised to int8 plus an int4 residual, under one byte cap for the whole store (least
+//   vectors quantised to int8 plus an int4 residual once per distinct vector (a pool shared by all agents,
+//   keyed by the `memory_vectors` row), under one byte cap for the whole store (least
 //   recently used agents are evicted and reloaded on demand). A SIMD scan bounds every memory's
 //   relevance, and only the memories the bounds cannot place are scored from their stored float32
 //   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
@@ -33,12 +34,11 @@ import { vectorLayoutOf, vectorOf, vectorQueries, VectorRows, type VectorLayout 
 
 const KNN_LIMIT = 4096;
 /**
- * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~2.4 kB
- * (int8 vector, int4 residual, scalars), so this holds ~225k memories; at 100 dimensions (the
- * offline embedder, padded to 128) ~270 B, so ~2 M. (The cache keeps a row per memory even where memories
- * share a stored vector: over a day of the town of 1,000, 72% of an agent's memories have a vector new to
- * that agent, so rows per distinct vector of an agent saved 3% and cost 30% where nothing repeats. The town
- * as a whole repeats: 16% of its memories have a vector new to the town; a pool shared by agents is the way.)
+ * Default cap of the column cache, all agents together. A memory whose vector no other cached memory has
+ * takes ~2.4 kB at 1,536 dimensions (int8 vector, int4 residual, factors, its agent's columns), so this
+ * holds ~225k such; at 100 dimensions (the offline embedder, padded to 128) ~285 B. Memories that share a
+ * vector (the pool keeps one row per `memory_vectors` row for all agents) take their agent's columns only,
+ * 29 B: the town of 1,000 after a day holds 367k memories in 68 B each (13% of them with a distinct vector).
  */
 export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
