@@ -94,6 +94,19 @@ function keepCopy(file: string, dest: string): void {
 /** The mean MB of [hour, MB] pairs. */
 const meanOf = (trace: Array<[number, number]>): number => trace.reduce((a, [, mb]) => a + mb, 0) / trace.length;
 
+/**
+ * RSS's growth over the last game day, % a day: the mean over the run's last two game hours against the same two
+ * hours of the clock a day earlier (NaN for a run under 26 hours). RSS follows the day (the heap fills while
+ * everyone is about and is collected at night), so a least-squares slope over one day from midnight counts the
+ * day's shape as growth; the same hours a day apart do not.
+ */
+export function rssDayOverDayPct(trace: Array<[number, number]>, lastHour: number): number {
+  if (lastHour < 26) return NaN;
+  const window = (from: number) => trace.filter(([h]) => h >= from && h < from + 2);
+  const before = meanOf(window(lastHour - 26));
+  return (100 * (meanOf(window(lastHour - 2)) - before)) / before;
+}
+
 /** Least-squares slope of y over x. */
 export function slope(xs: number[], ys: number[]): number {
   const n = xs.length;
@@ -327,6 +340,7 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
           )) /
         (settled.reduce((a, s) => a + s.rssMb, 0) / settled.length),
       'soak.rss_slope_from_hour': settledFrom,
+      'soak.rss_day_over_day_pct': rssDayOverDayPct(rssTrace, last.gameHour),
       // RSS's growth over the window the slope is taken on: the mean of its last two game hours less that of its first two.
       'soak.rss_mb_growth': meanOf(rssSettled.filter(([h]) => h >= last.gameHour - 2)) - meanOf(rssSettled.filter(([h]) => h < settledFrom + 2)),
       'soak.rss_mb_mean_settled': meanRss,
