@@ -33,7 +33,7 @@
 //    strictly above the next U (an equal U could still win the tie-break on creation time or id).
 import type { RetrievalOptions } from './types';
 import type { AgentColumns, ColumnCache } from './ColumnCache';
-import { kindIndex, quantiseQuery, ZERO_VECTOR } from './ColumnCache';
+import { APPROX_NORM, APPROX_NORM4, ERROR_NORM, ERROR_NORM4, FACTOR, FACTOR4, FLAGS, kindIndex, quantiseQuery, SLOT_FIELDS, ZERO_VECTOR } from './ColumnCache';
 import { normaliseIn, recencyInto, type TermRange } from './scoring';
 
 // Bound once: a call through the import binding costs a getter call per use under tsx's CommonJS
@@ -103,17 +103,17 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
     cache.scan(c, dots);
   }
   const out: Array<{ stage1: [number, number]; stage2: [number, number] }> = [];
-  const pool = cache.pool;
+  const meta = cache.pool.meta;
   for (let p = 0; p < c.n; p++) {
     if (q.norm === 0) {
       out.push({ stage1: [0, 0], stage2: [0, 0] });
       continue;
     }
-    const s = c.slot[p];
-    const a1 = dots[p] * q.factor * pool.factor[s];
-    const b1 = pool.errorNorm[s] + q.errorNorm * pool.approxNorm[s] + RELEVANCE_SLACK;
-    const a2 = a1 + cache.residualDot(c, p) * q.factor * pool.factor4[s];
-    const b2 = pool.errorNorm4[s] + q.errorNorm * pool.approxNorm4[s] + RELEVANCE_SLACK;
+    const s = c.slot[p] * SLOT_FIELDS;
+    const a1 = dots[p] * q.factor * meta[s + FACTOR];
+    const b1 = meta[s + ERROR_NORM] + q.errorNorm * meta[s + APPROX_NORM] + RELEVANCE_SLACK;
+    const a2 = a1 + cache.residualDot(c, p) * q.factor * meta[s + FACTOR4];
+    const b2 = meta[s + ERROR_NORM4] + q.errorNorm * meta[s + APPROX_NORM4] + RELEVANCE_SLACK;
     out.push({ stage1: [a1 - b1, a1 + b1], stage2: [a2 - b2, a2 + b2] });
   }
   return out;
@@ -146,7 +146,7 @@ export function rankColumns(
   }
   recencyInto(c.lastAccessed, n, o.nowGameMs, o.decayPerGameHour, recency);
   // Each memory's vector factors are its pool slot's (read after the scan: nothing is added meanwhile).
-  const { factor, errorNorm, approxNorm, factor4, errorNorm4, approxNorm4, flags } = cache.pool;
+  const meta = cache.pool.meta;
   const { importance, slot } = c;
   const qFactor = zeroQuery ? 0 : q.factor;
   const qError = q.errorNorm;
@@ -171,9 +171,9 @@ export function rankColumns(
     const imp = importance[p];
     if (imp < impMin) impMin = imp;
     if (imp > impMax) impMax = imp;
-    const s = slot[p];
-    const a = dots[p] * qFactor * factor[s];
-    const b = zeroQuery ? 0 : errorNorm[s] + qError * approxNorm[s] + slack;
+    const s = slot[p] * SLOT_FIELDS;
+    const a = dots[p] * qFactor * meta[s + FACTOR];
+    const b = zeroQuery ? 0 : meta[s + ERROR_NORM] + qError * meta[s + APPROX_NORM] + slack;
     approx[p] = a;
     bound[p] = b;
     if (a - b > maxLo) maxLo = a - b;
@@ -193,9 +193,9 @@ export function rankColumns(
       if (zeroQuery) t = { lo: 0, hi: 0 };
       else {
         stats.refined++;
-        const s = slot[p];
-        const a = approx[p] + cache.residualDot(c, p) * q.factor * factor4[s];
-        const b = errorNorm4[s] + q.errorNorm * approxNorm4[s] + RELEVANCE_SLACK;
+        const s = slot[p] * SLOT_FIELDS;
+        const a = approx[p] + cache.residualDot(c, p) * q.factor * meta[s + FACTOR4];
+        const b = meta[s + ERROR_NORM4] + q.errorNorm * meta[s + APPROX_NORM4] + RELEVANCE_SLACK;
         t = { lo: Math.max(approx[p] - bound[p], a - b), hi: Math.min(approx[p] + bound[p], a + b) };
       }
       tight.set(p, t);
@@ -206,7 +206,7 @@ export function rankColumns(
   const exactOf = (p: number): number => {
     let v = exact.get(p);
     if (v === undefined) {
-      if (zeroQuery || flags[slot[p]] & ZERO_VECTOR)
+      if (zeroQuery || meta[slot[p] * SLOT_FIELDS + FLAGS] & ZERO_VECTOR)
         v = 0; // cosine() of a zero vector is 0
       else {
         v = exactRelevance(p);
