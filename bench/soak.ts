@@ -1,8 +1,10 @@
 // The soak: the generated town of 1,000 served as `npm start` serves it (a server process, offline mind,
 // CLOCK_POLICY=wait), run from midnight for a game day (SOAK_GAME_HOURS) at 1× (RATE below). Every game hour
 // it samples the server's resident memory, V8 heap, the column cache, CPU and world file size (with its
-// WAL), and RSS every wall second; it reports each one's slope, the file per agent-day a week-long run ends
-// with and each table's size, and draws RSS and file size over the run in docs/soak.svg. CPU at 1× is the
+// WAL), and RSS every wall second; it reports each one's slope (RSS's after the first day when 12 game hours
+// follow it, and RSS day over day at the same hours), the column cache's bytes per memory, the file per
+// agent-day a week-long run ends with and each table's size, and draws RSS and file size over the run in
+// docs/soak.svg. CPU at 1× is the
 // CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
 // (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
 // a copy of the world file).
