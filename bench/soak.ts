@@ -4,8 +4,7 @@
 // WAL), and RSS every wall second; it reports each one's slope (RSS's after the first day when 12 game hours
 // follow it, and RSS day over day at the same hours), the column cache's bytes per memory, the file per
 // agent-day a week-long run ends with and each table's size, and draws RSS and file size over the run in
-// docs/soak.svg. CPU at 1× is the
-// CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
+// docs/soak.svg. CPU at 1× is the CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
 // (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
 // a copy of the world file).
 import fs from 'node:fs';
