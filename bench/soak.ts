@@ -1,9 +1,10 @@
 // The soak: the generated town of 1,000 served as `npm start` serves it (a server process, offline mind,
 // CLOCK_POLICY=wait), run from midnight for a game day (SOAK_GAME_HOURS) at 1× (RATE below). Every game hour
 // it samples the server's resident memory, V8 heap, the column cache, CPU and world file size (with its
-// WAL), and RSS every wall second; it reports each one's slope, the file per agent-day a week-long run ends
-// with and each table's size, and draws RSS and file size over the run in docs/soak.svg. CPU at 1× is the
-// CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
+// WAL), and RSS every wall second; it reports each one's slope (RSS's after the first day when 12 game hours
+// follow it, and RSS day over day at the same hours), the column cache's bytes per memory, the file per
+// agent-day a week-long run ends with and each table's size, and draws RSS and file size over the run in
+// docs/soak.svg. CPU at 1× is the CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
 // (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
 // a copy of the world file).
 import fs from 'node:fs';
@@ -45,9 +46,13 @@ export interface SoakSample {
   heapMb: number;
   heapTotalMb: number;
   externalMb: number;
-  /** The memory stream's column cache (/healthz memoryCache). */
+  /** The memory stream's column cache (/healthz memoryCache): MB, bytes, agents and distinct vectors held. */
   cacheMb: number;
+  cacheBytes: number;
   cacheAgents: number;
+  cacheVectors: number;
+  /** Node's ArrayBuffers (typed arrays and the cache's WebAssembly memory), MB. */
+  arrayBuffersMb: number;
   cpuMs: number;
   fileKb: number;
   memories: number;
@@ -89,6 +94,22 @@ function keepCopy(file: string, dest: string): void {
   }
 }
 
+/** The mean MB of [hour, MB] pairs. */
+const meanOf = (trace: Array<[number, number]>): number => trace.reduce((a, [, mb]) => a + mb, 0) / trace.length;
+
+/**
+ * RSS's growth over the last game day, % a day: the mean over the run's last two game hours against the same two
+ * hours of the clock a day earlier (NaN for a run under 26 hours). RSS follows the day (the heap fills while
+ * everyone is about and is collected at night), so a least-squares slope over one day from midnight counts the
+ * day's shape as growth; the same hours a day apart do not.
+ */
+export function rssDayOverDayPct(trace: Array<[number, number]>, lastHour: number): number {
+  if (lastHour < 26) return NaN;
+  const window = (from: number) => trace.filter(([h]) => h >= from && h < from + 2);
+  const before = meanOf(window(lastHour - 26));
+  return (100 * (meanOf(window(lastHour - 2)) - before)) / before;
+}
+
 /** Least-squares slope of y over x. */
 export function slope(xs: number[], ys: number[]): number {
   const n = xs.length;
@@ -105,8 +126,8 @@ export function slope(xs: number[], ys: number[]): number {
 
 async function sample(server: ServerProcess, gameHour: number, t0: number): Promise<SoakSample> {
   const h = (await patiently(async () => (await fetch(`${server.url}/healthz`)).json())) as {
-    memory: { heapUsed: number; heapTotal: number; external: number };
-    memoryCache: { mb: number; agents: number };
+    memory: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+    memoryCache: { mb: number; bytes: number; agents: number; vectors: number };
   };
   return {
     gameHour,
@@ -116,7 +137,10 @@ async function sample(server: ServerProcess, gameHour: number, t0: number): Prom
     heapTotalMb: h.memory.heapTotal,
     externalMb: h.memory.external,
     cacheMb: h.memoryCache.mb,
+    cacheBytes: h.memoryCache.bytes,
     cacheAgents: h.memoryCache.agents,
+    cacheVectors: h.memoryCache.vectors,
+    arrayBuffersMb: h.memory.arrayBuffers,
     cpuMs: server.cpuMs(),
     fileKb: fileKb(server.dataDir),
     memories: countMemories(path.join(server.dataDir, 'smalltown.sqlite')).count,
@@ -320,15 +344,17 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       const s = samples.at(-1)!;
       process.stdout.write(
         `  ${next}:00 ${s.wallS.toFixed(0)} s rss ${s.rssMb.toFixed(0)} MB heap ${s.heapMb} MB ` +
-          `cache ${s.cacheMb} MB (${s.cacheAgents} agents) file ${(s.fileKb / 1024).toFixed(1)} MB\n`,
+          `cache ${s.cacheMb} MB (${s.cacheAgents} agents, ${s.cacheVectors} vectors) buffers ${s.arrayBuffersMb} MB file ${(s.fileKb / 1024).toFixed(1)} MB\n`,
       );
       next += 1;
     }
     const tables = tableKb(file);
     const last = samples.at(-1)!;
     const days = last.gameHour / 24;
-    // RSS after the first day when the run is longer than one (the target's slope), else over the settled part of the day.
-    const settled = samples.filter((s) => s.gameHour >= (last.gameHour > 24 ? 24 : SETTLED_FROM_HOUR));
+    // RSS after the first day (the target's slope) when the run has at least half a day after it (a slope over
+    // the hour or two of a 26-hour run is one swing of the heap, scaled to a day), else over the settled part of the day.
+    const afterDayOne = last.gameHour >= 24 + 12;
+    const settled = samples.filter((s) => s.gameHour >= (afterDayOne ? 24 : SETTLED_FROM_HOUR));
     const hoursOf = (ss: SoakSample[]) => ss.map((s) => s.gameHour);
     const settledFrom = settled[0].gameHour;
     const rssSettled = rssTrace.filter(([h]) => h >= settledFrom);
@@ -373,8 +399,22 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
             settled.map((s) => s.rssMb),
           )) /
         (settled.reduce((a, s) => a + s.rssMb, 0) / settled.length),
+      'soak.rss_slope_from_hour': settledFrom,
+      'soak.rss_day_over_day_pct': rssDayOverDayPct(rssTrace, last.gameHour),
+      // RSS's growth over the window the slope is taken on: the mean of its last two game hours less that of its first two.
+      'soak.rss_mb_growth': meanOf(rssSettled.filter(([h]) => h >= last.gameHour - 2)) - meanOf(rssSettled.filter(([h]) => h < settledFrom + 2)),
       'soak.rss_mb_mean_settled': meanRss,
-      'soak.rss_mb_max': Math.max(...samples.map((s) => s.rssMb)),
+      'soak.rss_mb_max': Math.max(...samples.map((s) => s.rssMb), ...rssTrace.map(([, mb]) => mb)),
+      // The column cache: bytes per memory with every agent cached (its pool holds each distinct vector once), and its growth.
+      'soak.cache_bytes_per_memory': last.cacheBytes / last.memories,
+      'soak.cache_vectors_per_memory': last.cacheVectors / last.memories,
+      'soak.cache_mb_slope_per_day':
+        24 *
+        slope(
+          hoursOf(settled),
+          settled.map((s) => s.cacheMb),
+        ),
+      'soak.array_buffers_mb_max': Math.max(...samples.map((s) => s.arrayBuffersMb)),
       'soak.heap_slope_mb_per_day':
         24 *
         slope(

@@ -28,12 +28,17 @@ import { formatGameTime } from './protocol/time';
 import { INVALID_TOKEN_MESSAGE } from './protocol/messages';
 import type { WallClock } from './core/wallClock';
 import { TownHost } from './host/TownHost';
+import type { SqliteMemoryStore } from './store/SqliteMemoryStore';
 import { connectRedis, ProcessAddresses, selectProcessForRoom } from './host/cluster';
 import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
-/** The memory stream's column cache: MB held and its cap, agents cached, loads and evictions so far. */
-function memoryCacheOf(c: { bytes: number; capBytes: number; agents: string[]; stats: { loads: number; evictions: number } }) {
-  return { mb: Math.round(c.bytes / 1048576), capMb: Math.round(c.capBytes / 1048576), agents: c.agents.length, ...c.stats };
+/**
+ * The memory stream's column cache: bytes (and MB) held and its cap, agents cached, distinct vectors in its pool,
+ * and loads, evictions and vectors quantised so far.
+ */
+function memoryCacheOf(c: ReturnType<SqliteMemoryStore['columnCache']>) {
+  const { bytes, capBytes, agents, vectors, stats } = c;
+  return { mb: Math.round(bytes / 1048576), bytes, capMb: Math.round(capBytes / 1048576), agents: agents.length, vectors, ...stats };
 }
 
 /** The process's memory, MB: resident, V8 heap used and reserved, and memory outside the heap (buffers, WebAssembly). */

@@ -49,11 +49,13 @@ describe('the town room over a real Colyseus server', () => {
       agents: number;
       gameTime: string;
       mind: string;
-      memoryCache: { mb: number; capMb: number; agents: number; loads: number; evictions: number };
+      memoryCache: { mb: number; bytes: number; capMb: number; agents: number; vectors: number; loads: number; evictions: number; quantised: number };
     };
     expect(health.agents).toBeGreaterThanOrEqual(8);
     // The memory stream's column cache: what it holds against its cap (MEMORY_CACHE_MB), for the soak.
-    expect(health.memoryCache).toEqual({ mb: expect.any(Number), capMb: 512, agents: expect.any(Number), loads: expect.any(Number), evictions: 0 });
+    const any = expect.any(Number);
+    expect(health.memoryCache).toEqual({ mb: any, bytes: any, capMb: 512, agents: any, vectors: any, loads: any, evictions: 0, quantised: any });
+    expect(health.memoryCache.vectors).toBeLessThanOrEqual(health.memoryCache.quantised);
     expect(health.memoryCache.agents).toBeLessThanOrEqual(health.agents);
     expect(health.mind).toBe('offline');
     expect(health.gameTime).toMatch(/2026, \d\d:\d\d$/);

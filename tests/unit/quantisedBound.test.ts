@@ -3,7 +3,7 @@
 // and queries, and it is tight where Cauchy–Schwarz is tight. Vectors are regenerated from a seed
 // rather than kept, so the test holds only the cache's 1.5 bytes a dimension (~240 MB), not 614 MB.
 import { describe, expect, it } from 'vitest';
-import { ColumnCache } from '../../server/src/store/ColumnCache';
+import { ColumnCache, FACTOR, SLOT_FIELDS } from '../../server/src/store/ColumnCache';
 import { relevanceBounds } from '../../server/src/store/quantisedRetrieval';
 import { cosine } from '../../server/src/store/scoring';
 import { Rng } from '../../server/src/sim/rng';
@@ -66,7 +66,7 @@ describe('the quantised relevance bound at 100k × 1536', () => {
     const v = vectorFor(target);
     const norm = Math.hypot(...v);
     const row = cache.row(c, target);
-    const along = Float32Array.from(v, (x, k) => x - c.factor[target] * norm * row[k]);
+    const along = Float32Array.from(v, (x, k) => x - cache.pool.meta[c.slot[target] * SLOT_FIELDS + FACTOR] * norm * row[k]);
     const rng = new Rng(7);
     const queries: Array<[string, Float32Array]> = [
       ['a clustered query', Float32Array.from(centres[3], (x) => x + (rng.next() - 0.5) * 0.5)],

@@ -9,6 +9,9 @@ import { InMemoryMemoryStore } from '../../server/src/store/InMemoryMemoryStore'
 import type { MemoryInput, MemoryKind, MemoryStore, RetrievalOptions, RetrievalWeights } from '../../server/src/store/types';
 import { Rng } from '../../server/src/sim/rng';
 import { asAgentId, type AgentId } from '../../server/src/world/types';
+import { ColumnCache, type AgentColumns } from '../../server/src/store/ColumnCache';
+import { relevanceBounds } from '../../server/src/store/quantisedRetrieval';
+import { cosine } from '../../server/src/store/scoring';
 
 const D = 64;
 const HOUR = 3_600_000;
@@ -172,11 +175,11 @@ describe('the column cache', () => {
     expect(store.columnCache().agents).toEqual(['a']);
     expectSame(store, reference, o('b', q));
     expect(store.columnCache().agents).toEqual(['b']);
-    expect(store.columnCache().stats).toEqual({ loads: 2, evictions: 1 });
+    expect(store.columnCache().stats).toMatchObject({ loads: 2, evictions: 1 });
     expect(store.columnCache().bytes).toBeLessThanOrEqual(cap);
     expectSame(store, reference, o('a', q));
     expect(store.columnCache().agents).toEqual(['a']);
-    expect(store.columnCache().stats).toEqual({ loads: 3, evictions: 2 });
+    expect(store.columnCache().stats).toMatchObject({ loads: 3, evictions: 2 });
     expect(store.stats.columnScans).toBe(3);
   });
 
@@ -205,6 +208,76 @@ describe('the column cache', () => {
     expect(store.columnCache().agents).toEqual(['b']);
     expectSame(store, reference, o('b', q));
     expectSame(store, reference, o('a', q));
+  });
+
+  it('keeps a vector that several agents share once, until the last of them leaves', () => {
+    // b noted most of what a noted (the same vectors, as a town's residents note the same sights), and more.
+    const a = adversarial(21, asAgentId('a'), 600).inputs;
+    const own = adversarial(22, asAgentId('b'), 200).inputs;
+    const b = [...a.slice(0, 400).map((m, i) => ({ ...m, agentId: asAgentId('b'), description: `b saw ${i}` })), ...own];
+    const { store, reference } = both([...a, ...b]);
+    const distinct = (ms: MemoryInput[]) => new Set(ms.map((m) => Array.from(m.embedding).join())).size;
+    const q = query(7);
+    expectSame(store, reference, o('a', q));
+    const alone = store.columnCache().bytes;
+    expect(store.columnCache().vectors).toBe(distinct(a));
+    expectSame(store, reference, o('b', q));
+    expect(store.columnCache().vectors).toBe(distinct([...a, ...b]));
+    // b's shared memories cost their columns only: far less than b alone would.
+    expect(store.columnCache().bytes - alone).toBeLessThan(alone * 0.6);
+    expect(store.columnCache().stats.quantised).toBe(distinct([...a, ...b]));
+    for (const weights of weightings) for (const agent of ['a', 'b']) expectSame(store, reference, { ...o(agent, q), weights, k: 12 });
+    // a leaves: the vectors only a had go, those b shares stay, and b is still exact.
+    store.forgetColumns(asAgentId('a'));
+    expect(store.columnCache().vectors).toBe(distinct(b));
+    expectSame(store, reference, o('b', query(8)));
+    // a comes back: only the vectors b does not hold are quantised again.
+    const before = store.columnCache().stats.quantised;
+    expectSame(store, reference, o('a', query(8)));
+    expect(store.columnCache().stats.quantised - before).toBe(distinct([...a, ...b]) - distinct(b));
+    store.forgetAllColumns();
+    expect(store.columnCache()).toMatchObject({ bytes: 0, vectors: 0 });
+  });
+
+  it('keeps importance as f32: an agent with one that f32 does not hold exactly is answered through SQL, still exactly', () => {
+    const inputs = town({ a: 300, b: 300 }).map((m, i) => (m.agentId === 'b' && i === 450 ? { ...m, importance: 5.1 } : m));
+    const { store, reference } = both(inputs);
+    const q = query(9);
+    expectSame(store, reference, o('a', q));
+    expect(store.stats.columnScans).toBe(1);
+    expectSame(store, reference, o('b', q));
+    expect(store.stats.columnScans).toBe(1);
+    expect(store.columnCache().agents).toEqual(['a']);
+  });
+
+  it('trusts its keys: two different vectors under one key break the bound (the control)', () => {
+    const cache = new ColumnCache(D, 1 << 24);
+    const { inputs, queries } = adversarial(23, asAgentId('a'), 50, false);
+    const rows = inputs.map((m, i) => ({ id: i + 1, lastAccessed: 0, created: 0, importance: 5, kind: m.kind, vector: i + 1 }));
+    const load = (agent: string, keys: (i: number) => number, vectors: Float32Array[]) =>
+      cache.load(
+        agent,
+        rows.map((r, i) => ({ ...r, vector: keys(i) })),
+        rows.length,
+        function* () {
+          for (let i = 0; i < vectors.length; i++) yield { id: i + 1, vector: vectors[i] };
+        },
+      )!;
+    const held = (c: AgentColumns, vectors: Float32Array[], q: Float32Array) =>
+      relevanceBounds(cache, c, q).every(({ stage1, stage2 }, p) => {
+        const exact = cosine(q, vectors[p]);
+        return stage1[0] <= exact && exact <= stage1[1] && stage2[0] <= exact && exact <= stage2[1];
+      });
+    const mine = inputs.map((m) => m.embedding);
+    const a = load('a', (i) => i + 1, mine);
+    expect(held(a, mine, queries[0])).toBe(true);
+    // b's vectors differ from a's but claim a's keys: the pool hands b a's rows, and the bound misses.
+    const others = mine.map((v) => v.map((x) => -x));
+    const b = load('b', (i) => i + 1, others);
+    expect(held(b, others, queries[0])).toBe(false);
+    // under keys of its own, b is bounded again
+    const honest = load('b', (i) => 1000 + i, others);
+    expect(held(honest, others, queries[0])).toBe(true);
   });
 
   it('answers an agent too large for the cap alone through SQL, still exactly', () => {

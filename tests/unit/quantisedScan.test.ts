@@ -37,6 +37,30 @@ describe('the SIMD kernels', () => {
     expect(Array.from(new Int32Array(memory.buffer, outAt, rows))).toEqual(Array.from(dots8Reference(query, data, stride, rows)));
   });
 
+  it('gather rows from anywhere in the memory, in the order the list gives, repeats included', () => {
+    const rng = new Rng(3);
+    for (const stride of [32, 128, 1536]) {
+      const rows = 40;
+      const listed = [7, 0, 39, 7, 12, 38, 1, 1, 20];
+      const { memory, dots8, gather8 } = kernelsWith(stride * 2 + listed.length * 8 + rows * stride);
+      const query = new Int16Array(memory.buffer, 0, stride);
+      for (let i = 0; i < stride; i++) query[i] = rng.int(-32767, 32767) >> 6;
+      const outAt = stride * 2;
+      const listAt = outAt + listed.length * 4;
+      const rowsAt = listAt + listed.length * 4;
+      const data = new Int8Array(memory.buffer, rowsAt, rows * stride);
+      for (let i = 0; i < data.length; i++) data[i] = rng.int(-127, 127);
+      new Uint32Array(memory.buffer, listAt, listed.length).set(listed.map((r) => rowsAt + r * stride));
+      gather8(0, listAt, outAt, listed.length, stride);
+      const got = Array.from(new Int32Array(memory.buffer, outAt, listed.length));
+      const all = dots8Reference(query, data, stride, rows);
+      expect(got).toEqual(listed.map((r) => all[r]));
+      // the contiguous kernel over the same rows agrees (a control: a list of every row in order)
+      dots8(0, rowsAt, outAt, rows, stride);
+      expect(Array.from(new Int32Array(memory.buffer, outAt, rows))).toEqual(Array.from(all));
+    }
+  });
+
   it('compute int16 · packed int4 dot products exactly, in the layout packInt4 writes', () => {
     const rng = new Rng(2);
     for (const stride of [32, 128, 1536]) {

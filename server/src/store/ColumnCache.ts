@@ -1,12 +1,17 @@
-// Every cached agent's memories as columns, under ONE byte cap for the whole store: the vectors
-// quantised to int8 plus an int4 residual (1.5 bytes a dimension instead of 4) in a single
-// WebAssembly memory, and the scalar columns retrieval needs (id, access and creation times,
-// importance, kind, quantisation factors) in typed arrays. Agents are evicted least recently used
-// first; an evicted agent is reloaded from SQLite the next time it is retrieved from.
+// Every cached agent's memories as columns, under ONE byte cap for the whole store. The vectors are
+// quantised to int8 plus an int4 residual (1.5 bytes a dimension instead of 4) in a single WebAssembly
+// memory, ONE row per distinct vector for all agents together (the pool): most of a town's memories
+// share their vector with another memory, of the same agent or another (the same words, noted by
+// everyone who saw it), and SQLite already keeps them as one `memory_vectors` row, whose id is the
+// pool's key. An agent's columns (id, access and creation times, importance, kind) hold, for each
+// memory, the pool slot of its vector; the scan gathers the rows from the pool (simdDots.ts's
+// gather8). Agents are evicted least recently used first; a slot goes when its last agent does. An
+// evicted agent is reloaded from SQLite the next time it is retrieved from, quantising only the
+// vectors the pool lacks.
 //
-// The vectors live in fixed-size blocks of BLOCK_ROWS rows, so agents grow and leave without
-// fragmenting the memory (WebAssembly memory never shrinks; freed blocks are reused). A store never
-// holds more than its cap, counted as blocks plus the capacity of every column array.
+// A store never holds more than its cap, counted as the slots in use (row and residual, and their
+// factors) plus the capacity of every agent's columns. WebAssembly memory never shrinks; freed slots
+// are reused.
 //
 // Quantisation of a vector v (float32, norm ‖v‖), in double:
 // - stage 1: s = max|v_i| / 127, a_i = round(v_i / s) ∈ [−127, 127], v̂ = s·a (int8, scanned for every memory);
@@ -17,34 +22,36 @@
 import { QUERY_ABS_SUM_LIMIT, ROW_ALIGN_BYTES, simdDotsOn, type DotsKernel } from './simdDots';
 import { MEMORY_KINDS, type MemoryKind } from './types';
 
-/** Rows per block of the vector memory. Small enough that an agent with few memories wastes little. */
+/** Rows a scan hands the kernel at a time (its results and its list of row addresses are this long). */
 export const BLOCK_ROWS = 64;
+const BLOCK_SHIFT = 6; // log2(BLOCK_ROWS)
 const PAGE_BYTES = 65536;
-/** Bytes of the scalar columns per memory: ids, times, importance, six factors (f64), kind and flags (u8). */
-export const SCALAR_BYTES_PER_MEMORY = 10 * 8 + 2;
+/** Bytes of an agent's columns per memory: id (u32), times (f64), importance (f32), kind (u8), pool slot (u32). */
+export const SCALAR_BYTES_PER_MEMORY = 4 + 2 * 8 + 4 + 1 + 4;
+/** Bytes of the pool's columns per slot: six factors, its key and flags (f64, one cache line), references (u32). */
+export const SLOT_SCALAR_BYTES = 8 * 8 + 4;
 /** A flag: the vector is all zeros, so cosine() gives exactly 0 whatever the query. */
 export const ZERO_VECTOR = 1;
+/** A position whose vector is not placed yet (while loading). */
+const NO_SLOT = 0xffffffff;
+/**
+ * Memory ids are kept as u32 and importances as f32 (the minds give integers 1–10): an agent with a larger id
+ * or an importance that f32 does not hold exactly is served by SQL instead.
+ */
+const MAX_ID = 0xffffffff;
 
 export const kindIndex = (kind: MemoryKind): number => MEMORY_KINDS.indexOf(kind);
 
-/** One agent's memories, in id order. Positions index every column; the vector of position p is row p. */
+/** One agent's memories, in id order. Positions index every column; the vector of position p is pool slot slot[p]. */
 export class AgentColumns {
   n = 0;
   capacity = 0;
-  ids = new Float64Array(0);
+  ids = new Uint32Array(0);
   lastAccessed = new Float64Array(0);
   created = new Float64Array(0);
-  importance = new Float64Array(0);
+  importance = new Float32Array(0);
   kind = new Uint8Array(0);
-  flags = new Uint8Array(0);
-  factor = new Float64Array(0);
-  errorNorm = new Float64Array(0);
-  approxNorm = new Float64Array(0);
-  factor4 = new Float64Array(0);
-  errorNorm4 = new Float64Array(0);
-  approxNorm4 = new Float64Array(0);
-  /** Block numbers in the vector memory, in row order. */
-  readonly blocks: number[] = [];
+  slot = new Uint32Array(0);
 
   get bytes(): number {
     return this.capacity * SCALAR_BYTES_PER_MEMORY;
@@ -65,24 +72,48 @@ export class AgentColumns {
   }
 
   resize(capacity: number): void {
-    const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(capacity);
-      b.set(a.subarray(0, this.n));
-      return b;
-    };
-    const f64 = (n: number) => new Float64Array(n);
-    this.ids = grow(this.ids, f64);
-    this.lastAccessed = grow(this.lastAccessed, f64);
-    this.created = grow(this.created, f64);
-    this.importance = grow(this.importance, f64);
-    this.kind = grow(this.kind, (n) => new Uint8Array(n));
-    this.flags = grow(this.flags, (n) => new Uint8Array(n));
-    this.factor = grow(this.factor, f64);
-    this.errorNorm = grow(this.errorNorm, f64);
-    this.approxNorm = grow(this.approxNorm, f64);
-    this.factor4 = grow(this.factor4, f64);
-    this.errorNorm4 = grow(this.errorNorm4, f64);
-    this.approxNorm4 = grow(this.approxNorm4, f64);
+    this.ids = grown(this.ids, capacity, this.n);
+    this.lastAccessed = grown(this.lastAccessed, capacity, this.n);
+    this.created = grown(this.created, capacity, this.n);
+    this.importance = grown(this.importance, capacity, this.n);
+    this.kind = grown(this.kind, capacity, this.n);
+    this.slot = grown(this.slot, capacity, this.n);
+    this.capacity = capacity;
+  }
+}
+
+type Column = Float64Array | Float32Array | Uint32Array | Uint8Array;
+/** A copy of the first n values in a new array of `capacity`. */
+function grown<T extends Column>(a: T, capacity: number, n: number): T {
+  const b = new (a.constructor as new (length: number) => T)(capacity);
+  b.set(a.subarray(0, n));
+  return b;
+}
+
+/**
+ * A slot's fields in the pool's `meta`, SLOT_FIELDS doubles a slot (one cache line): an agent's rows sit
+ * among other agents' in the pool, so the factors retrieval reads for each memory are together in one
+ * line, not in six arrays (in six, retrieval over 40 agents' interleaved memories took 2–3× as long).
+ */
+export const FACTOR = 0;
+export const ERROR_NORM = 1;
+export const APPROX_NORM = 2;
+export const FACTOR4 = 3;
+export const ERROR_NORM4 = 4;
+export const APPROX_NORM4 = 5;
+const KEY = 6;
+export const FLAGS = 7;
+export const SLOT_FIELDS = 8;
+
+/** The per-vector columns of the pool, indexed by slot. */
+export class PoolColumns {
+  capacity = 0;
+  meta = new Float64Array(0);
+  refs = new Uint32Array(0);
+
+  resize(capacity: number): void {
+    this.meta = grown(this.meta, capacity * SLOT_FIELDS, this.capacity * SLOT_FIELDS);
+    this.refs = grown(this.refs, capacity, this.capacity);
     this.capacity = capacity;
   }
 }
@@ -94,29 +125,46 @@ export interface ColumnRow {
   created: number;
   importance: number;
   kind: MemoryKind;
+  /**
+   * Its vector's key in the pool: memories with the same key have the same vector (the `memory_vectors`
+   * row). Left out, the memory's own id: a vector shared with no one. One store uses one kind of key.
+   */
+  vector?: number;
 }
 
 /** Counts of what the cache did, for tests and benchmarks. */
 export interface CacheStats {
   loads: number;
   evictions: number;
+  /** Vectors quantised into the pool (a vector already there is only referenced). */
+  quantised: number;
 }
 
 export class ColumnCache {
   /** Padded row length: the dimension rounded up to the kernels' step (bytes of an int8 row). */
   readonly stride: number;
-  /** A block: BLOCK_ROWS int8 rows, then BLOCK_ROWS int4 rows of stride/2 bytes. */
-  readonly blockBytes: number;
-  readonly stats: CacheStats = { loads: 0, evictions: 0 };
+  /** Bytes of a slot of the pool: its int8 row and its int4 residual of stride/2 bytes. */
+  readonly slotBytes: number;
+  /**
+   * The pool is in blocks of BLOCK_ROWS slots: their int8 rows, then their residuals, so that a scan, which
+   * reads only the rows, reads them nearly contiguously (rows and residuals interleaved slot by slot made the
+   * scan at 100k × 1536 about 1.8× as slow).
+   */
+  private readonly blockBytes: number;
+  readonly stats: CacheStats = { loads: 0, evictions: 0, quantised: 0 };
+  /** The pool's per-vector columns. */
+  readonly pool = new PoolColumns();
   private readonly agents = new Map<string, AgentColumns>();
+  /** Pool key → slot. */
+  private readonly slots = new Map<number, number>();
   private memory: WebAssembly.Memory | undefined;
   private maximumPages = 0;
-  private kernels: { dots8: DotsKernel; dots4: DotsKernel } | undefined;
+  private kernels: { dots8: DotsKernel; dots4: DotsKernel; gather8: DotsKernel } | undefined;
   private view = new Int8Array(0);
-  /** Bytes before the first block: the int16 query, then BLOCK_ROWS int32 results. */
+  /** Bytes before the first slot: the int16 query, then BLOCK_ROWS int32 results, then BLOCK_ROWS u32 row addresses. */
   private readonly header: number;
-  private blocksMade = 0;
-  private readonly freeBlocks: number[] = [];
+  private slotsMade = 0;
+  private readonly freeSlots: number[] = [];
   private usedBytes = 0;
 
   constructor(
@@ -125,18 +173,24 @@ export class ColumnCache {
     readonly capBytes: number,
   ) {
     this.stride = Math.ceil(Math.max(1, dimension) / ROW_ALIGN_BYTES) * ROW_ALIGN_BYTES;
-    this.blockBytes = BLOCK_ROWS * this.stride + BLOCK_ROWS * (this.stride / 2);
-    this.header = this.stride * 2 + BLOCK_ROWS * 4;
+    this.slotBytes = this.stride + this.stride / 2;
+    this.blockBytes = BLOCK_ROWS * this.slotBytes;
+    this.header = this.stride * 2 + BLOCK_ROWS * 8;
   }
 
-  /** Bytes held now: vector blocks in use plus every cached agent's columns. */
+  /** Bytes held now: pool slots in use plus every cached agent's columns. */
   get bytes(): number {
     return this.usedBytes;
   }
 
-  /** Bytes an agent of n memories takes, with room in its columns for `capacity`. */
+  /** Vectors in the pool now. */
+  get vectors(): number {
+    return this.slots.size;
+  }
+
+  /** The most bytes an agent of n memories can add (no vector shared), with room in its columns for `capacity`. */
   bytesFor(n: number, capacity = n): number {
-    return Math.ceil(n / BLOCK_ROWS) * this.blockBytes + capacity * SCALAR_BYTES_PER_MEMORY;
+    return n * (this.slotBytes + SLOT_SCALAR_BYTES) + capacity * SCALAR_BYTES_PER_MEMORY;
   }
 
   cachedAgents(): string[] {
@@ -162,27 +216,47 @@ export class ColumnCache {
     const c = this.agents.get(agentId);
     if (!c) return;
     this.agents.delete(agentId);
-    this.freeBlocks.push(...c.blocks);
-    this.usedBytes -= c.blocks.length * this.blockBytes + c.bytes;
+    for (let p = 0; p < c.n; p++) if (c.slot[p] !== NO_SLOT) this.release(c.slot[p]);
+    this.usedBytes -= c.bytes;
     this.stats.evictions++;
   }
 
   /**
-   * Loads an agent of n memories (rows in id order, vectors in any order), evicting others as needed.
-   * Returns undefined, caching nothing, when it cannot fit even alone.
+   * Loads an agent of n memories (rows in id order, vectors in any order), evicting others as needed;
+   * `vectors` is read only when the pool lacks some of the agent's. Returns undefined, caching nothing,
+   * when it cannot fit even alone (or a memory's vector is missing).
    */
   load(agentId: string, rows: Iterable<ColumnRow>, n: number, vectors: () => Iterable<{ id: number; vector: Float32Array }>): AgentColumns | undefined {
     this.evict(agentId);
     const capacity = n + Math.max(BLOCK_ROWS, n >>> 4);
-    if (!this.makeRoom(this.bytesFor(n, capacity), agentId)) return undefined;
+    if (!this.makeRoom(capacity * SCALAR_BYTES_PER_MEMORY, agentId)) return undefined;
     const c = new AgentColumns();
     c.resize(capacity);
     this.usedBytes += c.bytes;
     this.agents.set(agentId, c);
-    for (const r of rows) if (!this.append(agentId, c, r)) return undefined;
-    for (const { id, vector } of vectors()) {
-      const p = c.positionOf(id);
-      if (p >= 0) this.quantiseInto(c, p, vector);
+    // Slots are made in id order as the rows come, so that the scan reads a loaded agent's rows in order
+    // (the vectors come in the order SQL gives them: filled in as they come, the scan at 20k × 1536 took 3×).
+    const waiting = new Map<number, number>(); // position → its new slot, waiting for the vector
+    for (const r of rows) {
+      if (!this.append(agentId, c, r)) return undefined;
+      const key = r.vector ?? r.id;
+      let slot = this.slots.get(key);
+      if (slot === undefined) {
+        slot = this.newSlot(agentId, key);
+        if (slot === undefined) return void this.evict(agentId);
+        waiting.set(c.n - 1, slot);
+      }
+      this.reference(c, c.n - 1, slot);
+    }
+    if (waiting.size > 0) {
+      for (const { id, vector } of vectors()) {
+        const p = c.positionOf(id);
+        const slot = p >= 0 ? waiting.get(p) : undefined;
+        if (slot === undefined) continue;
+        waiting.delete(p);
+        this.quantiseInto(slot, vector);
+      }
+      if (waiting.size > 0) return void this.evict(agentId);
     }
     this.stats.loads++;
     return c;
@@ -192,11 +266,15 @@ export class ColumnCache {
   add(agentId: string, row: ColumnRow, vector: Float32Array): boolean {
     const c = this.agents.get(agentId);
     if (!c) return false;
-    if ((c.n > 0 && row.id <= c.ids[c.n - 1]) || !this.append(agentId, c, row)) {
-      this.evict(agentId);
-      return false;
+    if ((c.n > 0 && row.id <= c.ids[c.n - 1]) || !this.append(agentId, c, row)) return this.drop(agentId);
+    const key = row.vector ?? row.id;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = this.newSlot(agentId, key);
+      if (slot === undefined) return this.drop(agentId);
+      this.quantiseInto(slot, vector);
     }
-    this.quantiseInto(c, c.n - 1, vector);
+    this.reference(c, c.n - 1, slot);
     return true;
   }
 
@@ -208,13 +286,21 @@ export class ColumnCache {
   /** Stage 1 for every row of the agent, into out[0..n): out[p] = Σ_i query16[i]·a_p[i], exact. */
   scan(c: AgentColumns, out: Int32Array): void {
     if (c.n === 0) return;
-    const view = this.viewOf();
+    const buffer = this.viewOf().buffer;
     const outOffset = this.stride * 2;
-    const results = new Int32Array(view.buffer, outOffset, BLOCK_ROWS);
-    for (let b = 0; b * BLOCK_ROWS < c.n; b++) {
-      const count = Math.min(BLOCK_ROWS, c.n - b * BLOCK_ROWS);
-      this.kernels!.dots8(0, this.rowOffset(c.blocks[b], 0), outOffset, count, this.stride);
-      out.set(count === BLOCK_ROWS ? results : results.subarray(0, count), b * BLOCK_ROWS);
+    const listOffset = outOffset + BLOCK_ROWS * 4;
+    const results = new Int32Array(buffer, outOffset, BLOCK_ROWS);
+    const list = new Uint32Array(buffer, listOffset, BLOCK_ROWS);
+    const { header, blockBytes, stride } = this;
+    const slots = c.slot;
+    for (let from = 0; from < c.n; from += BLOCK_ROWS) {
+      const count = Math.min(BLOCK_ROWS, c.n - from);
+      for (let j = 0; j < count; j++) {
+        const s = slots[from + j];
+        list[j] = header + (s >>> BLOCK_SHIFT) * blockBytes + (s & (BLOCK_ROWS - 1)) * stride;
+      }
+      this.kernels!.gather8(0, listOffset, outOffset, count, this.stride);
+      out.set(count === BLOCK_ROWS ? results : results.subarray(0, count), from);
     }
   }
 
@@ -222,22 +308,22 @@ export class ColumnCache {
   residualDot(c: AgentColumns, p: number): number {
     const view = this.viewOf();
     const outOffset = this.stride * 2;
-    this.kernels!.dots4(0, this.residualOffset(c.blocks[Math.floor(p / BLOCK_ROWS)], p % BLOCK_ROWS), outOffset, 1, this.stride / 2);
+    this.kernels!.dots4(0, this.residualOffset(c.slot[p]), outOffset, 1, this.stride / 2);
     return new Int32Array(view.buffer, outOffset, 1)[0];
   }
 
   /** The int8 row of position p (a view; for tests). */
   row(c: AgentColumns, p: number): Int8Array {
-    const off = this.rowOffset(c.blocks[Math.floor(p / BLOCK_ROWS)], p % BLOCK_ROWS);
+    const off = this.rowOffset(c.slot[p]);
     return this.viewOf().subarray(off, off + this.stride);
   }
 
-  private residualOffset(block: number, slot: number): number {
-    return this.header + block * this.blockBytes + BLOCK_ROWS * this.stride + slot * (this.stride / 2);
+  private residualOffset(slot: number): number {
+    return this.header + (slot >>> BLOCK_SHIFT) * this.blockBytes + BLOCK_ROWS * this.stride + (slot & (BLOCK_ROWS - 1)) * (this.stride / 2);
   }
 
-  private rowOffset(block: number, slot: number): number {
-    return this.header + block * this.blockBytes + slot * this.stride;
+  private rowOffset(slot: number): number {
+    return this.header + (slot >>> BLOCK_SHIFT) * this.blockBytes + (slot & (BLOCK_ROWS - 1)) * this.stride;
   }
 
   private viewOf(): Int8Array {
@@ -246,6 +332,7 @@ export class ColumnCache {
   }
 
   private append(agentId: string, c: AgentColumns, r: ColumnRow): boolean {
+    if (!(r.id >= 0 && r.id <= MAX_ID) || Math.fround(r.importance) !== r.importance) return this.drop(agentId);
     if (c.n === c.capacity) {
       const capacity = c.capacity + Math.max(BLOCK_ROWS, c.capacity >>> 2);
       const extra = (capacity - c.capacity) * SCALAR_BYTES_PER_MEMORY;
@@ -253,22 +340,26 @@ export class ColumnCache {
       c.resize(capacity);
       this.usedBytes += extra;
     }
-    if (c.n === c.blocks.length * BLOCK_ROWS) {
-      const block = this.allocateBlock(agentId);
-      if (block === undefined) return this.drop(agentId);
-      c.blocks.push(block);
-    }
     const p = c.n++;
     c.ids[p] = r.id;
     c.lastAccessed[p] = r.lastAccessed;
     c.created[p] = r.created;
     c.importance[p] = r.importance;
     c.kind[p] = kindIndex(r.kind);
-    c.flags[p] = 0;
-    c.factor[p] = 0;
-    c.errorNorm[p] = 0;
-    c.approxNorm[p] = 0;
+    c.slot[p] = NO_SLOT;
     return true;
+  }
+
+  private reference(c: AgentColumns, p: number, slot: number): void {
+    c.slot[p] = slot;
+    this.pool.refs[slot]++;
+  }
+
+  private release(slot: number): void {
+    if (--this.pool.refs[slot] > 0) return;
+    this.slots.delete(this.pool.meta[slot * SLOT_FIELDS + KEY]);
+    this.freeSlots.push(slot);
+    this.usedBytes -= this.slotBytes + SLOT_SCALAR_BYTES;
   }
 
   private drop(agentId: string): false {
@@ -285,11 +376,12 @@ export class ColumnCache {
     return this.usedBytes + bytes <= this.capBytes;
   }
 
-  private allocateBlock(agentId: string): number | undefined {
-    if (!this.makeRoom(this.blockBytes, agentId)) return undefined;
-    let block = this.freeBlocks.pop();
-    if (block === undefined) {
-      const needed = this.header + (this.blocksMade + 1) * this.blockBytes;
+  /** A new slot under `key`, with no references yet and its vector to be quantised into it; undefined when it cannot fit. */
+  private newSlot(agentId: string, key: number): number | undefined {
+    if (!this.makeRoom(this.slotBytes + SLOT_SCALAR_BYTES, agentId)) return undefined;
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      const needed = this.header + Math.ceil((this.slotsMade + 1) / BLOCK_ROWS) * this.blockBytes;
       try {
         if (!this.memory) {
           this.maximumPages = Math.min(65536, Math.ceil((this.header + this.capBytes + this.blockBytes) / PAGE_BYTES));
@@ -304,20 +396,26 @@ export class ColumnCache {
       } catch {
         return undefined; // out of address space or over the wasm limit: callers fall back to SQL
       }
-      block = this.blocksMade++;
+      slot = this.slotsMade++;
+      if (slot >= this.pool.capacity) this.pool.resize(Math.max(1024, Math.ceil(this.pool.capacity * 1.25)));
     }
-    this.usedBytes += this.blockBytes;
-    return block;
+    this.usedBytes += this.slotBytes + SLOT_SCALAR_BYTES;
+    this.pool.meta[slot * SLOT_FIELDS + KEY] = key;
+    this.pool.refs[slot] = 0;
+    this.slots.set(key, slot);
+    return slot;
   }
 
-  private quantiseInto(c: AgentColumns, p: number, v: Float32Array): void {
-    const block = c.blocks[Math.floor(p / BLOCK_ROWS)];
+  private quantiseInto(slot: number, v: Float32Array): void {
+    this.stats.quantised++;
+    const meta = this.pool.meta;
+    const at = slot * SLOT_FIELDS;
     const view = this.viewOf();
-    const rowAt = this.rowOffset(block, p % BLOCK_ROWS);
-    const packedAt = this.residualOffset(block, p % BLOCK_ROWS);
+    const rowAt = this.rowOffset(slot);
+    const packedAt = this.residualOffset(slot);
     view.fill(0, rowAt, rowAt + this.stride);
     view.fill(0, packedAt, packedAt + this.stride / 2);
-    c.factor[p] = c.errorNorm[p] = c.approxNorm[p] = c.factor4[p] = c.errorNorm4[p] = c.approxNorm4[p] = 0;
+    meta.fill(0, at + FACTOR, at + APPROX_NORM4 + 1);
     const d = v.length;
     let max = 0;
     let norm2 = 0;
@@ -328,7 +426,7 @@ export class ColumnCache {
       if (a > max) max = a;
     }
     const norm = Math.sqrt(norm2);
-    c.flags[p] = norm2 === 0 ? ZERO_VECTOR : 0; // cosine() sums the squares in the same order
+    meta[at + FLAGS] = norm2 === 0 ? ZERO_VECTOR : 0; // cosine() sums the squares in the same order
     if (max === 0 || norm === 0 || !Number.isFinite(norm)) return; // a zero vector: approx 0, bound 0 (plus the slack)
     // Stage 1. Any integers would do: the errors below are measured, not assumed.
     const s = max / 127;
@@ -349,9 +447,9 @@ export class ColumnCache {
       const m = e < 0 ? -e : e;
       if (m > maxResidual) maxResidual = m;
     }
-    c.factor[p] = s / norm;
-    c.errorNorm[p] = Math.sqrt(err2) / norm;
-    c.approxNorm[p] = Math.sqrt(approx2) / norm;
+    meta[at + FACTOR] = s / norm;
+    meta[at + ERROR_NORM] = Math.sqrt(err2) / norm;
+    meta[at + APPROX_NORM] = Math.sqrt(approx2) / norm;
     // Stage 2: the residual in [-7, 7], packed as packInt4 lays it out (value j low, j + 8 high).
     const t = maxResidual / 7;
     const toSteps4 = t === 0 ? 0 : 7 / maxResidual;
@@ -375,9 +473,9 @@ export class ColumnCache {
         }
         view[packedAt + g / 2 + j] = byte;
       }
-    c.factor4[p] = t / norm;
-    c.errorNorm4[p] = Math.sqrt(err4) / norm;
-    c.approxNorm4[p] = Math.sqrt(approx4) / norm;
+    meta[at + FACTOR4] = t / norm;
+    meta[at + ERROR_NORM4] = Math.sqrt(err4) / norm;
+    meta[at + APPROX_NORM4] = Math.sqrt(approx4) / norm;
   }
 }
 

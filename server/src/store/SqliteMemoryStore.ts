@@ -4,7 +4,8 @@
 // Retrieval is exact: it returns the same top k as scoring every memory of the agent, each term
 // min-max normalised over ALL of the agent's memories. Two ways:
 // - From the column cache (ColumnCache.ts), the usual way: every cached agent's memories as columns,
-//   vectors quantised to int8 plus an int4 residual, under one byte cap for the whole store (least
+//   vectors quantised to int8 plus an int4 residual once per distinct vector (a pool shared by all agents,
+//   keyed by the `memory_vectors` row), under one byte cap for the whole store (least
 //   recently used agents are evicted and reloaded on demand). A SIMD scan bounds every memory's
 //   relevance, and only the memories the bounds cannot place are scored from their stored float32
 //   vectors (quantisedRetrieval.ts has the proof). The columns follow every write made here; a write
@@ -34,12 +35,11 @@ import { memoryLayoutOf, MemoryRowWriter } from './memoryTexts';
 
 const KNN_LIMIT = 4096;
 /**
- * Default cap of the column cache, all agents together. At 1,536 dimensions a memory takes ~2.4 kB
- * (int8 vector, int4 residual, scalars), so this holds ~225k memories; at 100 dimensions (the
- * offline embedder, padded to 128) ~270 B, so ~2 M. (The cache keeps a row per memory even where memories
- * share a stored vector: over a day of the town of 1,000, 72% of an agent's memories have a vector new to
- * that agent, so rows per distinct vector of an agent saved 3% and cost 30% where nothing repeats. The town
- * as a whole repeats: 16% of its memories have a vector new to the town; a pool shared by agents is the way.)
+ * Default cap of the column cache, all agents together. A memory whose vector no other cached memory has
+ * takes ~2.4 kB at 1,536 dimensions (int8 vector, int4 residual, factors, its agent's columns), so this
+ * holds ~225k such; at 100 dimensions (the offline embedder, padded to 128) ~285 B. Memories that share a
+ * vector (the pool keeps one row per `memory_vectors` row for all agents) take their agent's columns only,
+ * 29 B: the town of 1,000 after a day holds 367k memories (49k distinct vectors among them) in 68 B each.
  */
 export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
@@ -172,8 +172,10 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentVectors = db.prepare(vectorSql.ofAgent);
     this.touch = db.prepare(`UPDATE ${rows ? 'memory_rows' : 'memories'} SET last_accessed_ms = ? WHERE id = ?`);
     this.vectorById = db.prepare(vectorSql.ofMemory);
+    // The cache's pool keys a vector by its shared row; vec0's rows are per memory, so there by the memory.
     this.agentMeta = db.prepare(
-      'SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind FROM memories WHERE agent_id = ? ORDER BY id',
+      `SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind, ${shared ? 'vector_id' : 'id'} AS vector ` +
+        'FROM memories WHERE agent_id = ? ORDER BY id',
     );
     this.searchStmt = db.prepare('SELECT * FROM memories WHERE agent_id = ? AND instr(lower(description), lower(?)) > 0 ORDER BY id DESC LIMIT ?');
   }
@@ -210,7 +212,8 @@ export class SqliteMemoryStore implements MemoryStore {
             : BigInt(this.insertMemory!.run(...row).lastInsertRowid);
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector?.run(id, m.agentId, m.embedding);
-          this.cache.add(m.agentId, { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind }, m.embedding);
+          const columns = { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind, vector: Number(vectorId ?? id) };
+          this.cache.add(m.agentId, columns, m.embedding);
           this.heldAdd(m, Number(id), created, t);
           return Number(id);
         }),
@@ -325,8 +328,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   /** What the column cache holds and has done. */
-  columnCache(): { bytes: number; capBytes: number; agents: string[]; stats: CacheStats } {
-    return { bytes: this.cache.bytes, capBytes: this.cache.capBytes, agents: this.cache.cachedAgents(), stats: this.cache.stats };
+  columnCache(): { bytes: number; capBytes: number; agents: string[]; vectors: number; stats: CacheStats } {
+    const c = this.cache;
+    return { bytes: c.bytes, capBytes: c.capBytes, agents: c.cachedAgents(), vectors: c.vectors, stats: c.stats };
   }
 
   retrieve(o: RetrievalOptions): ScoredMemory[] {

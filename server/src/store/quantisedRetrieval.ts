@@ -1,4 +1,5 @@
-// Exact top-k retrieval from an agent's quantised columns (ColumnCache.ts). An int8 scan bounds every
+// Exact top-k retrieval from an agent's quantised columns (ColumnCache.ts: each memory's vector is a row
+// of the pool shared by all agents, with its factors; the bounds below are per vector). An int8 scan bounds every
 // memory's relevance; an int4 residual tightens the bound for the few memories that matter; exact
 // relevance (cosine() in double, from the stored float32 vector) is computed only where even that
 // cannot decide.
@@ -32,7 +33,7 @@
 //    strictly above the next U (an equal U could still win the tie-break on creation time or id).
 import type { RetrievalOptions } from './types';
 import type { AgentColumns, ColumnCache } from './ColumnCache';
-import { kindIndex, quantiseQuery, ZERO_VECTOR } from './ColumnCache';
+import { APPROX_NORM, APPROX_NORM4, ERROR_NORM, ERROR_NORM4, FACTOR, FACTOR4, FLAGS, kindIndex, quantiseQuery, SLOT_FIELDS, ZERO_VECTOR } from './ColumnCache';
 import { normaliseIn, recencyInto, type TermRange } from './scoring';
 
 // Bound once: a call through the import binding costs a getter call per use under tsx's CommonJS
@@ -102,15 +103,17 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
     cache.scan(c, dots);
   }
   const out: Array<{ stage1: [number, number]; stage2: [number, number] }> = [];
+  const meta = cache.pool.meta;
   for (let p = 0; p < c.n; p++) {
     if (q.norm === 0) {
       out.push({ stage1: [0, 0], stage2: [0, 0] });
       continue;
     }
-    const a1 = dots[p] * q.factor * c.factor[p];
-    const b1 = c.errorNorm[p] + q.errorNorm * c.approxNorm[p] + RELEVANCE_SLACK;
-    const a2 = a1 + cache.residualDot(c, p) * q.factor * c.factor4[p];
-    const b2 = c.errorNorm4[p] + q.errorNorm * c.approxNorm4[p] + RELEVANCE_SLACK;
+    const s = c.slot[p] * SLOT_FIELDS;
+    const a1 = dots[p] * q.factor * meta[s + FACTOR];
+    const b1 = meta[s + ERROR_NORM] + q.errorNorm * meta[s + APPROX_NORM] + RELEVANCE_SLACK;
+    const a2 = a1 + cache.residualDot(c, p) * q.factor * meta[s + FACTOR4];
+    const b2 = meta[s + ERROR_NORM4] + q.errorNorm * meta[s + APPROX_NORM4] + RELEVANCE_SLACK;
     out.push({ stage1: [a1 - b1, a1 + b1], stage2: [a2 - b2, a2 + b2] });
   }
   return out;
@@ -142,7 +145,9 @@ export function rankColumns(
     cache.scan(c, dots);
   }
   recencyInto(c.lastAccessed, n, o.nowGameMs, o.decayPerGameHour, recency);
-  const { factor, errorNorm, approxNorm, importance } = c;
+  // Each memory's vector factors are its pool slot's (read after the scan: nothing is added meanwhile).
+  const meta = cache.pool.meta;
+  const { importance, slot } = c;
   const qFactor = zeroQuery ? 0 : q.factor;
   const qError = q.errorNorm;
   const slack = zeroQuery ? 0 : RELEVANCE_SLACK;
@@ -166,8 +171,9 @@ export function rankColumns(
     const imp = importance[p];
     if (imp < impMin) impMin = imp;
     if (imp > impMax) impMax = imp;
-    const a = dots[p] * qFactor * factor[p];
-    const b = zeroQuery ? 0 : errorNorm[p] + qError * approxNorm[p] + slack;
+    const s = slot[p] * SLOT_FIELDS;
+    const a = dots[p] * qFactor * meta[s + FACTOR];
+    const b = zeroQuery ? 0 : meta[s + ERROR_NORM] + qError * meta[s + APPROX_NORM] + slack;
     approx[p] = a;
     bound[p] = b;
     if (a - b > maxLo) maxLo = a - b;
@@ -187,8 +193,9 @@ export function rankColumns(
       if (zeroQuery) t = { lo: 0, hi: 0 };
       else {
         stats.refined++;
-        const a = approx[p] + cache.residualDot(c, p) * q.factor * c.factor4[p];
-        const b = c.errorNorm4[p] + q.errorNorm * c.approxNorm4[p] + RELEVANCE_SLACK;
+        const s = slot[p] * SLOT_FIELDS;
+        const a = approx[p] + cache.residualDot(c, p) * q.factor * meta[s + FACTOR4];
+        const b = meta[s + ERROR_NORM4] + q.errorNorm * meta[s + APPROX_NORM4] + RELEVANCE_SLACK;
         t = { lo: Math.max(approx[p] - bound[p], a - b), hi: Math.min(approx[p] + bound[p], a + b) };
       }
       tight.set(p, t);
@@ -199,7 +206,7 @@ export function rankColumns(
   const exactOf = (p: number): number => {
     let v = exact.get(p);
     if (v === undefined) {
-      if (zeroQuery || c.flags[p] & ZERO_VECTOR)
+      if (zeroQuery || meta[slot[p] * SLOT_FIELDS + FLAGS] & ZERO_VECTOR)
         v = 0; // cosine() of a zero vector is 0
       else {
         v = exactRelevance(p);

@@ -10,6 +10,8 @@
 //   out[r] (i32) = Σ_i query[i] (i16) · rows[r·rowBytes + i] (i8),  i in [0, rowBytes)
 // dots4(query, rows, out, count, rowBytes): the same for rows of packed 4-bit values, two a byte,
 //   2·rowBytes values a row, laid out by packInt4.
+// gather8(query, list, out, count, rowBytes): dots8 over rows anywhere in the memory: row r starts at the
+//   address list[r] (u32), so rows shared by several agents' columns are scanned where they are.
 // rowBytes is a multiple of ROW_ALIGN_BYTES (dots8) or of ROW_ALIGN_BYTES/2 (dots4). The lanes add
 // with wrap-around, so each result is the exact sum modulo 2^32, hence exact whenever the exact sum
 // fits in an i32: the caller keeps |row[i]| ≤ 127 and Σ|query[i]| ≤ QUERY_ABS_SUM_LIMIT.
@@ -30,6 +32,7 @@ const op = {
   localGet: 0x20,
   localSet: 0x21,
   localTee: 0x22,
+  i32Load: 0x28,
   i32Store: 0x36,
   i32Const: 0x41,
   i32Eqz: 0x45,
@@ -82,12 +85,14 @@ type Emit = (i: number) => number[];
 
 /**
  * One kernel: for each row, four i32x4 accumulators, a loop that consumes rowStep bytes of the row
- * and 64 bytes (32 int16) of the query per step, then the 16 lanes summed into out[r].
+ * and 64 bytes (32 int16) of the query per step, then the 16 lanes summed into out[r]. Rows follow one
+ * another, or (gather) each starts where the next u32 of the list at param 1 says.
  */
-function kernelBody(rowStep: number, steps: (acc: number[], rows: number, q: number) => number[]): number[] {
-  // params: 0 query, 1 rows, 2 out, 3 count, 4 rowBytes; locals: 5 q, 6 end, 7..10 accumulators
-  const [query, rows, out, count, rowBytes, q, end] = [0, 1, 2, 3, 4, 5, 6];
-  const acc = [7, 8, 9, 10];
+function kernelBody(rowStep: number, steps: (acc: number[], rows: number, q: number) => number[], gather = false): number[] {
+  // params: 0 query, 1 rows (or the list), 2 out, 3 count, 4 rowBytes; locals: 5 q, 6 end, 7 the row (gather), 8..11 accumulators
+  const [query, list, out, count, rowBytes, q, end] = [0, 1, 2, 3, 4, 5, 6];
+  const rows = gather ? 7 : list;
+  const acc = [8, 9, 10, 11];
   const get: Emit = (i) => [op.localGet, i];
   const set: Emit = (i) => [op.localSet, i];
   const zero = simdOp(simd.v128Const, ...new Array(16).fill(0));
@@ -96,6 +101,7 @@ function kernelBody(rowStep: number, steps: (acc: number[], rows: number, q: num
     ...get(count), op.i32Eqz, op.br_if, 0,
     op.loop, 0x40, // one row
     ...acc.flatMap((a) => [...zero, ...set(a)]),
+    ...(gather ? [...get(list), op.i32Load, 2, 0, ...set(rows), ...get(list), op.i32Const, ...sleb(4), op.i32Add, ...set(list)] : []),
     ...get(query), ...set(q),
     ...get(rows), ...get(rowBytes), op.i32Add, ...set(end),
     op.loop, 0x40, // 32 values of the row
@@ -122,7 +128,7 @@ function kernelBody(rowStep: number, steps: (acc: number[], rows: number, q: num
     op.end, // function
   ];
   const locals = vec([
-    [2, I32],
+    [3, I32],
     [4, V128],
   ]);
   return [...locals, ...code];
@@ -156,15 +162,16 @@ const steps4 = (acc: number[], rows: number, q: number) =>
   ]);
 
 function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const bodies = [kernelBody(32, steps8), kernelBody(16, steps4)];
+  const bodies = [kernelBody(32, steps8), kernelBody(16, steps4), kernelBody(32, steps8, true)];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])), // (i32 ×5) → ()
     ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x00]])), // memory, min 0 pages
-    ...section(3, vec([[0], [0]])),
+    ...section(3, vec([[0], [0], [0]])),
     ...section(7, vec([
       [...name('dots8'), 0x00, 0],
       [...name('dots4'), 0x00, 1],
+      [...name('gather8'), 0x00, 2],
     ])),
     ...section(10, vec(bodies.map((b) => [...uleb(b.length), ...b]))),
   ]);
@@ -175,10 +182,10 @@ export type DotsKernel = (query: number, rows: number, out: number, count: numbe
 let compiled: WebAssembly.Module | undefined;
 
 /** The kernels bound to a memory. Throws where WebAssembly SIMD is missing (Node ≥ 16.4 has it). */
-export function simdDotsOn(memory: WebAssembly.Memory): { dots8: DotsKernel; dots4: DotsKernel } {
+export function simdDotsOn(memory: WebAssembly.Memory): { dots8: DotsKernel; dots4: DotsKernel; gather8: DotsKernel } {
   compiled ??= new WebAssembly.Module(moduleBytes());
   const { exports } = new WebAssembly.Instance(compiled, { env: { memory } });
-  return { dots8: exports.dots8 as DotsKernel, dots4: exports.dots4 as DotsKernel };
+  return { dots8: exports.dots8 as DotsKernel, dots4: exports.dots4 as DotsKernel, gather8: exports.gather8 as DotsKernel };
 }
 
 /** Packs int4 values (each in [-8, 7]; length a multiple of 16) in the layout dots4 reads. */
