@@ -10,7 +10,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
+import { Session } from 'node:inspector/promises';
 import { loadConfig } from '../server/src/config';
 import { Town } from '../server/src/town/Town';
 import { OfflineMind } from '../server/src/agent/offlineMind';
@@ -65,6 +66,18 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
   const counts0 = { ...t.sim.scheduleCounts };
   const paths0 = { ...t.sim.world.fields.stats };
   let run: ServedRun;
+  const heapSampler = await startHeapSampling();
+  // The garbage collections of the served morning (all, in ticks or between): young-generation and major, and their pauses.
+  const gc = { minor: 0, major: 0, pauses: [] as number[] };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gc.minor++;
+      else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) gc.major++;
+      gc.pauses.push(e.duration);
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   try {
     run = await driveServedTown(t, {
       untilGameMs: t.gameMs + gameMinutes * GAME_MS_PER_MINUTE,
@@ -74,6 +87,8 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
       },
     });
   } finally {
+    gcObserver.disconnect();
+    await heapSampler?.();
     // As a server stops: the plans still queued are dropped (TownLoop.stop), the rest finished, the state saved.
     await t.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -90,6 +105,12 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     [`sim.step_cpu_p50_ms.agents_${agents}`]: percentile(run.tickCpuMs, 50),
     [`sim.step_cpu_p99_ms.agents_${agents}`]: percentile(run.tickCpuMs, 99),
     [`sim.step_cpu_mean_ms.agents_${agents}`]: run.tickCpuMs.reduce((s, v) => s + v, 0) / ticks,
+    // Garbage collections while served (Node's gc performance entries): a pause in a tick is in its wall time.
+    [`sim.gc_minor.agents_${agents}`]: gc.minor,
+    [`sim.gc_major.agents_${agents}`]: gc.major,
+    [`sim.gc_pause_p90_ms.agents_${agents}`]: percentile(gc.pauses, 90),
+    [`sim.gc_pause_max_ms.agents_${agents}`]: Math.max(0, ...gc.pauses),
+    [`sim.gc_pause_total_ms.agents_${agents}`]: gc.pauses.reduce((s, v) => s + v, 0),
     // From one tick's start to the next (100 ms asked): background cognition between ticks stretches it.
     [`sim.tick_gap_p99_ms.agents_${agents}`]: percentile(run.tickGapMs, 99),
     [`sim.steps.agents_${agents}`]: ticks,
@@ -122,6 +143,28 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     throw new Error(`only ${walked.size} of ${agents} walked in the morning: the benchmark measures too idle a town`);
   }
   return figures;
+}
+
+/**
+ * TENK_HEAP_SAMPLE=file: a sampling heap profile of the served morning (bytes allocated by call site, 1 in ~64 KB),
+ * counting what lived past a young-generation collection (promoted: what the major collections then sweep) and, with
+ * TENK_HEAP_SAMPLE_MINOR=1, the short-lived too. Open it in Chrome's memory tab, or sum it by function.
+ */
+async function startHeapSampling(): Promise<(() => Promise<void>) | null> {
+  const file = process.env.TENK_HEAP_SAMPLE;
+  if (!file) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 65_536,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: process.env.TENK_HEAP_SAMPLE_MINOR === '1',
+  });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 export async function benchTenK(): Promise<Record<string, number>> {

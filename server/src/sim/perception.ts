@@ -50,7 +50,7 @@ export function perceive(step: Step): void {
     // Its own action, outside the attention bandwidth (which is for the surroundings).
     const self = viewer.spec.name;
     const own: Observation = {
-      description: `${self} is ${viewer.current.description}`,
+      description: sentenceOf(viewer),
       subject: self,
       predicate: 'is',
       object: viewer.current.description,
@@ -58,47 +58,79 @@ export function perceive(step: Step): void {
       actorId: viewer.spec.id,
     };
     if (!holds(viewer, own.description, step.now)) take(viewer, own, step.now);
-    const candidates: Array<{ d: number; obs: Observation }> = [];
-    for (const other of occupants) {
+    // The surroundings within sight, nearest first (ties in the order found: occupants, objects in use, then world
+    // events). Only distances and who are gathered; an observation's text is made when it is reached in that order,
+    // so a looker in a crowded arena does not build (and throw away) a sentence for everyone near it.
+    const found = gathered;
+    found.length = 0;
+    for (let i = 0; i < occupants.length; i++) {
+      const other = occupants[i];
       if (other === viewer) continue;
       const ox = other.tile % w;
       const oy = (other.tile - ox) / w;
       const d = Math.hypot(ox - vx, oy - vy);
       if (d > C.VISION_RADIUS_TILES) continue;
-      const name = other.spec.name;
-      candidates.push({
-        d,
-        obs: {
-          description: `${name} is ${other.current.description}`,
-          subject: name,
-          predicate: 'is',
-          object: other.current.description,
-          arena: arena.address,
-          actorId: other.spec.id,
-        },
-      });
-      const objectName = objectNameOf(other.current.address, arena.address);
-      if (objectName && !other.movement) {
-        const description = `the ${objectName} is in use: ${name} is ${other.current.description}`;
-        candidates.push({ d: d + 0.5, obs: { description, subject: objectName, predicate: 'is in use by', object: name, arena: arena.address } });
-      }
+      found.push(d, i);
+      if (!other.movement && isObjectIn(other.current.address, arena.address)) found.push(d + 0.5, ~i);
     }
-    for (const e of step.state.worldEvents)
-      if (e.arena === null || e.arena === arena.address || arena.address.startsWith(`${e.arena}:`))
-        candidates.push({
-          d: -1,
-          obs: { description: e.description, subject: 'the town', predicate: 'event', object: e.description, arena: arena.address, place: e.arena },
-        });
-    candidates.sort((p, q) => p.d - q.d);
+    const events = step.state.worldEvents;
+    for (let e = 0; e < events.length; e++) {
+      const place = events[e].arena;
+      if (place === null || place === arena.address || arena.address.startsWith(`${place}:`)) found.push(-1, occupants.length + e);
+    }
+    const order = sortedPairs(found);
     let taken = 0;
-    for (const { obs } of candidates) {
+    for (const k of order) {
       if (taken >= C.ATTENTION_BANDWIDTH) break;
       if (viewer.conversationId !== null) break;
-      if (holds(viewer, obs.description, step.now)) continue;
+      const which = found[k + 1];
+      let description: string;
+      if (which >= occupants.length) description = events[which - occupants.length].description;
+      else if (which >= 0) description = sentenceOf(occupants[which]);
+      else {
+        const other = occupants[~which];
+        description = `the ${objectNameOf(other.current.address, arena.address)} is in use: ${sentenceOf(other)}`;
+      }
+      if (holds(viewer, description, step.now)) continue;
+      let obs: Observation;
+      if (which >= occupants.length) {
+        const e = events[which - occupants.length];
+        obs = { description, subject: 'the town', predicate: 'event', object: e.description, arena: arena.address, place: e.arena };
+      } else if (which >= 0) {
+        const other = occupants[which];
+        obs = { description, subject: other.spec.name, predicate: 'is', object: other.current.description, arena: arena.address, actorId: other.spec.id };
+      } else {
+        const other = occupants[~which];
+        const subject = objectNameOf(other.current.address, arena.address)!;
+        obs = { description, subject, predicate: 'is in use by', object: other.spec.name, arena: arena.address };
+      }
       take(viewer, obs, step.now);
       taken++;
     }
   }
+}
+
+/** Pairs (distance, which) gathered for one looker at a time, reused: perception runs once per step, never re-entered. */
+const gathered: number[] = [];
+const sortOrder: number[] = [];
+
+/** The offsets of `pairs`' pairs by distance, ties in the order gathered (as a stable sort of the pairs would give). */
+function sortedPairs(pairs: number[]): number[] {
+  sortOrder.length = 0;
+  for (let k = 0; k < pairs.length; k += 2) sortOrder.push(k);
+  return sortOrder.sort((p, q) => pairs[p] - pairs[q] || p - q);
+}
+
+/** "Ana Diaz is reading at the counter", kept per agent while its name and action stay the same (seen by many in a crowded arena). */
+const sentences = new WeakMap<AgentSimState, { name: string; action: string; text: string }>();
+function sentenceOf(agent: AgentSimState): string {
+  const name = agent.spec.name;
+  const action = agent.current.description;
+  const kept = sentences.get(agent);
+  if (kept && kept.name === name && kept.action === action) return kept.text;
+  const text = `${name} is ${action}`;
+  sentences.set(agent, { name, action, text });
+  return text;
 }
 
 /** Hands each free agent's new observations to cognition, one operation at a time, with the company it could talk to. */
@@ -136,6 +168,12 @@ function holds(agent: AgentSimState, description: string, now: number): boolean 
     if (k === description) return now - at < C.REPERCEIVE_AFTER_GAME_MS;
   }
   return false;
+}
+
+/** Whether `address` is an object inside arena `arenaAddress` (objectNameOf's test, without making a string). */
+function isObjectIn(address: string, arenaAddress: string): boolean {
+  const n = arenaAddress.length;
+  return address.length > n + 2 && address.charCodeAt(n) === 58 && address.charCodeAt(n + 1) === 32 && address.startsWith(arenaAddress);
 }
 
 /** "counter" for "Hobbs Cafe: cafe: counter" inside arena "Hobbs Cafe: cafe"; null for the arena itself. */

@@ -70,6 +70,8 @@ export class TownLoop {
   private finishingFields = false;
   /** Agent@day given the routine while its plan was still coming (once each; cleared when it gets long). */
   private readonly quickPlanned = new Set<string>();
+  /** planKey's last key for each agent (ids come and go with renames: cleared as quickPlanned is). */
+  private readonly planKeys = new Map<string, { day: number; key: string }>();
   /** Plans asked for and not yet come, with the game time from which their agent gets the routine meanwhile. */
   private quickDue: Array<{ agentId: AgentId; day: number; dueGameMs: number }> = [];
   /** Routines due, made by the pump between ticks, the earliest due first. */
@@ -300,6 +302,22 @@ export class TownLoop {
    * MAX_MIND_LAG_GAME_MINUTES of game time (so a slow endpoint slows the town instead of cutting
    * conversations short), and while background thought or a queued plan lags by more than MAX_BACKGROUND_LAG_GAME_MINUTES.
    */
+  /**
+   * `${agentId}@${day}`, the key of the routine sets, kept for the day last asked: the wait check asks it of every agent
+   * awaiting its plan each tick (thousands in a morning of 10,000), and a new string each time was garbage the young
+   * generation carried.
+   */
+  private planKey(agentId: string, day: number): string {
+    const kept = this.planKeys.get(agentId);
+    if (kept !== undefined && kept.day === day) return kept.key;
+    const key = `${agentId}@${day}`;
+    if (kept !== undefined) {
+      kept.day = day;
+      kept.key = key;
+    } else this.planKeys.set(agentId, { day, key });
+    return key;
+  }
+
   private updateWaitingHold(): void {
     const { config, clock, runtime, sim, holds } = this.p;
     if (config.clockPolicy !== 'wait') return;
@@ -321,7 +339,7 @@ export class TownLoop {
       // Asleep, never asked, or holding the plan it asked for: nothing to wait for (most of a big town, most of the time).
       if (a.asleep || a.planRequestedDay === null || a.plan?.day === a.planRequestedDay) continue;
       // Given the routine, or to be given it between the next ticks (quickDue, quickReady): nothing to wait for either.
-      const key = `${a.spec.id}@${a.planRequestedDay}`;
+      const key = this.planKey(a.spec.id, a.planRequestedDay);
       if (this.quickPlanned.has(key) || this.quickQueued.has(key)) continue;
       const { day, minute } = planMomentAt(clock.gameMs, a.spec.wakeMinute, a.spec.sleepMinute);
       if (a.planRequestedDay !== day || minute < a.spec.wakeMinute) continue;
@@ -375,6 +393,7 @@ export class TownLoop {
     const quick = this.p.runtime.quickPlan({ kind: 'plan', agentId, day, gameMs });
     if (!quick) return false;
     if (this.quickPlanned.size > 100_000) this.quickPlanned.clear();
+    if (this.planKeys.size > 100_000) this.planKeys.clear();
     this.quickPlanned.add(key);
     this.pending.push(quick);
     return true;
