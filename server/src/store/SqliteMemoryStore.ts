@@ -205,11 +205,15 @@ export class SqliteMemoryStore implements MemoryStore {
           const text = { description: m.description, subject: t?.subject ?? null, predicate: t?.predicate ?? null, object: t?.object ?? null };
           const evidence = JSON.stringify(m.evidenceIds ?? []);
           const vectorId = this.vectorRows ? this.vectorRows.idOf(m.embedding) : null;
-          const row = [m.agentId, m.kind, text.description, created, created, m.importance, text.subject, text.predicate, text.object, evidence];
-          if (vectorId !== null) row.push(vectorId);
-          const id = this.rowWriter
-            ? BigInt(this.rowWriter.add({ ...text, agentId: m.agentId, kind: m.kind, createdMs: created, importance: m.importance, evidence, vectorId }))
-            : BigInt(this.insertMemory!.run(...row).lastInsertRowid);
+          let id: bigint;
+          if (this.rowWriter) {
+            id = BigInt(this.rowWriter.add({ ...text, agentId: m.agentId, kind: m.kind, createdMs: created, importance: m.importance, evidence, vectorId }));
+          } else {
+            // An older file's memories table (schema 3 and before): its row as the table has it.
+            const row = [m.agentId, m.kind, text.description, created, created, m.importance, text.subject, text.predicate, text.object, evidence];
+            if (vectorId !== null) row.push(vectorId);
+            id = BigInt(this.insertMemory!.run(...row).lastInsertRowid);
+          }
           // vec0 wants integer keys bound as BigInt: a JS number binds as FLOAT and is refused.
           this.insertVector?.run(id, m.agentId, m.embedding);
           const columns = { id: Number(id), lastAccessed: created, created, importance: m.importance, kind: m.kind, vector: Number(vectorId ?? id) };
