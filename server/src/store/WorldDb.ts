@@ -334,6 +334,24 @@ export class WorldDb {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
+  /** The WAL pages after which a commit checkpoints the log itself (SQLite's wal_autocheckpoint); 0: only when asked. */
+  private walAutocheckpointPages = DEFAULT_WAL_AUTOCHECKPOINT_PAGES;
+
+  /**
+   * Commits no longer checkpoint the WAL themselves (a checkpoint copies ~4 MB into the file and syncs both: the
+   * commit that crossed SQLite's 1,000 pages paid it, a fifth of the log's time in the served town's ticks); the
+   * live loop calls `checkpointPassive` between its ticks instead.
+   */
+  checkpointOnlyWhenAsked(): void {
+    this.walAutocheckpointPages = 0;
+    if (!this.batchOpen) this.db.exec('PRAGMA wal_autocheckpoint = 0');
+  }
+
+  /** A passive checkpoint (what a commit past wal_autocheckpoint runs): copies the log's frames no reader needs into the file, never waiting. */
+  checkpointPassive(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
   /** Whether a batch (`batch`) holds the writes in one open transaction. */
   get batching(): boolean {
     return this.batchOpen;
@@ -382,7 +400,7 @@ export class WorldDb {
       this.forgetRelationships();
       throw error;
     } finally {
-      this.db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
+      this.db.exec(`PRAGMA wal_autocheckpoint = ${this.walAutocheckpointPages}`);
     }
     this.memories.forgetAllColumns();
     this.forgetRelationships();
@@ -531,21 +549,23 @@ function keyedInsert(db: Database.Database): InsertEvent {
 }
 
 /**
- * A memory's row by id, for packing and unpacking `memory.created`: from `memory_rows` and its keys (schema 4
- * on; the `memories` view took ~80 µs a row where its tables take under 10), or the `memories` table before.
+ * A memory's row by id, for packing and unpacking `memory.created`: from `memory_rows`, its agent's and its
+ * text's rows by key (schema 4 on; as three lookups: the `memories` view took ~45–80 µs a row in the served town,
+ * a join of the three tables ~30, each table alone 3–6), or the `memories` table before.
  */
 function memoryRowLookup(db: Database.Database): MemoryRowLookup {
   if (memoryLayoutOf(db) === 'table') {
     const row = db.prepare('SELECT agent_id AS agentId, kind, description, importance, evidence FROM memories WHERE id = ?');
     return (id) => row.get(id) as MemoryRowForm | undefined;
   }
-  const row = db.prepare(
-    "SELECT a.id AS agentId, r.kind AS kind, t.description AS description, r.importance AS importance, coalesce(r.evidence, '[]') AS evidence " +
-      'FROM memory_rows r JOIN agents a ON a.key = r.agent JOIN memory_texts t ON t.id = r.text_id WHERE r.id = ?',
-  );
+  const rowOf = db.prepare("SELECT agent, kind, text_id, importance, coalesce(evidence, '[]') FROM memory_rows WHERE id = ?").raw();
+  const agentOf = db.prepare('SELECT id FROM agents WHERE key = ?').pluck();
+  const textOf = db.prepare('SELECT description FROM memory_texts WHERE id = ?').pluck();
   return (id) => {
-    const r = row.get(id) as (Omit<MemoryRowForm, 'kind'> & { kind: number }) | undefined;
-    return r && { ...r, kind: MEMORY_KINDS[r.kind] };
+    const r = rowOf.get(id) as [number, number, number, number, string] | undefined;
+    if (!r) return undefined;
+    const [agent, kind, textId, importance, evidence] = r;
+    return { agentId: agentOf.get(agent) as string, kind: MEMORY_KINDS[kind], description: textOf.get(textId) as string, importance, evidence };
   };
 }
 
