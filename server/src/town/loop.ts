@@ -108,7 +108,7 @@ export class TownLoop {
   /** A sliced snapshot's failure that is not the disk's (a bug): thrown by the next step, as a synchronous one was. */
   private snapshotError: unknown = null;
   /** Walks to search ahead: those of plans waiting to be applied first (the next tick needs them), then of next actions. */
-  private readonly walksAhead = { ofPlans: [] as WalkAhead[], ofActions: [] as WalkAhead[], slice: 0, booked: false, lastAdvanceGameMs: 0 };
+  private readonly walksAhead = { ofPlans: [] as WalkAhead[], ofActions: [] as WalkAhead[], slice: 0, sliceDue: false, booked: false, lastAdvanceGameMs: 0 };
   /** The plans whose walks were already worked out. */
   private readonly plansLookedAt = new WeakSet<Input>();
   /** Live ticks since the WAL's last checkpoint was booked; null before the first live tick (commits checkpoint until then). */
@@ -166,12 +166,9 @@ export class TownLoop {
     return ticked;
   }
 
-  /** After a tick: the next actions of a slice of the town whose walks begin soon, searched ahead between ticks. */
+  /** After a tick: the next actions of a slice of the town whose walks begin soon, worked out and searched between ticks. */
   private lookAhead(): void {
-    const ahead = this.walksAhead;
-    // What the last slice left unsearched is older than what this one finds: it goes.
-    ahead.ofActions = this.p.sim.walksOfNextActions(WALKS_AHEAD_GAME_MS, ahead.slice, WALKS_AHEAD_SLICES);
-    ahead.slice = (ahead.slice + 1) % WALKS_AHEAD_SLICES;
+    this.walksAhead.sliceDue = true;
     this.searchAheadLater();
   }
 
@@ -187,6 +184,12 @@ export class TownLoop {
       ahead.booked = false;
       if (this.stopped || this.lockstep) return;
       const { sim, clock, runtime } = this.p;
+      if (ahead.sliceDue) {
+        // What the last slice left unsearched is older than what this one finds: it goes.
+        ahead.ofActions = sim.walksOfNextActions(WALKS_AHEAD_GAME_MS, ahead.slice, WALKS_AHEAD_SLICES);
+        ahead.slice = (ahead.slice + 1) % WALKS_AHEAD_SLICES;
+        ahead.sliceDue = false;
+      }
       const fresh: Input[] = [];
       for (const input of [...this.pending, ...runtime.waitingInputs])
         if (input.kind === 'plan' && !this.plansLookedAt.has(input)) (this.plansLookedAt.add(input), fresh.push(input));
