@@ -343,6 +343,8 @@ export class TownLoop {
       const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
       inputs = [...outputs.flat(), ...this.pending.splice(0)];
       const ticked = this.afterStep(result);
+      // A lockstep run in a town that ticked live (an operator's steps): its commits no longer checkpoint the WAL either.
+      if (this.ticksSinceCheckpoint !== null) this.checkpointLater();
       // The same snapshots as a run whose steps wait for nothing else: each is written before the next step.
       await this.snapshotting;
       onStep?.(ticked);
