@@ -119,6 +119,9 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     [`sim.schedules_run_per_step.agents_${agents}`]: (t.sim.scheduleCounts.ran - counts0.ran) / ticks,
     // Path searches (world/distanceFields.ts): tiles a step's bounded and whole-field searches reached, and whole fields dropped.
     [`sim.path_tiles_searched_per_step.agents_${agents}`]: (t.sim.world.fields.stats.tilesSearched - paths0.tilesSearched) / ticks,
+    // …of which searched between ticks for the walks about to start (sim/walksAhead.ts), and the share of walks' searches so taken.
+    [`sim.path_tiles_searched_ahead_per_step.agents_${agents}`]: (t.sim.world.fields.stats.aheadTiles - paths0.aheadTiles) / ticks,
+    [`sim.paths_ahead_taken_per_step.agents_${agents}`]: (t.sim.world.fields.stats.aheadTaken - paths0.aheadTaken) / ticks,
     [`sim.path_searches_per_step.agents_${agents}`]: (t.sim.world.fields.stats.searches - paths0.searches) / ticks,
     [`sim.path_fields_dropped.agents_${agents}`]: t.sim.world.fields.stats.fieldsDropped - paths0.fieldsDropped,
     // In process, started in the foreground (seed memories included): what a server does before its clock runs.

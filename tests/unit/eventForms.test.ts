@@ -2,6 +2,7 @@
 // memory row and `plan.made` with its actions as arrays, read back as exactly what was written; payloads
 // the packer cannot reproduce, and files written before packing (full payloads), read as they are.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { loadConfig } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
 import { OfflineMind } from '../../server/src/agent/offlineMind';
@@ -10,7 +11,8 @@ import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../../server/src/town/logger';
 import { GAME_MS_PER_HOUR } from '../../server/src/protocol/time';
 import { openWorldDb } from '../../server/src/store/WorldDb';
-import type { EventInput, LoggedEvent } from '../../server/src/protocol/events';
+import { EVENT_KINDS, type EventInput, type LoggedEvent } from '../../server/src/protocol/events';
+import { packEvent, packEventByReadBack, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from '../../server/src/store/eventForms';
 import { asAgentId } from '../../server/src/protocol/ids';
 import { tempDir } from '../helpers';
 
@@ -154,4 +156,138 @@ describe('events kept packed in the world file', () => {
     }
     await town.close();
   }, 120_000);
+});
+
+// packEvent decides without reading back (the log packs in the tick); the reference packs only what reads back
+// as written. Over payloads of every kind (plans and memories near the packer's shapes: keys missing, added,
+// reordered, values JSON drops or rewrites, rows that differ), both must keep the same text, and unpacking it
+// must give back exactly the JSON written.
+describe('packing without reading back', () => {
+  const text = fc.oneof(fc.string(), fc.constantFrom('waking up', '⏰', 'Ada House: bedroom: bed', '\ud800', ''));
+  // Values as a payload may hold them, JSON's awkward ones included.
+  const value = fc.oneof(
+    { weight: 4, arbitrary: fc.oneof(fc.integer({ min: 0, max: 1440 }), text) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(undefined, null, NaN, -0, 1e21, () => 1, Symbol('s'), [1, undefined], { a: undefined }),
+    },
+  );
+  /** An object with these keys, perhaps one missing, one added, two swapped, or a value replaced by an awkward one. */
+  const near = (keys: readonly string[], exact: fc.Arbitrary<unknown>) =>
+    fc.tuple(fc.array(exact, { minLength: keys.length, maxLength: keys.length }), fc.nat(9), fc.nat(keys.length - 1), value).map(([values, how, at, odd]) => {
+      const entries: Array<[string, unknown]> = keys.map((k, i) => [k, values[i]]);
+      if (how === 1) entries.splice(at, 1);
+      if (how === 2) entries.push(['note', odd]);
+      if (how === 3 && at > 0) [entries[at - 1], entries[at]] = [entries[at], entries[at - 1]];
+      if (how === 4) entries[at][1] = odd;
+      return Object.fromEntries(entries) as Record<string, unknown>;
+    });
+  const action = near(['startMinute', 'durationMinutes', 'description', 'emoji', 'address'], fc.oneof(fc.integer({ min: 0, max: 1440 }), text));
+  const block = near(['startMinute', 'durationMinutes', 'activity'], fc.oneof(fc.integer({ min: 0, max: 1440 }), text));
+  const plan = fc.oneof(
+    fc.record({
+      day: fc.integer(),
+      broadStrokes: fc.array(text, { maxLength: 3 }),
+      hourBlocks: fc.array(block, { maxLength: 4 }),
+      actions: fc.array(action, { maxLength: 6 }),
+    }),
+    fc.record({ day: fc.integer(), reason: text, fromMinute: fc.integer(), actions: fc.array(action, { maxLength: 6 }) }),
+    fc.record({ day: fc.integer(), hourBlocks: value, actions: fc.oneof(value, fc.array(value, { maxLength: 2 })) }),
+  );
+  const ROW: MemoryRowForm = { agentId: 'ada', kind: 'thought', description: 'Bo seems to like the cafe', importance: 5, evidence: '[3,4]' };
+  // A memory's event as its writer logs it, with its row or a row that differs in one field, or no row.
+  const memory = fc
+    .tuple(near(['id', 'kind', 'description', 'importance', 'evidence', 'by'], fc.constant(undefined)), fc.nat(7), fc.nat(7), value)
+    .map(([shape, rowHow, dataHow, odd]) => {
+      const exact: Record<string, unknown> = { id: 7, kind: ROW.kind, description: ROW.description, importance: ROW.importance, evidence: [3, 4], by: 'Ada' };
+      const data = Object.fromEntries(Object.keys(shape).map((k) => [k, k in exact ? exact[k] : odd]));
+      if (dataHow < 5 && dataHow in Object.keys(data)) data[Object.keys(data)[dataHow]] = odd;
+      const fields = ['agentId', 'kind', 'description', 'importance', 'evidence'] as const;
+      const row: MemoryRowForm | undefined =
+        rowHow === 6
+          ? undefined
+          : rowHow === 7
+            ? { ...ROW, evidence: '[ 3, 4 ]' }
+            : rowHow < 5
+              ? { ...ROW, [fields[rowHow]]: rowHow === 3 ? 6 : rowHow === 4 ? '[3]' : 'x' }
+              : ROW;
+      return { data, row };
+    });
+  const other = fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(value, fc.jsonValue()), { maxKeys: 5 });
+  const event = fc.oneof(
+    plan.map((data) => ({ kind: 'plan.made', data: data as unknown, row: undefined as MemoryRowForm | undefined })),
+    memory.map(({ data, row }) => ({ kind: 'memory.created', data: data as unknown, row })),
+    fc
+      .tuple(
+        fc.constantFrom(...EVENT_KINDS),
+        fc.oneof(
+          other,
+          plan,
+          memory.map((m) => m.data),
+          fc.jsonValue(),
+        ),
+      )
+      .map(([kind, data]) => ({ kind, data: data as unknown, row: ROW })),
+  );
+  const lookup =
+    (row: MemoryRowForm | undefined): MemoryRowLookup =>
+    (id) =>
+      id === 7 ? row : undefined;
+
+  const agrees = (pack: typeof packEvent) =>
+    fc.property(event, ({ kind, data, row }) => {
+      const kept = pack(kind, 'ada', data, lookup(row));
+      expect(kept).toBe(packEventByReadBack(kind, 'ada', data, lookup(row)));
+      // A memory's event written without a description but with a numeric id, and a plan whose first action is an
+      // array, are what the packed forms look like: the file's format cannot tell them apart (no writer logs one),
+      // so only that their text is the reference's is checked.
+      const d = JSON.parse(JSON.stringify(data ?? null)) as Record<string, unknown> | null;
+      const object = d !== null && typeof d === 'object' && !Array.isArray(d);
+      if (object && kind === 'memory.created' && !('description' in d) && typeof d.id === 'number') return;
+      if (object && kind === 'plan.made' && Array.isArray(d.actions) && Array.isArray(d.actions[0])) return;
+      expect(JSON.stringify(unpackEvent(kind, JSON.parse(kept), lookup(row)))).toBe(JSON.stringify(data ?? null));
+    });
+
+  it('keeps what the read-back reference keeps, for every kind, and reads back exactly what was written', () => {
+    fc.assert(agrees(packEvent), { numRuns: 3000, seed: 24 });
+    // Both forms occur, so the agreement is not all payloads kept as written.
+    const packedKinds = new Set<string>();
+    const keptKinds = new Set<string>();
+    fc.sample(event, { numRuns: 2000, seed: 24 }).forEach(({ kind, data, row }) =>
+      (packEvent(kind, 'ada', data, lookup(row)) === JSON.stringify(data ?? null) ? keptKinds : packedKinds).add(kind),
+    );
+    expect([...packedKinds].sort()).toEqual(['memory.created', 'plan.made']);
+    expect(keptKinds).toContain('memory.created');
+    expect(keptKinds).toContain('plan.made');
+  });
+
+  it('keeps as written a payload holding a value with its own toJSON (which the reference would compare by its text)', () => {
+    const dated = { ...PLAN, actions: [{ ...PLAN.actions[0], startMinute: new Date(0) }] };
+    expect(packEvent('plan.made', 'ada', dated, lookup(undefined))).toBe(JSON.stringify(dated));
+    const note = {
+      id: 7,
+      kind: 'thought',
+      description: 'Bo seems to like the cafe',
+      importance: 5,
+      evidence: [3, 4],
+      by: 'Ada',
+      note: { toJSON: () => undefined },
+    };
+    expect(packEvent('memory.created', 'ada', note, lookup(ROW))).toBe(JSON.stringify(note));
+    expect(packEvent('memory.created', 'ada', { ...note, note: undefined }, lookup(ROW))).toBe('{"id":7,"by":"Ada"}');
+  });
+
+  it('catches a packer that trusts the shapes (the control)', () => {
+    // Packs every plan's rows and every memory with a row, unchecked: what the check exists to stop.
+    const trusting: typeof packEvent = (kind, agentId, data, memoryRow) => {
+      const d = data as Record<string, unknown> | null;
+      if (kind === 'memory.created' && d && typeof d.id === 'number' && memoryRow(d.id)) return JSON.stringify({ id: d.id, by: d.by });
+      if (kind === 'plan.made' && d && Array.isArray(d.actions) && d.actions.length > 0 && d.actions.every((a) => a && typeof a === 'object')) {
+        const rows = (list: unknown, keys: string[]) => (Array.isArray(list) ? list.map((a: Record<string, unknown>) => keys.map((k) => a[k])) : list);
+        return JSON.stringify({ ...d, actions: rows(d.actions, ['startMinute', 'durationMinutes', 'description', 'emoji', 'address']) });
+      }
+      return JSON.stringify(data ?? null);
+    };
+    expect(fc.check(agrees(trusting), { numRuns: 3000, seed: 24 }).failed).toBe(true);
+  });
 });

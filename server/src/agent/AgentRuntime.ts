@@ -102,6 +102,11 @@ export class AgentRuntime {
     return oldest;
   }
 
+  /** The inputs waiting for `drainInputs`, not taken (the loop looks at the plans among them to search their walks ahead). */
+  get waitingInputs(): readonly Input[] {
+    return this.inbox;
+  }
+
   drainInputs(): Input[] {
     return this.inbox.splice(0, this.inbox.length);
   }

@@ -13,6 +13,7 @@ import { DueAgents } from './dueAgents';
 import { advanceConversations, startDecidedConversations } from './conversations';
 import { perceive, requestObservations } from './perception';
 import { renameInJson } from '../core/renameInJson';
+import { walksOfNextActions, walksOfPlans, type WalkAhead } from './walksAhead';
 import type { AgentId } from '../protocol/ids';
 
 export interface SimulationOptions {
@@ -103,6 +104,16 @@ export class Simulation implements SimReadView {
 
   conversation(id: number): Readonly<ConversationState> | undefined {
     return this.index.conversations.get(id);
+  }
+
+  /** The walks that these plans, applied by a step at about `nextStepGameMs`, will start (sim/walksAhead.ts); changes nothing. */
+  walksOfPlans(inputs: readonly Input[], nextStepGameMs: number): WalkAhead[] {
+    return walksOfPlans(this.world, this.state.seed, this.index, inputs, nextStepGameMs);
+  }
+
+  /** The walks of the next actions that begin within `horizonGameMs`, for one slice of `every` of the town (sim/walksAhead.ts); changes nothing. */
+  walksOfNextActions(horizonGameMs: number, slice: number, every: number): WalkAhead[] {
+    return walksOfNextActions(this.world, this.state.seed, this.state.agents, this.state.gameMs, horizonGameMs, slice, every);
   }
 
   /** Advances the world to `gameMs`, first applying the inputs that arrived since the last step. */

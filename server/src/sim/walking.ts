@@ -69,16 +69,21 @@ export function stopWalking(step: Step, agent: AgentSimState): void {
 
 /** The tile to walk to for an address: an object's stand tile, or a free-ish tile of an arena. */
 function resolveTile(step: Step, address: string, agent: AgentSimState): number | null {
-  const map = step.world.map;
+  return tileOfAddress(step.world, step.state.seed, step.state.gameMs, address, agent.spec.id);
+}
+
+/** The tile an agent walks to for an address in a step at `gameMs` (sim/walksAhead.ts asks it ahead of that step). */
+export function tileOfAddress(world: SimWorld, seed: number, gameMs: number, address: string, agentId: string): number | null {
+  const map = world.map;
   const w = map.widthTiles;
   const object = map.objectsByAddress.get(address);
   if (object) return object.standTile.y * w + object.standTile.x;
   const arena = map.arenasByAddress.get(address);
   if (!arena) return null;
-  const tiles = spotsOf(step.world, arena);
+  const tiles = spotsOf(world, arena);
   if (tiles.length === 0) return arena.centreTile.y * w + arena.centreTile.x;
   // Spread agents who go to the same arena, deterministically per agent and hour.
-  const rng = Rng.fromKey(step.state.seed, agent.spec.id, address, Math.floor(step.state.gameMs / GAME_MS_PER_HOUR));
+  const rng = Rng.fromKey(seed, agentId, address, Math.floor(gameMs / GAME_MS_PER_HOUR));
   return tiles[rng.int(0, tiles.length - 1)];
 }
 

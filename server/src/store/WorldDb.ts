@@ -13,6 +13,8 @@ import { MIGRATIONS, migrate } from './migrations';
 import { systemClock, type WallClock } from '../core/wallClock';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
 import { memoryLayoutOf } from './memoryTexts';
+import { eventLayoutOf } from './eventRows';
+import { MEMORY_KINDS } from './types';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
 import type { DayPlan } from '../protocol/plan';
 
@@ -332,6 +334,24 @@ export class WorldDb {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
+  /** The WAL pages after which a commit checkpoints the log itself (SQLite's wal_autocheckpoint); 0: only when asked. */
+  private walAutocheckpointPages = DEFAULT_WAL_AUTOCHECKPOINT_PAGES;
+
+  /**
+   * Commits no longer checkpoint the WAL themselves (a checkpoint copies ~4 MB into the file and syncs both: the
+   * commit that crossed SQLite's 1,000 pages paid it, a fifth of the log's time in the served town's ticks); the
+   * live loop calls `checkpointPassive` between its ticks instead.
+   */
+  checkpointOnlyWhenAsked(): void {
+    this.walAutocheckpointPages = 0;
+    if (!this.batchOpen) this.db.exec('PRAGMA wal_autocheckpoint = 0');
+  }
+
+  /** A passive checkpoint (what a commit past wal_autocheckpoint runs): copies the log's frames no reader needs into the file, never waiting. */
+  checkpointPassive(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
   /** Whether a batch (`batch`) holds the writes in one open transaction. */
   get batching(): boolean {
     return this.batchOpen;
@@ -380,7 +400,7 @@ export class WorldDb {
       this.forgetRelationships();
       throw error;
     } finally {
-      this.db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
+      this.db.exec(`PRAGMA wal_autocheckpoint = ${this.walAutocheckpointPages}`);
     }
     this.memories.forgetAllColumns();
     this.forgetRelationships();
@@ -416,15 +436,15 @@ const CLOCK_MARK_KEY = 'clock_game_ms';
 
 class SqliteEventLog implements EventLog {
   private setMark: Database.Statement | null = null;
-  private readonly insert;
+  private readonly insert: InsertEvent;
   private readonly range;
   private readonly last;
   private readonly bounds;
   private readonly memoryRow: MemoryRowLookup;
   constructor(private readonly db: Database.Database) {
-    const row = db.prepare('SELECT agent_id AS agentId, kind, description, importance, evidence FROM memories WHERE id = ?');
-    this.memoryRow = (id) => row.get(id) as MemoryRowForm | undefined;
-    this.insert = db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)');
+    this.memoryRow = memoryRowLookup(db);
+    this.insert =
+      eventLayoutOf(db) === 'rows' ? keyedInsert(db) : rowOf(db.prepare('INSERT INTO events (seq, game_ms, kind, agent_id, data) VALUES (?, ?, ?, ?, ?)'));
     this.range = db.prepare('SELECT seq, game_ms AS gameMs, kind, agent_id AS agentId, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.last = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
     // Two lookups in the index by game time (min and max in one SELECT read every row: 0.7 s at a day of 1,000 agents).
@@ -434,7 +454,7 @@ class SqliteEventLog implements EventLog {
     return this.db.transaction((items: EventInput[]) => {
       // Gap-free: each seq is the last one plus one, inside the same transaction.
       let seq = this.last.get() as number;
-      for (const e of items) this.insert.run(++seq, Math.round(e.gameMs), e.kind, e.agentId, packEvent(e.kind, e.agentId, e.data, this.memoryRow));
+      for (const e of items) this.insert(++seq, Math.round(e.gameMs), e.kind, e.agentId, packEvent(e.kind, e.agentId, e.data, this.memoryRow));
       if (clockGameMs !== undefined) this.markClock(clockGameMs);
       return seq;
     })(events);
@@ -498,6 +518,55 @@ class SqliteEventLog implements EventLog {
     const data = unpackEvent(r.kind, JSON.parse(r.data), this.memoryRow, r.seq);
     return { seq: r.seq, gameMs: r.gameMs, kind: r.kind, agentId: r.agentId as AgentId | null, data } as LoggedEvent;
   }
+}
+
+type InsertEvent = (seq: number, gameMs: number, kind: string, agentId: string | null, data: string) => void;
+
+const rowOf =
+  (statement: Database.Statement): InsertEvent =>
+  (...row) =>
+    void statement.run(...row);
+
+/**
+ * Appends into `event_rows` (schema 4 on) with the kind's and the agent's keys looked up here, not by the
+ * `events` view's INSTEAD OF trigger (its four subqueries a row were 40 % of the log's insert). The same rows:
+ * a kind or agent not yet keyed is added as the trigger adds it. The kinds keyed when the file was opened are
+ * held (a kind's row is never changed or removed); any other kind, and every agent (a rename or a cleared start
+ * changes their rows), is read each time: a key added inside a transaction that rolls back is gone again.
+ */
+function keyedInsert(db: Database.Database): InsertEvent {
+  const kinds = new Map((db.prepare('SELECT name, key FROM event_kinds').raw().all() as Array<[string, number]>).map(([name, key]) => [name, key]));
+  const kindKey = db.prepare('SELECT key FROM event_kinds WHERE name = ?').pluck();
+  const addKind = db.prepare('INSERT INTO event_kinds (name) VALUES (?)');
+  const agentKey = db.prepare('SELECT key FROM agents WHERE id = ?').pluck();
+  const addAgent = db.prepare('INSERT INTO agents (id) VALUES (?)');
+  const insert = db.prepare('INSERT INTO event_rows (seq, game_ms, kind, agent, data) VALUES (?, ?, ?, ?, ?)');
+  const keyOfKind = (kind: string): number => kinds.get(kind) ?? (kindKey.get(kind) as number | undefined) ?? Number(addKind.run(kind).lastInsertRowid);
+  return (seq, gameMs, kind, agentId, data) => {
+    const agent = agentId === null ? null : ((agentKey.get(agentId) as number | undefined) ?? Number(addAgent.run(agentId).lastInsertRowid));
+    insert.run(seq, gameMs, keyOfKind(kind), agent, data);
+  };
+}
+
+/**
+ * A memory's row by id, for packing and unpacking `memory.created`: from `memory_rows`, its agent's and its
+ * text's rows by key (schema 4 on; as three lookups: the `memories` view took ~45–80 µs a row in the served town,
+ * a join of the three tables ~30, each table alone 3–6), or the `memories` table before.
+ */
+function memoryRowLookup(db: Database.Database): MemoryRowLookup {
+  if (memoryLayoutOf(db) === 'table') {
+    const row = db.prepare('SELECT agent_id AS agentId, kind, description, importance, evidence FROM memories WHERE id = ?');
+    return (id) => row.get(id) as MemoryRowForm | undefined;
+  }
+  const rowOf = db.prepare("SELECT agent, kind, text_id, importance, coalesce(evidence, '[]') FROM memory_rows WHERE id = ?").raw();
+  const agentOf = db.prepare('SELECT id FROM agents WHERE key = ?').pluck();
+  const textOf = db.prepare('SELECT description FROM memory_texts WHERE id = ?').pluck();
+  return (id) => {
+    const r = rowOf.get(id) as [number, number, number, number, string] | undefined;
+    if (!r) return undefined;
+    const [agent, kind, textId, importance, evidence] = r;
+    return { agentId: agentOf.get(agent) as string, kind: MEMORY_KINDS[kind], description: textOf.get(textId) as string, importance, evidence };
+  };
 }
 
 interface EventRow {

@@ -19,6 +19,8 @@ import type { AgentId } from '../protocol/ids';
 import type { TownLog } from './log';
 import { isStorageFault, type StorageProblem, type StorageState } from './storage';
 import { deflateInSlices } from './snapshots';
+import { performance } from 'node:perf_hooks';
+import type { WalkAhead } from '../sim/walksAhead';
 
 /** How far game time may run ahead of the oldest operation the sim waits on, with CLOCK_POLICY=wait. */
 export const MAX_MIND_LAG_GAME_MINUTES = 30;
@@ -39,6 +41,20 @@ export const QUICK_PLANS_PER_TURN = 8;
  * 1,000 never has this many in one tick; a lockstep run (scenarios, batches) applies all.
  */
 export const PLAN_INPUTS_PER_TICK = 32;
+/**
+ * Live ticks between two checkpoints of the world file's WAL, each run between ticks (WorldDb.checkpointOnlyWhenAsked):
+ * about once a game minute at 1×, as often as SQLite's own 1,000 pages came in the morning of 10,000.
+ */
+export const CHECKPOINT_EVERY_TICKS = 10;
+/**
+ * Walks searched ahead between live ticks (sim/walksAhead.ts): the next actions that begin within this much game time,
+ * looked at for a tenth of the town after each tick (so each agent once in WALKS_AHEAD_SLICES ticks: a game minute at
+ * 1×, well inside the horizon), and the walks of the plans waiting to be applied.
+ */
+export const WALKS_AHEAD_GAME_MS = 90_000;
+export const WALKS_AHEAD_SLICES = 10;
+/** Wall ms of path searches ahead in one turn of the event loop at most (a commute at 10,000 is ~1–3 ms). */
+const WALKS_AHEAD_TURN_MS = 6;
 /** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
 export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
@@ -91,6 +107,12 @@ export class TownLoop {
   private flushOk = true;
   /** A sliced snapshot's failure that is not the disk's (a bug): thrown by the next step, as a synchronous one was. */
   private snapshotError: unknown = null;
+  /** Walks to search ahead: those of plans waiting to be applied first (the next tick needs them), then of next actions. */
+  private readonly walksAhead = { ofPlans: [] as WalkAhead[], ofActions: [] as WalkAhead[], slice: 0, sliceDue: false, booked: false, lastAdvanceGameMs: 0 };
+  /** The plans whose walks were already worked out. */
+  private readonly plansLookedAt = new WeakSet<Input>();
+  /** Live ticks since the WAL's last checkpoint was booked; null before the first live tick (commits checkpoint until then). */
+  private ticksSinceCheckpoint: number | null = null;
 
   constructor(private readonly p: LoopParts) {
     this.lastSnapshotGameMs = p.clock.gameMs;
@@ -128,7 +150,9 @@ export class TownLoop {
     if (this.lockstep || this.stopped || this.p.holds.has('starting')) return { ...emptyResult(), logged: [] };
     const { sim, clock, holds } = this.p;
     this.updateWaitingHold();
+    const before = clock.gameMs;
     const gameMs = clock.advance(realDeltaMs, holds.held);
+    this.walksAhead.lastAdvanceGameMs = gameMs - before;
     const result = sim.step(gameMs, this.takeTickInputs());
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
     for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
@@ -136,7 +160,66 @@ export class TownLoop {
     this.queued.push(...result.requests);
     this.pump();
     this.finishFieldsLater();
-    return this.afterStep(result);
+    const ticked = this.afterStep(result);
+    this.checkpointLater();
+    this.lookAhead();
+    return ticked;
+  }
+
+  /** After a tick: the next actions of a slice of the town whose walks begin soon, worked out and searched between ticks. */
+  private lookAhead(): void {
+    this.walksAhead.sliceDue = true;
+    this.searchAheadLater();
+  }
+
+  /**
+   * Books a turn of the event loop to search walks ahead: the walks of plans handed over since (routines, made
+   * plans) first, then the next actions', for up to WALKS_AHEAD_TURN_MS; another turn while some are left.
+   */
+  private searchAheadLater(): void {
+    const ahead = this.walksAhead;
+    if (ahead.booked || this.stopped) return;
+    ahead.booked = true;
+    setImmediate(() => {
+      ahead.booked = false;
+      if (this.stopped || this.lockstep) return;
+      const { sim, clock, runtime } = this.p;
+      if (ahead.sliceDue) {
+        // What the last slice left unsearched is older than what this one finds: it goes.
+        ahead.ofActions = sim.walksOfNextActions(WALKS_AHEAD_GAME_MS, ahead.slice, WALKS_AHEAD_SLICES);
+        ahead.slice = (ahead.slice + 1) % WALKS_AHEAD_SLICES;
+        ahead.sliceDue = false;
+      }
+      const fresh: Input[] = [];
+      for (const input of [...this.pending, ...runtime.waitingInputs])
+        if (input.kind === 'plan' && !this.plansLookedAt.has(input)) (this.plansLookedAt.add(input), fresh.push(input));
+      if (fresh.length > 0) ahead.ofPlans.push(...sim.walksOfPlans(fresh, clock.gameMs + ahead.lastAdvanceGameMs));
+      const started = performance.now();
+      while (performance.now() - started < WALKS_AHEAD_TURN_MS) {
+        const walk = ahead.ofPlans.shift() ?? ahead.ofActions.shift();
+        if (!walk) return;
+        sim.world.fields.searchAhead(walk.from, walk.to);
+      }
+      this.searchAheadLater();
+    });
+  }
+
+  /** Every CHECKPOINT_EVERY_TICKS live ticks, a passive checkpoint of the WAL in the next turn of the event loop, not in a commit. */
+  private checkpointLater(): void {
+    const { db } = this.p;
+    if (this.ticksSinceCheckpoint === null) db.checkpointOnlyWhenAsked();
+    this.ticksSinceCheckpoint = (this.ticksSinceCheckpoint ?? 0) + 1;
+    if (this.ticksSinceCheckpoint < CHECKPOINT_EVERY_TICKS) return;
+    this.ticksSinceCheckpoint = 0;
+    setImmediate(() => {
+      if (this.stopped || db.batching) return;
+      try {
+        db.checkpointPassive();
+      } catch (error) {
+        // A disk that refuses it refuses the next flush too, which holds the clock and says why; anything else is a bug.
+        if (!isStorageFault(error)) this.snapshotError = error;
+      }
+    });
   }
 
   /**
@@ -156,6 +239,7 @@ export class TownLoop {
       // The routines due first: they are quick, and they get the waking out of bed.
       if (this.quickReady.length > 0) {
         this.giveReadyQuickPlans();
+        this.searchAheadLater();
         this.pump();
         return;
       }
@@ -165,6 +249,7 @@ export class TownLoop {
       const urgent = this.queued.findIndex((r) => r.kind !== 'plan');
       const next = this.queued.splice(urgent >= 0 ? urgent : 0, 1)[0];
       if (next) this.p.runtime.submit(next);
+      if (next?.kind === 'plan') this.searchAheadLater();
       this.pump();
     });
   }
@@ -258,6 +343,8 @@ export class TownLoop {
       const outputs = await Promise.all(result.requests.map((r) => runtime.run(r)));
       inputs = [...outputs.flat(), ...this.pending.splice(0)];
       const ticked = this.afterStep(result);
+      // A lockstep run in a town that ticked live (an operator's steps): its commits no longer checkpoint the WAL either.
+      if (this.ticksSinceCheckpoint !== null) this.checkpointLater();
       // The same snapshots as a run whose steps wait for nothing else: each is written before the next step.
       await this.snapshotting;
       onStep?.(ticked);

@@ -30,6 +30,8 @@ const FINISH_FRACTION = 0.5;
  * each a search of the whole map); 64 of them are 236 MB, 0.024 MB a resident.
  */
 const MIN_KEPT_FIELDS = 64;
+/** Paths searched ahead and not yet taken, kept at most (a morning of 10,000 starts ~1,500 walks a game minute). */
+const MAX_AHEAD_PATHS = 8_192;
 
 export class DistanceFields {
   private readonly fields = new Map<number, Uint16Array>();
@@ -50,7 +52,8 @@ export class DistanceFields {
    */
   deferWholeFields = false;
   /** Searches run, the tiles they reached, and whole fields kept and dropped (for benchmarks). */
-  readonly stats = { searches: 0, tilesSearched: 0, fieldsKept: 0, fieldsDropped: 0 };
+  /** `aheadTiles`: the share of `tilesSearched` that `searchAhead` searched; `aheadTaken`: paths of it that `findPath` gave. */
+  readonly stats = { searches: 0, tilesSearched: 0, fieldsKept: 0, fieldsDropped: 0, aheadSearches: 0, aheadTiles: 0, aheadTaken: 0 };
 
   constructor(
     readonly widthTiles: number,
@@ -72,8 +75,44 @@ export class DistanceFields {
     return this.fields.size;
   }
 
+  /**
+   * Paths searched ahead (`searchAhead`, between a served town's ticks) by their two ends, oldest first, until a
+   * `findPath` takes them. A path is a pure function of its ends, so one searched ahead is the path `findPath` gives.
+   */
+  private readonly ahead = new Map<number, number[] | null>();
+
+  /**
+   * Searches the path from `from` to `to` now, for a later `findPath` to take (the walks a served town's next steps
+   * will start, searched between its ticks: sim/walksAhead.ts). Nothing to do towards a destination with a kept field
+   * (its descent is cheap) or for a path already waiting. Returns whether it searched.
+   */
+  searchAhead(from: number, to: number): boolean {
+    const key = from * this.size + to;
+    if (from === to || this.ahead.has(key) || this.fields.has(to) || to < 0 || to >= this.size) return false;
+    const tiles = this.stats.tilesSearched;
+    const path = this.searchPath(from, to);
+    this.stats.aheadTiles += this.stats.tilesSearched - tiles;
+    if (this.ahead.size >= MAX_AHEAD_PATHS) this.ahead.delete(this.ahead.keys().next().value as number);
+    this.ahead.set(key, path);
+    this.stats.aheadSearches++;
+    return true;
+  }
+
   /** Tile indices from `from` to `to`, both included, or null when `to` cannot be reached. */
   findPath(from: number, to: number): number[] | null {
+    if (this.ahead.size > 0) {
+      const key = from * this.size + to;
+      const path = this.ahead.get(key);
+      if (path !== undefined) {
+        this.ahead.delete(key);
+        this.stats.aheadTaken++;
+        return path;
+      }
+    }
+    return this.searchPath(from, to);
+  }
+
+  private searchPath(from: number, to: number): number[] | null {
     if (from === to) return this.blocked[to] ? null : [from];
     if (to < 0 || to >= this.size || this.blocked[to]) return null;
     const kept = this.keptField(to);
