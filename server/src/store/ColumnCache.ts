@@ -21,13 +21,20 @@
 // errorNorm4 = ‖v − w‖/‖v‖, approxNorm4 = ‖w‖/‖v‖. quantisedRetrieval.ts turns them into proven bounds.
 import { QUERY_ABS_SUM_LIMIT, ROW_ALIGN_BYTES, simdDotsOn, type DotsKernel } from './simdDots';
 import { MEMORY_KINDS, type MemoryKind } from './types';
+import { TIME_HIGH_UNIT } from './scoring';
 
 /** Rows a scan hands the kernel at a time (its results and its list of row addresses are this long). */
 export const BLOCK_ROWS = 64;
 const BLOCK_SHIFT = 6; // log2(BLOCK_ROWS)
 const PAGE_BYTES = 65536;
-/** Bytes of an agent's columns per memory: id (u32), times (f64), importance (f32), kind (u8), pool slot (u32). */
-export const SCALAR_BYTES_PER_MEMORY = 4 + 2 * 8 + 4 + 1 + 4;
+/**
+ * Bytes of an agent's columns per memory: id (u32), access and creation times (u32 each: game ms from the
+ * agent's base, below), importance (u8), kind (u8), pool slot (u32). Game times are whole milliseconds
+ * (the store rounds them when it writes a memory or touches one), so a u32 offset holds them exactly.
+ */
+export const SCALAR_BYTES_PER_MEMORY = 4 + 2 * 4 + 1 + 1 + 4;
+/** Bytes more per memory once an agent's times span more than 2^32 ms (49.7 game days): an i8 high part for each time. */
+export const WIDE_TIME_BYTES_PER_MEMORY = 2;
 /** Bytes of the pool's columns per slot: six factors, its key and flags (f64, one cache line), references (u32). */
 export const SLOT_SCALAR_BYTES = 8 * 8 + 4;
 /** A flag: the vector is all zeros, so cosine() gives exactly 0 whatever the query. */
@@ -35,26 +42,49 @@ export const ZERO_VECTOR = 1;
 /** A position whose vector is not placed yet (while loading). */
 const NO_SLOT = 0xffffffff;
 /**
- * Memory ids are kept as u32 and importances as f32 (the minds give integers 1–10): an agent with a larger id
- * or an importance that f32 does not hold exactly is served by SQL instead.
+ * Memory ids are kept as u32 and importances as u8 (the minds give integers 1–10; schema 4 keeps integers
+ * 1–10): an agent with a larger id, or an importance that is not an integer 0–255, is served by SQL instead.
  */
 const MAX_ID = 0xffffffff;
+const MAX_IMPORTANCE = 255;
+/** An agent's base is this far before its first memory's time, so that a memory a little older than it needs no high part. */
+const BASE_BEFORE_MS = 24 * 3_600_000;
 
 export const kindIndex = (kind: MemoryKind): number => MEMORY_KINDS.indexOf(kind);
 
-/** One agent's memories, in id order. Positions index every column; the vector of position p is pool slot slot[p]. */
+/**
+ * One agent's memories, in id order. Positions index every column; the vector of position p is pool slot slot[p].
+ * A time t (last access, creation) is kept as base + high·2^32 + low: low a u32, high an i8 that is 0 (and its
+ * column absent) until a time of the agent falls outside [base, base + 2^32). All three are integers and the sum
+ * stays below 2^53, so it is t exactly: the scan computes recency from the same double as from a float64 column.
+ */
 export class AgentColumns {
   n = 0;
   capacity = 0;
+  /** Set from the first memory's time (NaN until then). */
+  base = NaN;
   ids = new Uint32Array(0);
-  lastAccessed = new Float64Array(0);
-  created = new Float64Array(0);
-  importance = new Float32Array(0);
+  accessLow = new Uint32Array(0);
+  createdLow = new Uint32Array(0);
+  /** The high parts, both or neither: null while every time is within 2^32 ms of base. */
+  accessHigh: Int8Array | null = null;
+  createdHigh: Int8Array | null = null;
+  importance = new Uint8Array(0);
   kind = new Uint8Array(0);
   slot = new Uint32Array(0);
 
   get bytes(): number {
-    return this.capacity * SCALAR_BYTES_PER_MEMORY;
+    return this.capacity * (SCALAR_BYTES_PER_MEMORY + (this.accessHigh ? WIDE_TIME_BYTES_PER_MEMORY : 0));
+  }
+
+  /** Last access of position p, game ms. */
+  lastAccessedAt(p: number): number {
+    return this.base + (this.accessHigh ? this.accessHigh[p] * TIME_HIGH_UNIT : 0) + this.accessLow[p];
+  }
+
+  /** Creation time of position p, game ms. */
+  createdAt(p: number): number {
+    return this.base + (this.createdHigh ? this.createdHigh[p] * TIME_HIGH_UNIT : 0) + this.createdLow[p];
   }
 
   /** Position of a memory id, or -1: ids are ascending, so a binary search. */
@@ -73,8 +103,10 @@ export class AgentColumns {
 
   resize(capacity: number): void {
     this.ids = grown(this.ids, capacity, this.n);
-    this.lastAccessed = grown(this.lastAccessed, capacity, this.n);
-    this.created = grown(this.created, capacity, this.n);
+    this.accessLow = grown(this.accessLow, capacity, this.n);
+    this.createdLow = grown(this.createdLow, capacity, this.n);
+    if (this.accessHigh) this.accessHigh = grown(this.accessHigh, capacity, this.n);
+    if (this.createdHigh) this.createdHigh = grown(this.createdHigh, capacity, this.n);
     this.importance = grown(this.importance, capacity, this.n);
     this.kind = grown(this.kind, capacity, this.n);
     this.slot = grown(this.slot, capacity, this.n);
@@ -82,12 +114,21 @@ export class AgentColumns {
   }
 }
 
-type Column = Float64Array | Float32Array | Uint32Array | Uint8Array;
+type Column = Float64Array | Float32Array | Uint32Array | Uint8Array | Int8Array;
 /** A copy of the first n values in a new array of `capacity`. */
 function grown<T extends Column>(a: T, capacity: number, n: number): T {
   const b = new (a.constructor as new (length: number) => T)(capacity);
-  b.set(a.subarray(0, n));
+  b.set(a.subarray(0, n) as never);
   return b;
+}
+
+/** A time's offset from base as [high, low], or undefined when it is not an integer or is over 2^39 ms (17 years) away. */
+function splitTime(t: number, base: number): [number, number] | undefined {
+  if (!Number.isInteger(t)) return undefined;
+  const d = t - base; // exact: both are integers below 2^53
+  const high = Math.floor(d / TIME_HIGH_UNIT);
+  if (high < -128 || high > 127) return undefined;
+  return [high, d - high * TIME_HIGH_UNIT];
 }
 
 /**
@@ -332,22 +373,58 @@ export class ColumnCache {
   }
 
   private append(agentId: string, c: AgentColumns, r: ColumnRow): boolean {
-    if (!(r.id >= 0 && r.id <= MAX_ID) || Math.fround(r.importance) !== r.importance) return this.drop(agentId);
+    const importanceHeld = Number.isInteger(r.importance) && r.importance >= 0 && r.importance <= MAX_IMPORTANCE;
+    if (!(Number.isInteger(r.id) && r.id >= 0 && r.id <= MAX_ID) || !importanceHeld) return this.drop(agentId);
+    if (c.n === 0 && Number.isNaN(c.base)) {
+      const first = Math.min(r.created, r.lastAccessed);
+      if (!Number.isInteger(first)) return this.drop(agentId);
+      c.base = first - BASE_BEFORE_MS;
+    }
     if (c.n === c.capacity) {
       const capacity = c.capacity + Math.max(BLOCK_ROWS, c.capacity >>> 2);
-      const extra = (capacity - c.capacity) * SCALAR_BYTES_PER_MEMORY;
+      const extra = (capacity - c.capacity) * (SCALAR_BYTES_PER_MEMORY + (c.accessHigh ? WIDE_TIME_BYTES_PER_MEMORY : 0));
       if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
       c.resize(capacity);
       this.usedBytes += extra;
     }
-    const p = c.n++;
+    const p = c.n;
     c.ids[p] = r.id;
-    c.lastAccessed[p] = r.lastAccessed;
-    c.created[p] = r.created;
     c.importance[p] = r.importance;
     c.kind[p] = kindIndex(r.kind);
     c.slot[p] = NO_SLOT;
+    if (!this.setTime(agentId, c, p, 'created', r.created) || !this.setTime(agentId, c, p, 'access', r.lastAccessed)) return false;
+    c.n++;
     return true;
+  }
+
+  /**
+   * Sets a time of position p (its high part's columns made when it needs one); false, with the agent
+   * evicted, when the time is not an integer, is too far from the agent's base, or there is no room.
+   */
+  private setTime(agentId: string, c: AgentColumns, p: number, which: 'access' | 'created', t: number): boolean {
+    const parts = splitTime(t, c.base);
+    if (!parts) return this.drop(agentId);
+    const [high, low] = parts;
+    if (high !== 0 && !c.accessHigh) {
+      const extra = c.capacity * WIDE_TIME_BYTES_PER_MEMORY;
+      if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
+      c.accessHigh = new Int8Array(c.capacity);
+      c.createdHigh = new Int8Array(c.capacity);
+      this.usedBytes += extra;
+    }
+    if (which === 'access') {
+      c.accessLow[p] = low;
+      if (c.accessHigh) c.accessHigh[p] = high;
+    } else {
+      c.createdLow[p] = low;
+      if (c.createdHigh) c.createdHigh[p] = high;
+    }
+    return true;
+  }
+
+  /** Records a new last access of position p of a cached agent; false when the agent was evicted instead (its reload reads the row). */
+  touch(agentId: string, c: AgentColumns, p: number, t: number): boolean {
+    return this.agents.get(agentId) === c && this.setTime(agentId, c, p, 'access', t);
   }
 
   private reference(c: AgentColumns, p: number, slot: number): void {

@@ -348,7 +348,7 @@ export class SqliteMemoryStore implements MemoryStore {
       if (c)
         for (const s of top) {
           const p = c.positionOf(s.memory.id);
-          if (p >= 0) c.lastAccessed[p] = now;
+          if (p >= 0 && !this.cache.touch(o.agentId, c, p, now)) break; // evicted: reloaded from the rows on its next retrieval
         }
       const held = this.recentRows.get(o.agentId);
       if (held) {

@@ -34,7 +34,7 @@
 import type { RetrievalOptions } from './types';
 import type { AgentColumns, ColumnCache } from './ColumnCache';
 import { APPROX_NORM, APPROX_NORM4, ERROR_NORM, ERROR_NORM4, FACTOR, FACTOR4, FLAGS, kindIndex, quantiseQuery, SLOT_FIELDS, ZERO_VECTOR } from './ColumnCache';
-import { normaliseIn, recencyInto, type TermRange } from './scoring';
+import { normaliseIn, recencyIntoOffsets, type TermRange } from './scoring';
 
 // Bound once: a call through the import binding costs a getter call per use under tsx's CommonJS
 // output, and the loops below call it hundreds of thousands of times.
@@ -144,7 +144,7 @@ export function rankColumns(
     cache.setQuery(q.query16);
     cache.scan(c, dots);
   }
-  recencyInto(c.lastAccessed, n, o.nowGameMs, o.decayPerGameHour, recency);
+  recencyIntoOffsets(c.base, c.accessLow, c.accessHigh, n, o.nowGameMs, o.decayPerGameHour, recency);
   // Each memory's vector factors are its pool slot's (read after the scan: nothing is added meanwhile).
   const meta = cache.pool.meta;
   const { importance, slot } = c;
@@ -263,10 +263,12 @@ export function rankColumns(
   // A score whose bounds meet needs no exact relevance (rounding is monotone); the relevance of the
   // k kept is read at the end, for the caller.
   const hits: ColumnHit[] = [];
-  const before = (x: ColumnHit, y: ColumnHit) =>
-    x.score > y.score ||
-    (x.score === y.score &&
-      (c.created[x.position] > c.created[y.position] || (c.created[x.position] === c.created[y.position] && c.ids[x.position] > c.ids[y.position])));
+  const before = (x: ColumnHit, y: ColumnHit) => {
+    if (x.score !== y.score) return x.score > y.score;
+    const cx = c.createdAt(x.position);
+    const cy = c.createdAt(y.position);
+    return cx > cy || (cx === cy && c.ids[x.position] > c.ids[y.position]);
+  };
   for (const p of candidates) {
     if (hits.length === k && hits[k - 1].score > upper[p]) break;
     const known = lower[p] === upper[p];
