@@ -319,6 +319,11 @@ export class ColumnCache {
     return true;
   }
 
+  /** The pool key of position p's vector (the `memory_vectors` row, or the memory's id where vectors are per memory). */
+  keyOf(c: AgentColumns, p: number): number {
+    return this.pool.meta[c.slot[p] * SLOT_FIELDS + KEY];
+  }
+
   /** Puts the int16 query where the kernels read it; scan and residualDot use the last one set. */
   setQuery(query16: Int16Array): void {
     if (this.memory) new Int16Array(this.viewOf().buffer, 0, this.stride).set(query16);

@@ -121,7 +121,8 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
 
 /**
  * The exact top k of the agent's memories (those of the given kinds, when given), scored as rankAll
- * would score them. `exactRelevance(position)` computes cosine() from the stored vector.
+ * would score them. `exactRelevance(position)` computes cosine() from the stored vector; it is called once
+ * per pool slot (memories under one slot share their vector).
  */
 export function rankColumns(
   cache: ColumnCache,
@@ -202,17 +203,19 @@ export function rankColumns(
     }
     return t;
   };
+  // Exact relevance by pool slot: memories under one slot have the same vector, so the same cosine(), read once.
   const exact = new Map<number, number>();
   const exactOf = (p: number): number => {
-    let v = exact.get(p);
+    const s = slot[p];
+    let v = exact.get(s);
     if (v === undefined) {
-      if (zeroQuery || meta[slot[p] * SLOT_FIELDS + FLAGS] & ZERO_VECTOR)
+      if (zeroQuery || meta[s * SLOT_FIELDS + FLAGS] & ZERO_VECTOR)
         v = 0; // cosine() of a zero vector is 0
       else {
         v = exactRelevance(p);
         stats.exactReads++;
       }
-      exact.set(p, v);
+      exact.set(s, v);
     }
     return v;
   };
