@@ -178,6 +178,10 @@ describe('the time columns', () => {
     expect(refused({ importance: 5.5 })).toBeUndefined();
     expect(refused({ importance: 256 })).toBeUndefined();
     expect(refused({ lastAccessed: T0 + 2 ** 40 })).toBeUndefined();
+    // A fraction too small to survive the offset from base (near 0, where a base a day back is negative) is caught too.
+    const near0 = (t: number): ColumnRow[] => [0, t].map((x, i) => ({ id: i + 1, created: x, lastAccessed: x, importance: 3, kind: 'chat' }));
+    expect(loaded(near0(5), vectors).c).toBeDefined();
+    expect(loaded(near0(1e-10), vectors).c).toBeUndefined();
     const { cache, c } = loaded(rows, vectors);
     expect(cache.touch('a', c, 0, T0 + 0.5)).toBe(false);
     expect(cache.cachedAgents()).toEqual([]);

@@ -122,13 +122,13 @@ function grown<T extends Column>(a: T, capacity: number, n: number): T {
   return b;
 }
 
-/** A time's offset from base as [high, low], or undefined when it is not an integer or is over 2^39 ms (17 years) away. */
-function splitTime(t: number, base: number): [number, number] | undefined {
-  if (!Number.isInteger(t)) return undefined;
+/** The high part of a time's offset from base (the low part is offset − high·2^32), or NaN when it is not a safe integer or is over 2^39 ms (17 years) away. */
+function highOf(t: number, base: number): number {
+  if (!Number.isSafeInteger(t)) return NaN;
   const d = t - base; // exact: both are integers below 2^53
+  if (d >= 0 && d < TIME_HIGH_UNIT) return 0;
   const high = Math.floor(d / TIME_HIGH_UNIT);
-  if (high < -128 || high > 127) return undefined;
-  return [high, d - high * TIME_HIGH_UNIT];
+  return high >= -128 && high <= 127 ? high : NaN;
 }
 
 /**
@@ -382,7 +382,7 @@ export class ColumnCache {
     if (!(Number.isInteger(r.id) && r.id >= 0 && r.id <= MAX_ID) || !importanceHeld) return this.drop(agentId);
     if (c.n === 0 && Number.isNaN(c.base)) {
       const first = Math.min(r.created, r.lastAccessed);
-      if (!Number.isInteger(first)) return this.drop(agentId);
+      if (!Number.isSafeInteger(first - BASE_BEFORE_MS)) return this.drop(agentId);
       c.base = first - BASE_BEFORE_MS;
     }
     if (c.n === c.capacity) {
@@ -407,9 +407,9 @@ export class ColumnCache {
    * evicted, when the time is not an integer, is too far from the agent's base, or there is no room.
    */
   private setTime(agentId: string, c: AgentColumns, p: number, which: 'access' | 'created', t: number): boolean {
-    const parts = splitTime(t, c.base);
-    if (!parts) return this.drop(agentId);
-    const [high, low] = parts;
+    const high = highOf(t, c.base);
+    if (Number.isNaN(high)) return this.drop(agentId);
+    const low = t - c.base - high * TIME_HIGH_UNIT;
     if (high !== 0 && !c.accessHigh) {
       const extra = c.capacity * WIDE_TIME_BYTES_PER_MEMORY;
       if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
