@@ -1,6 +1,7 @@
 // The column cache keeps an agent's times as u32 offsets from a per-agent base (and an i8 high part only
-// once they span more than 2^32 ms, 49.7 game days) and importance as a u8: 18 bytes a memory instead of
-// 29, and every time read back exactly, so retrieval stays exact. Checked against brute force over many
+// once they span more than 2^32 ms, 49.7 game days), importance as a u8, and creation times only for an agent
+// whose memories were not created in id order: 14 bytes a memory (18 with creation times) instead of 29,
+// every time read back exactly and every tie broken as compareScored breaks it, so retrieval stays exact. Checked against brute force over many
 // queries, k values, kind filters, touches and reloads, with times over 120 game days (before the first
 // memory too); the controls show that the high part and the base are what keep it exact.
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { InMemoryMemoryStore } from '../../server/src/store/InMemoryMemoryStore'
 import type { MemoryInput, MemoryKind, RetrievalOptions, RetrievalWeights } from '../../server/src/store/types';
 import { Rng } from '../../server/src/sim/rng';
 import { asAgentId } from '../../server/src/world/types';
-import { ColumnCache, SCALAR_BYTES_PER_MEMORY, WIDE_TIME_BYTES_PER_MEMORY, type AgentColumns, type ColumnRow } from '../../server/src/store/ColumnCache';
+import { ColumnCache, CREATED_BYTES_PER_MEMORY, HIGH_BYTES_PER_TIME, SCALAR_BYTES_PER_MEMORY } from '../../server/src/store/ColumnCache';
+import type { AgentColumns, ColumnRow } from '../../server/src/store/ColumnCache';
 import { rankColumns } from '../../server/src/store/quantisedRetrieval';
 import { cosine, rankAll, recencyIntoOffsets, recencyOf } from '../../server/src/store/scoring';
 
@@ -51,9 +53,17 @@ function stores(inputs: MemoryInput[]) {
 }
 
 describe('the column cache keeps times and importance narrow, and exact', () => {
-  for (const seed of [1, 2, 3])
-    it(`retrieves what brute force does with times over 120 game days, through touches and reloads (seed ${seed})`, () => {
-      const inputs = memories(seed, 'ada', 1500, 120);
+  for (const [seed, ordered] of [
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, true],
+    [5, true],
+  ] as const)
+    it(`is exact with times over 120 game days, through touches and reloads (seed ${seed}${ordered ? ', created in id order' : ''})`, () => {
+      const made = memories(seed, 'ada', 1500, 120);
+      // In creation order, the columns hold no creation times and break ties by position.
+      const inputs = ordered ? made.sort((a, b) => a.createdGameMs - b.createdGameMs) : made;
       const { store, reference } = stores([...inputs, ...memories(seed + 50, 'bo', 300, 3)]);
       const rng = new Rng(seed + 100);
       let retrievals = 0;
@@ -124,10 +134,11 @@ describe('the time columns', () => {
     decayPerGameHour: 0.99,
   });
 
-  it('holds 18 bytes a memory while the times span under 2^32 ms, and reads every time back exactly', () => {
+  it('holds 18 bytes a memory (creation out of id order) while the times span under 2^32 ms, and reads every time back exactly', () => {
     const rows = rowsOver(40);
     const { cache, c } = loaded(rows, vectors);
-    expect(SCALAR_BYTES_PER_MEMORY).toBe(18);
+    expect(SCALAR_BYTES_PER_MEMORY + CREATED_BYTES_PER_MEMORY).toBe(18);
+    expect(c.createdLow).not.toBeNull();
     expect(c.accessHigh).toBeNull();
     expect(c.bytes).toBe(c.capacity * 18);
     rows.forEach((r, p) => expect([c.createdAt(p), c.lastAccessedAt(p)]).toEqual([r.created, r.lastAccessed]));
@@ -139,7 +150,7 @@ describe('the time columns', () => {
     const rows = rowsOver(120);
     const { cache, c } = loaded(rows, vectors);
     expect(c.accessHigh).not.toBeNull();
-    expect(c.bytes).toBe(c.capacity * (SCALAR_BYTES_PER_MEMORY + WIDE_TIME_BYTES_PER_MEMORY));
+    expect(c.bytes).toBe(c.capacity * (SCALAR_BYTES_PER_MEMORY + CREATED_BYTES_PER_MEMORY + 2 * HIGH_BYTES_PER_TIME));
     expect(cache.bytes).toBeGreaterThanOrEqual(c.bytes);
     rows.forEach((r, p) => expect([c.createdAt(p), c.lastAccessedAt(p)]).toEqual([r.created, r.lastAccessed]));
     const now = T0 + 121 * DAY;
@@ -162,7 +173,7 @@ describe('the time columns', () => {
     expect(cache.touch('a', c, 5, later)).toBe(true);
     rows[5] = { ...rows[5], lastAccessed: later };
     expect(c.accessHigh).not.toBeNull();
-    expect(cache.bytes - before).toBe(c.capacity * WIDE_TIME_BYTES_PER_MEMORY);
+    expect(cache.bytes - before).toBe(c.capacity * 2 * HIGH_BYTES_PER_TIME);
     expect(c.lastAccessedAt(5)).toBe(later);
     const { got, want } = rankBoth(cache, c, rows, vectors, o(later + HOUR));
     expect(got).toEqual(want);
@@ -186,5 +197,53 @@ describe('the time columns', () => {
     expect(cache.touch('a', c, 0, T0 + 0.5)).toBe(false);
     expect(cache.cachedAgents()).toEqual([]);
     expect(cache.bytes).toBe(0);
+  });
+
+  it('holds no creation times while memories come in creation order: 14 bytes, ties broken by position, exactly', () => {
+    // Few distinct times and importances, and weights that make scores tie: the tie-break decides the top k.
+    const inOrder: ColumnRow[] = vectors.map((_, i) => {
+      const created = T0 + Math.floor(i / 7) * HOUR;
+      return { id: 3 * i + 1, created, lastAccessed: created + (i % 3) * HOUR, importance: 1 + (i % 4), kind: 'observation' };
+    });
+    const { cache, c } = loaded(inOrder, vectors);
+    expect(c.createdLow).toBeNull();
+    expect(c.bytes).toBe(c.capacity * SCALAR_BYTES_PER_MEMORY);
+    expect(SCALAR_BYTES_PER_MEMORY).toBe(14);
+    for (const weights of [
+      { recency: 0, importance: 1, relevance: 0 },
+      { recency: 1, importance: 1, relevance: 0 },
+      { recency: 3, importance: 1, relevance: 1 },
+    ])
+      for (const k of [1, 5, 12, 40]) {
+        const { got, want } = rankBoth(cache, c, inOrder, vectors, { ...o(T0 + 60 * HOUR), weights, k });
+        expect(got).toEqual(want);
+      }
+    // The control: the same columns over memories created out of id order break ties wrongly.
+    const shuffled = inOrder.map((r, i) => ({ ...r, created: inOrder[(i * 37) % inOrder.length].created }));
+    const wrong = rankBoth(cache, c, shuffled, vectors, { ...o(T0 + 60 * HOUR), weights: { recency: 0, importance: 1, relevance: 0 }, k: 12 });
+    expect(wrong.got).not.toEqual(wrong.want);
+    // Loaded as they are, they get creation times, and rank exactly.
+    const held = loaded(shuffled, vectors);
+    expect(held.c.createdLow).not.toBeNull();
+    const right = rankBoth(held.cache, held.c, shuffled, vectors, { ...o(T0 + 60 * HOUR), weights: { recency: 0, importance: 1, relevance: 0 }, k: 12 });
+    expect(right.got).toEqual(right.want);
+  });
+
+  it('drops an agent when a memory arrives created before the last, so that its reload holds creation times', () => {
+    const { inputs } = { inputs: memories(4, 'ada', 300, 2).sort((a, b) => a.createdGameMs - b.createdGameMs) };
+    const { store, reference } = stores(inputs);
+    const query = inputs[5].embedding;
+    const o2 = (nowGameMs: number): RetrievalOptions => ({ agentId: asAgentId('ada'), query, nowGameMs, k: 12, weights: WEIGHTS[3], decayPerGameHour: 0.99 });
+    const same = (at: number) => expect(store.retrieve(o2(at)).map((s) => ({ ...s, memory: { ...s.memory } }))).toEqual(reference.retrieve(o2(at)));
+    same(T0 + 3 * DAY);
+    expect(store.columnCache().agents).toEqual(['ada']);
+    const bytesInOrder = store.columnCache().bytes;
+    const early = { ...inputs[9], description: 'remembered late', createdGameMs: T0 + HOUR };
+    store.add([early]);
+    reference.add([early]);
+    expect(store.columnCache().agents).toEqual([]);
+    same(T0 + 3 * DAY + HOUR);
+    expect(store.columnCache().agents).toEqual(['ada']);
+    expect(store.columnCache().bytes).toBeGreaterThan(bytesInOrder);
   });
 });

@@ -28,13 +28,20 @@ export const BLOCK_ROWS = 64;
 const BLOCK_SHIFT = 6; // log2(BLOCK_ROWS)
 const PAGE_BYTES = 65536;
 /**
- * Bytes of an agent's columns per memory: id (u32), access and creation times (u32 each: game ms from the
- * agent's base, below), importance (u8), kind (u8), pool slot (u32). Game times are whole milliseconds
- * (the store rounds them when it writes a memory or touches one), so a u32 offset holds them exactly.
+ * Bytes of an agent's columns per memory: id (u32), last access (u32: game ms from the agent's base, below),
+ * importance (u8), kind (u8), pool slot (u32). Game times are whole milliseconds (the store rounds them when
+ * it writes a memory or touches one), so a u32 offset holds them exactly.
  */
-export const SCALAR_BYTES_PER_MEMORY = 4 + 2 * 4 + 1 + 1 + 4;
-/** Bytes more per memory once an agent's times span more than 2^32 ms (49.7 game days): an i8 high part for each time. */
-export const WIDE_TIME_BYTES_PER_MEMORY = 2;
+export const SCALAR_BYTES_PER_MEMORY = 4 + 4 + 1 + 1 + 4;
+/**
+ * Bytes more per memory for the creation times (u32 offsets), held only for an agent whose memories were not
+ * created in id order. Retrieval reads creation time only to break ties (newer first, then the higher id), and
+ * where creation times do not fall as ids rise, position order (id order) is that order: every agent of the
+ * 72-hour soak's 1.5M memories is so.
+ */
+export const CREATED_BYTES_PER_MEMORY = 4;
+/** Bytes more per memory and time column once an agent's times span more than 2^32 ms (49.7 game days): its i8 high part. */
+export const HIGH_BYTES_PER_TIME = 1;
 /** Bytes of the pool's columns per slot: six factors, its key and flags (f64, one cache line), references (u32). */
 export const SLOT_SCALAR_BYTES = 8 * 8 + 4;
 /** A flag: the vector is all zeros, so cosine() gives exactly 0 whatever the query. */
@@ -65,8 +72,10 @@ export class AgentColumns {
   base = NaN;
   ids = new Uint32Array(0);
   accessLow = new Uint32Array(0);
-  createdLow = new Uint32Array(0);
-  /** The high parts, both or neither: null while every time is within 2^32 ms of base. */
+  /** Null while creation times do not fall as positions rise (then `lastCreated` is the last one's). */
+  createdLow: Uint32Array | null = null;
+  lastCreated = -Infinity;
+  /** The high parts (the creation times' only where they are held): null while every time is within 2^32 ms of base. */
   accessHigh: Int8Array | null = null;
   createdHigh: Int8Array | null = null;
   importance = new Uint8Array(0);
@@ -74,7 +83,12 @@ export class AgentColumns {
   slot = new Uint32Array(0);
 
   get bytes(): number {
-    return this.capacity * (SCALAR_BYTES_PER_MEMORY + (this.accessHigh ? WIDE_TIME_BYTES_PER_MEMORY : 0));
+    return this.capacity * this.bytesPerMemory;
+  }
+
+  get bytesPerMemory(): number {
+    const created = this.createdLow ? CREATED_BYTES_PER_MEMORY : 0;
+    return SCALAR_BYTES_PER_MEMORY + created + (this.accessHigh ? HIGH_BYTES_PER_TIME : 0) + (this.createdHigh ? HIGH_BYTES_PER_TIME : 0);
   }
 
   /** Last access of position p, game ms. */
@@ -82,9 +96,20 @@ export class AgentColumns {
     return this.base + (this.accessHigh ? this.accessHigh[p] * TIME_HIGH_UNIT : 0) + this.accessLow[p];
   }
 
-  /** Creation time of position p, game ms. */
+  /**
+   * Whether position x comes before position y when their scores tie (compareScored: the newer creation, then the
+   * higher id). Without a creation column, creation times do not fall as positions (ids) rise, so the later position.
+   */
+  newer(x: number, y: number): boolean {
+    if (!this.createdLow) return x > y;
+    const cx = this.createdAt(x);
+    const cy = this.createdAt(y);
+    return cx > cy || (cx === cy && this.ids[x] > this.ids[y]);
+  }
+
+  /** Creation time of position p, game ms, where the column is held. */
   createdAt(p: number): number {
-    return this.base + (this.createdHigh ? this.createdHigh[p] * TIME_HIGH_UNIT : 0) + this.createdLow[p];
+    return this.base + (this.createdHigh ? this.createdHigh[p] * TIME_HIGH_UNIT : 0) + this.createdLow![p];
   }
 
   /** Position of a memory id, or -1: ids are ascending, so a binary search. */
@@ -104,7 +129,7 @@ export class AgentColumns {
   resize(capacity: number): void {
     this.ids = grown(this.ids, capacity, this.n);
     this.accessLow = grown(this.accessLow, capacity, this.n);
-    this.createdLow = grown(this.createdLow, capacity, this.n);
+    if (this.createdLow) this.createdLow = grown(this.createdLow, capacity, this.n);
     if (this.accessHigh) this.accessHigh = grown(this.accessHigh, capacity, this.n);
     if (this.createdHigh) this.createdHigh = grown(this.createdHigh, capacity, this.n);
     this.importance = grown(this.importance, capacity, this.n);
@@ -267,11 +292,13 @@ export class ColumnCache {
    * `vectors` is read only when the pool lacks some of the agent's. Returns undefined, caching nothing,
    * when it cannot fit even alone (or a memory's vector is missing).
    */
-  load(agentId: string, rows: Iterable<ColumnRow>, n: number, vectors: () => Iterable<{ id: number; vector: Float32Array }>): AgentColumns | undefined {
+  load(agentId: string, rows: readonly ColumnRow[], n: number, vectors: () => Iterable<{ id: number; vector: Float32Array }>): AgentColumns | undefined {
     this.evict(agentId);
     const capacity = n + Math.max(BLOCK_ROWS, n >>> 4);
-    if (!this.makeRoom(capacity * SCALAR_BYTES_PER_MEMORY, agentId)) return undefined;
     const c = new AgentColumns();
+    // Creation times held only where they fall somewhere as ids rise (rows come in id order).
+    for (let i = 1; i < rows.length && !c.createdLow; i++) if (!(rows[i].created >= rows[i - 1].created)) c.createdLow = new Uint32Array(0);
+    if (!this.makeRoom(capacity * c.bytesPerMemory, agentId)) return undefined;
     c.resize(capacity);
     this.usedBytes += c.bytes;
     this.agents.set(agentId, c);
@@ -387,7 +414,7 @@ export class ColumnCache {
     }
     if (c.n === c.capacity) {
       const capacity = c.capacity + Math.max(BLOCK_ROWS, c.capacity >>> 2);
-      const extra = (capacity - c.capacity) * (SCALAR_BYTES_PER_MEMORY + (c.accessHigh ? WIDE_TIME_BYTES_PER_MEMORY : 0));
+      const extra = (capacity - c.capacity) * c.bytesPerMemory;
       if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
       c.resize(capacity);
       this.usedBytes += extra;
@@ -397,7 +424,12 @@ export class ColumnCache {
     c.importance[p] = r.importance;
     c.kind[p] = kindIndex(r.kind);
     c.slot[p] = NO_SLOT;
-    if (!this.setTime(agentId, c, p, 'created', r.created) || !this.setTime(agentId, c, p, 'access', r.lastAccessed)) return false;
+    if (!c.createdLow) {
+      // A memory created before the last one: dropped, so that a reload holds the creation times.
+      if (!Number.isSafeInteger(r.created) || r.created < c.lastCreated) return this.drop(agentId);
+      c.lastCreated = r.created;
+    } else if (!this.setTime(agentId, c, p, 'created', r.created)) return false;
+    if (!this.setTime(agentId, c, p, 'access', r.lastAccessed)) return false;
     c.n++;
     return true;
   }
@@ -411,17 +443,17 @@ export class ColumnCache {
     if (Number.isNaN(high)) return this.drop(agentId);
     const low = t - c.base - high * TIME_HIGH_UNIT;
     if (high !== 0 && !c.accessHigh) {
-      const extra = c.capacity * WIDE_TIME_BYTES_PER_MEMORY;
+      const extra = c.capacity * HIGH_BYTES_PER_TIME * (c.createdLow ? 2 : 1);
       if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
       c.accessHigh = new Int8Array(c.capacity);
-      c.createdHigh = new Int8Array(c.capacity);
+      if (c.createdLow) c.createdHigh = new Int8Array(c.capacity);
       this.usedBytes += extra;
     }
     if (which === 'access') {
       c.accessLow[p] = low;
       if (c.accessHigh) c.accessHigh[p] = high;
     } else {
-      c.createdLow[p] = low;
+      c.createdLow![p] = low;
       if (c.createdHigh) c.createdHigh[p] = high;
     }
     return true;

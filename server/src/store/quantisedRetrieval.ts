@@ -266,12 +266,7 @@ export function rankColumns(
   // A score whose bounds meet needs no exact relevance (rounding is monotone); the relevance of the
   // k kept is read at the end, for the caller.
   const hits: ColumnHit[] = [];
-  const before = (x: ColumnHit, y: ColumnHit) => {
-    if (x.score !== y.score) return x.score > y.score;
-    const cx = c.createdAt(x.position);
-    const cy = c.createdAt(y.position);
-    return cx > cy || (cx === cy && c.ids[x.position] > c.ids[y.position]);
-  };
+  const before = (x: ColumnHit, y: ColumnHit) => (x.score !== y.score ? x.score > y.score : c.newer(x.position, y.position));
   for (const p of candidates) {
     if (hits.length === k && hits[k - 1].score > upper[p]) break;
     const known = lower[p] === upper[p];
