@@ -3,11 +3,20 @@
 // memory, ONE row per distinct vector for all agents together (the pool): most of a town's memories
 // share their vector with another memory, of the same agent or another (the same words, noted by
 // everyone who saw it), and SQLite already keeps them as one `memory_vectors` row, whose id is the
-// pool's key. An agent's columns (id, access and creation times, importance, kind) hold, for each
+// pool's key. An agent's columns (id, last access, importance, kind; creation time where needed) hold, for each
 // memory, the pool slot of its vector; the scan gathers the rows from the pool (simdDots.ts's
 // gather8). Agents are evicted least recently used first; a slot goes when its last agent does. An
 // evicted agent is reloaded from SQLite the next time it is retrieved from, quantising only the
 // vectors the pool lacks.
+//
+// The columns are as narrow as exactness allows (14 bytes a memory; 29 before round 7): times are whole
+// game ms, kept as u32 offsets from a per-agent base (AgentColumns), which read back as the same doubles;
+// importance is an integer 0–255; creation time, which retrieval reads only to break ties, is held only
+// where creation order differs from id order (AgentColumns.newer). Anything else (a fractional time or
+// importance, an id over 2^32) evicts the agent, and SQL answers for it, exactly.
+// Round 7 also measured dropping, exactly, the memories that can never reach a top k ≤ K (K memories of the
+// same agent, kind and vector at least as recent and important, winning the tie-break): at K = 12 only
+// 6.2 % of a 72-hour town's memories would go, so it is not built (BENCHMARKS.md, round 7).
 //
 // A store never holds more than its cap, counted as the slots in use (row and residual, and their
 // factors) plus the capacity of every agent's columns. WebAssembly memory never shrinks; freed slots
