@@ -239,7 +239,7 @@ describe('the column cache', () => {
     expect(store.columnCache()).toMatchObject({ bytes: 0, vectors: 0 });
   });
 
-  it('keeps importance as f32: an agent with one that f32 does not hold exactly is answered through SQL, still exactly', () => {
+  it('keeps importance as a u8: an agent with one that is not an integer 0–255 is answered through SQL, still exactly', () => {
     const inputs = town({ a: 300, b: 300 }).map((m, i) => (m.agentId === 'b' && i === 450 ? { ...m, importance: 5.1 } : m));
     const { store, reference } = both(inputs);
     const q = query(9);

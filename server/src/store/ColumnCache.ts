@@ -3,11 +3,20 @@
 // memory, ONE row per distinct vector for all agents together (the pool): most of a town's memories
 // share their vector with another memory, of the same agent or another (the same words, noted by
 // everyone who saw it), and SQLite already keeps them as one `memory_vectors` row, whose id is the
-// pool's key. An agent's columns (id, access and creation times, importance, kind) hold, for each
+// pool's key. An agent's columns (id, last access, importance, kind; creation time where needed) hold, for each
 // memory, the pool slot of its vector; the scan gathers the rows from the pool (simdDots.ts's
 // gather8). Agents are evicted least recently used first; a slot goes when its last agent does. An
 // evicted agent is reloaded from SQLite the next time it is retrieved from, quantising only the
 // vectors the pool lacks.
+//
+// The columns are as narrow as exactness allows (14 bytes a memory; 29 before round 7): times are whole
+// game ms, kept as u32 offsets from a per-agent base (AgentColumns), which read back as the same doubles;
+// importance is an integer 0–255; creation time, which retrieval reads only to break ties, is held only
+// where creation order differs from id order (AgentColumns.newer). Anything else (a fractional time or
+// importance, an id over 2^32) evicts the agent, and SQL answers for it, exactly.
+// Round 7 also measured dropping, exactly, the memories that can never reach a top k ≤ K (K memories of the
+// same agent, kind and vector at least as recent and important, winning the tie-break): at K = 12 only
+// 6.2 % of a 72-hour town's memories would go, so it is not built (BENCHMARKS.md, round 7).
 //
 // A store never holds more than its cap, counted as the slots in use (row and residual, and their
 // factors) plus the capacity of every agent's columns. WebAssembly memory never shrinks; freed slots
@@ -21,13 +30,27 @@
 // errorNorm4 = ‖v − w‖/‖v‖, approxNorm4 = ‖w‖/‖v‖. quantisedRetrieval.ts turns them into proven bounds.
 import { QUERY_ABS_SUM_LIMIT, ROW_ALIGN_BYTES, simdDotsOn, type DotsKernel } from './simdDots';
 import { MEMORY_KINDS, type MemoryKind } from './types';
+import { TIME_HIGH_UNIT } from './scoring';
 
 /** Rows a scan hands the kernel at a time (its results and its list of row addresses are this long). */
 export const BLOCK_ROWS = 64;
 const BLOCK_SHIFT = 6; // log2(BLOCK_ROWS)
 const PAGE_BYTES = 65536;
-/** Bytes of an agent's columns per memory: id (u32), times (f64), importance (f32), kind (u8), pool slot (u32). */
-export const SCALAR_BYTES_PER_MEMORY = 4 + 2 * 8 + 4 + 1 + 4;
+/**
+ * Bytes of an agent's columns per memory: id (u32), last access (u32: game ms from the agent's base, below),
+ * importance (u8), kind (u8), pool slot (u32). Game times are whole milliseconds (the store rounds them when
+ * it writes a memory or touches one), so a u32 offset holds them exactly.
+ */
+export const SCALAR_BYTES_PER_MEMORY = 4 + 4 + 1 + 1 + 4;
+/**
+ * Bytes more per memory for the creation times (u32 offsets), held only for an agent whose memories were not
+ * created in id order. Retrieval reads creation time only to break ties (newer first, then the higher id), and
+ * where creation times do not fall as ids rise, position order (id order) is that order: every agent of the
+ * 72-hour soak's 1.5M memories is so.
+ */
+export const CREATED_BYTES_PER_MEMORY = 4;
+/** Bytes more per memory and time column once an agent's times span more than 2^32 ms (49.7 game days): its i8 high part. */
+export const HIGH_BYTES_PER_TIME = 1;
 /** Bytes of the pool's columns per slot: six factors, its key and flags (f64, one cache line), references (u32). */
 export const SLOT_SCALAR_BYTES = 8 * 8 + 4;
 /** A flag: the vector is all zeros, so cosine() gives exactly 0 whatever the query. */
@@ -35,26 +58,67 @@ export const ZERO_VECTOR = 1;
 /** A position whose vector is not placed yet (while loading). */
 const NO_SLOT = 0xffffffff;
 /**
- * Memory ids are kept as u32 and importances as f32 (the minds give integers 1–10): an agent with a larger id
- * or an importance that f32 does not hold exactly is served by SQL instead.
+ * Memory ids are kept as u32 and importances as u8 (the minds give integers 1–10; schema 4 keeps integers
+ * 1–10): an agent with a larger id, or an importance that is not an integer 0–255, is served by SQL instead.
  */
 const MAX_ID = 0xffffffff;
+const MAX_IMPORTANCE = 255;
+/** An agent's base is this far before its first memory's time, so that a memory a little older than it needs no high part. */
+const BASE_BEFORE_MS = 24 * 3_600_000;
 
 export const kindIndex = (kind: MemoryKind): number => MEMORY_KINDS.indexOf(kind);
 
-/** One agent's memories, in id order. Positions index every column; the vector of position p is pool slot slot[p]. */
+/**
+ * One agent's memories, in id order. Positions index every column; the vector of position p is pool slot slot[p].
+ * A time t (last access, creation) is kept as base + high·2^32 + low: low a u32, high an i8 that is 0 (and its
+ * column absent) until a time of the agent falls outside [base, base + 2^32). All three are integers and the sum
+ * stays below 2^53, so it is t exactly: the scan computes recency from the same double as from a float64 column.
+ */
 export class AgentColumns {
   n = 0;
   capacity = 0;
+  /** Set from the first memory's time (NaN until then). */
+  base = NaN;
   ids = new Uint32Array(0);
-  lastAccessed = new Float64Array(0);
-  created = new Float64Array(0);
-  importance = new Float32Array(0);
+  accessLow = new Uint32Array(0);
+  /** Null while creation times do not fall as positions rise (then `lastCreated` is the last one's). */
+  createdLow: Uint32Array | null = null;
+  lastCreated = -Infinity;
+  /** The high parts (the creation times' only where they are held): null while every time is within 2^32 ms of base. */
+  accessHigh: Int8Array | null = null;
+  createdHigh: Int8Array | null = null;
+  importance = new Uint8Array(0);
   kind = new Uint8Array(0);
   slot = new Uint32Array(0);
 
   get bytes(): number {
-    return this.capacity * SCALAR_BYTES_PER_MEMORY;
+    return this.capacity * this.bytesPerMemory;
+  }
+
+  get bytesPerMemory(): number {
+    const created = this.createdLow ? CREATED_BYTES_PER_MEMORY : 0;
+    return SCALAR_BYTES_PER_MEMORY + created + (this.accessHigh ? HIGH_BYTES_PER_TIME : 0) + (this.createdHigh ? HIGH_BYTES_PER_TIME : 0);
+  }
+
+  /** Last access of position p, game ms. */
+  lastAccessedAt(p: number): number {
+    return this.base + (this.accessHigh ? this.accessHigh[p] * TIME_HIGH_UNIT : 0) + this.accessLow[p];
+  }
+
+  /**
+   * Whether position x comes before position y when their scores tie (compareScored: the newer creation, then the
+   * higher id). Without a creation column, creation times do not fall as positions (ids) rise, so the later position.
+   */
+  newer(x: number, y: number): boolean {
+    if (!this.createdLow) return x > y;
+    const cx = this.createdAt(x);
+    const cy = this.createdAt(y);
+    return cx > cy || (cx === cy && this.ids[x] > this.ids[y]);
+  }
+
+  /** Creation time of position p, game ms, where the column is held. */
+  createdAt(p: number): number {
+    return this.base + (this.createdHigh ? this.createdHigh[p] * TIME_HIGH_UNIT : 0) + this.createdLow![p];
   }
 
   /** Position of a memory id, or -1: ids are ascending, so a binary search. */
@@ -73,8 +137,10 @@ export class AgentColumns {
 
   resize(capacity: number): void {
     this.ids = grown(this.ids, capacity, this.n);
-    this.lastAccessed = grown(this.lastAccessed, capacity, this.n);
-    this.created = grown(this.created, capacity, this.n);
+    this.accessLow = grown(this.accessLow, capacity, this.n);
+    if (this.createdLow) this.createdLow = grown(this.createdLow, capacity, this.n);
+    if (this.accessHigh) this.accessHigh = grown(this.accessHigh, capacity, this.n);
+    if (this.createdHigh) this.createdHigh = grown(this.createdHigh, capacity, this.n);
     this.importance = grown(this.importance, capacity, this.n);
     this.kind = grown(this.kind, capacity, this.n);
     this.slot = grown(this.slot, capacity, this.n);
@@ -82,12 +148,21 @@ export class AgentColumns {
   }
 }
 
-type Column = Float64Array | Float32Array | Uint32Array | Uint8Array;
+type Column = Float64Array | Float32Array | Uint32Array | Uint8Array | Int8Array;
 /** A copy of the first n values in a new array of `capacity`. */
 function grown<T extends Column>(a: T, capacity: number, n: number): T {
   const b = new (a.constructor as new (length: number) => T)(capacity);
-  b.set(a.subarray(0, n));
+  b.set(a.subarray(0, n) as never);
   return b;
+}
+
+/** The high part of a time's offset from base (the low part is offset − high·2^32), or NaN when it is not a safe integer or is over 2^39 ms (17 years) away. */
+function highOf(t: number, base: number): number {
+  if (!Number.isSafeInteger(t)) return NaN;
+  const d = t - base; // exact: both are integers below 2^53
+  if (d >= 0 && d < TIME_HIGH_UNIT) return 0;
+  const high = Math.floor(d / TIME_HIGH_UNIT);
+  return high >= -128 && high <= 127 ? high : NaN;
 }
 
 /**
@@ -226,11 +301,13 @@ export class ColumnCache {
    * `vectors` is read only when the pool lacks some of the agent's. Returns undefined, caching nothing,
    * when it cannot fit even alone (or a memory's vector is missing).
    */
-  load(agentId: string, rows: Iterable<ColumnRow>, n: number, vectors: () => Iterable<{ id: number; vector: Float32Array }>): AgentColumns | undefined {
+  load(agentId: string, rows: readonly ColumnRow[], n: number, vectors: () => Iterable<{ id: number; vector: Float32Array }>): AgentColumns | undefined {
     this.evict(agentId);
     const capacity = n + Math.max(BLOCK_ROWS, n >>> 4);
-    if (!this.makeRoom(capacity * SCALAR_BYTES_PER_MEMORY, agentId)) return undefined;
     const c = new AgentColumns();
+    // Creation times held only where they fall somewhere as ids rise (rows come in id order).
+    for (let i = 1; i < rows.length && !c.createdLow; i++) if (!(rows[i].created >= rows[i - 1].created)) c.createdLow = new Uint32Array(0);
+    if (!this.makeRoom(capacity * c.bytesPerMemory, agentId)) return undefined;
     c.resize(capacity);
     this.usedBytes += c.bytes;
     this.agents.set(agentId, c);
@@ -276,6 +353,11 @@ export class ColumnCache {
     }
     this.reference(c, c.n - 1, slot);
     return true;
+  }
+
+  /** The pool key of position p's vector (the `memory_vectors` row, or the memory's id where vectors are per memory). */
+  keyOf(c: AgentColumns, p: number): number {
+    return this.pool.meta[c.slot[p] * SLOT_FIELDS + KEY];
   }
 
   /** Puts the int16 query where the kernels read it; scan and residualDot use the last one set. */
@@ -332,22 +414,63 @@ export class ColumnCache {
   }
 
   private append(agentId: string, c: AgentColumns, r: ColumnRow): boolean {
-    if (!(r.id >= 0 && r.id <= MAX_ID) || Math.fround(r.importance) !== r.importance) return this.drop(agentId);
+    const importanceHeld = Number.isInteger(r.importance) && r.importance >= 0 && r.importance <= MAX_IMPORTANCE;
+    if (!(Number.isInteger(r.id) && r.id >= 0 && r.id <= MAX_ID) || !importanceHeld) return this.drop(agentId);
+    if (c.n === 0 && Number.isNaN(c.base)) {
+      const first = Math.min(r.created, r.lastAccessed);
+      if (!Number.isSafeInteger(first - BASE_BEFORE_MS)) return this.drop(agentId);
+      c.base = first - BASE_BEFORE_MS;
+    }
     if (c.n === c.capacity) {
       const capacity = c.capacity + Math.max(BLOCK_ROWS, c.capacity >>> 2);
-      const extra = (capacity - c.capacity) * SCALAR_BYTES_PER_MEMORY;
+      const extra = (capacity - c.capacity) * c.bytesPerMemory;
       if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
       c.resize(capacity);
       this.usedBytes += extra;
     }
-    const p = c.n++;
+    const p = c.n;
     c.ids[p] = r.id;
-    c.lastAccessed[p] = r.lastAccessed;
-    c.created[p] = r.created;
     c.importance[p] = r.importance;
     c.kind[p] = kindIndex(r.kind);
     c.slot[p] = NO_SLOT;
+    if (!c.createdLow) {
+      // A memory created before the last one: dropped, so that a reload holds the creation times.
+      if (!Number.isSafeInteger(r.created) || r.created < c.lastCreated) return this.drop(agentId);
+      c.lastCreated = r.created;
+    } else if (!this.setTime(agentId, c, p, 'created', r.created)) return false;
+    if (!this.setTime(agentId, c, p, 'access', r.lastAccessed)) return false;
+    c.n++;
     return true;
+  }
+
+  /**
+   * Sets a time of position p (its high part's columns made when it needs one); false, with the agent
+   * evicted, when the time is not an integer, is too far from the agent's base, or there is no room.
+   */
+  private setTime(agentId: string, c: AgentColumns, p: number, which: 'access' | 'created', t: number): boolean {
+    const high = highOf(t, c.base);
+    if (Number.isNaN(high)) return this.drop(agentId);
+    const low = t - c.base - high * TIME_HIGH_UNIT;
+    if (high !== 0 && !c.accessHigh) {
+      const extra = c.capacity * HIGH_BYTES_PER_TIME * (c.createdLow ? 2 : 1);
+      if (!this.makeRoom(extra, agentId)) return this.drop(agentId);
+      c.accessHigh = new Int8Array(c.capacity);
+      if (c.createdLow) c.createdHigh = new Int8Array(c.capacity);
+      this.usedBytes += extra;
+    }
+    if (which === 'access') {
+      c.accessLow[p] = low;
+      if (c.accessHigh) c.accessHigh[p] = high;
+    } else {
+      c.createdLow![p] = low;
+      if (c.createdHigh) c.createdHigh[p] = high;
+    }
+    return true;
+  }
+
+  /** Records a new last access of position p of a cached agent; false when the agent was evicted instead (its reload reads the row). */
+  touch(agentId: string, c: AgentColumns, p: number, t: number): boolean {
+    return this.agents.get(agentId) === c && this.setTime(agentId, c, p, 'access', t);
   }
 
   private reference(c: AgentColumns, p: number, slot: number): void {

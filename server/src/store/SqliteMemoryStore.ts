@@ -39,7 +39,8 @@ const KNN_LIMIT = 4096;
  * takes ~2.4 kB at 1,536 dimensions (int8 vector, int4 residual, factors, its agent's columns), so this
  * holds ~225k such; at 100 dimensions (the offline embedder, padded to 128) ~285 B. Memories that share a
  * vector (the pool keeps one row per `memory_vectors` row for all agents) take their agent's columns only,
- * 29 B: the town of 1,000 after a day holds 367k memories (49k distinct vectors among them) in 68 B each.
+ * 14 B (29 before round 7): the town of 1,000 after three days holds 1.5M memories (80k distinct vectors among them)
+ * in 34 B each (round 7's soak, with 18-byte columns).
  */
 export const COLUMN_CACHE_BYTES = 512 * 1024 * 1024;
 const START_CANDIDATES = 64;
@@ -117,6 +118,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly agentRows;
   private readonly agentVectors;
   private readonly vectorById;
+  private readonly vectorByKey;
+  private readonly byIds;
   private readonly touch;
   private readonly searchStmt;
   private readonly recentByKinds = new Map<string, Database.Statement>();
@@ -172,6 +175,11 @@ export class SqliteMemoryStore implements MemoryStore {
     this.agentVectors = db.prepare(vectorSql.ofAgent);
     this.touch = db.prepare(`UPDATE ${rows ? 'memory_rows' : 'memories'} SET last_accessed_ms = ? WHERE id = ?`);
     this.vectorById = db.prepare(vectorSql.ofMemory);
+    // By the pool's key: a shared row read by its primary key (through the memories view, a one-row read took ~5×
+    // as long on a 72-hour world), or vec0's row, whose key is the memory's id.
+    this.vectorByKey = shared ? db.prepare('SELECT embedding FROM memory_vectors WHERE id = ?') : null;
+    // The top k's rows in one read: each statement through the view costs ~50 µs however few rows it reads.
+    this.byIds = db.prepare('SELECT * FROM memories WHERE id IN (SELECT value FROM json_each(?))');
     // The cache's pool keys a vector by its shared row; vec0's rows are per memory, so there by the memory.
     this.agentMeta = db.prepare(
       `SELECT id, importance, last_accessed_ms AS lastAccessed, created_ms AS created, kind, ${shared ? 'vector_id' : 'id'} AS vector ` +
@@ -348,7 +356,7 @@ export class SqliteMemoryStore implements MemoryStore {
       if (c)
         for (const s of top) {
           const p = c.positionOf(s.memory.id);
-          if (p >= 0) c.lastAccessed[p] = now;
+          if (p >= 0 && !this.cache.touch(o.agentId, c, p, now)) break; // evicted: reloaded from the rows on its next retrieval
         }
       const held = this.recentRows.get(o.agentId);
       if (held) {
@@ -381,17 +389,15 @@ export class SqliteMemoryStore implements MemoryStore {
   /** Exact top k from the cached columns: a bounded int8 scan, then exact scores where needed. */
   private fromColumns(c: AgentColumns, o: RetrievalOptions): ScoredMemory[] {
     this.stats.columnScans++;
-    const ranking = rankColumns(
-      this.cache,
-      c,
-      o,
-      (p) => cosine(o.query, vectorOf((this.vectorById.get(BigInt(c.ids[p])) as { embedding: Buffer }).embedding)),
-      this.stats,
-    );
+    const vectorOfPosition = this.vectorByKey
+      ? (p: number) => this.vectorByKey!.get(this.cache.keyOf(c, p)) as { embedding: Buffer }
+      : (p: number) => this.vectorById.get(BigInt(c.ids[p])) as { embedding: Buffer };
+    const ranking = rankColumns(this.cache, c, o, (p) => cosine(o.query, vectorOf(vectorOfPosition(p).embedding)), this.stats);
     if (!ranking) return [];
+    const rows = new Map((this.byIds.all(JSON.stringify(ranking.hits.map((h) => c.ids[h.position]))) as MemoryRow[]).map((r) => [r.id, r]));
     return ranking.hits.map((h) =>
       scoreTerms(
-        { memory: toMemory(this.byId.get(c.ids[h.position]) as MemoryRow), recency: h.recency, importance: h.importance, relevance: h.relevance },
+        { memory: toMemory(rows.get(c.ids[h.position])!), recency: h.recency, importance: h.importance, relevance: h.relevance },
         ranking.ranges,
         o.weights,
       ),

@@ -34,7 +34,7 @@
 import type { RetrievalOptions } from './types';
 import type { AgentColumns, ColumnCache } from './ColumnCache';
 import { APPROX_NORM, APPROX_NORM4, ERROR_NORM, ERROR_NORM4, FACTOR, FACTOR4, FLAGS, kindIndex, quantiseQuery, SLOT_FIELDS, ZERO_VECTOR } from './ColumnCache';
-import { normaliseIn, recencyInto, type TermRange } from './scoring';
+import { normaliseIn, recencyIntoOffsets, type TermRange } from './scoring';
 
 // Bound once: a call through the import binding costs a getter call per use under tsx's CommonJS
 // output, and the loops below call it hundreds of thousands of times.
@@ -121,7 +121,8 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
 
 /**
  * The exact top k of the agent's memories (those of the given kinds, when given), scored as rankAll
- * would score them. `exactRelevance(position)` computes cosine() from the stored vector.
+ * would score them. `exactRelevance(position)` computes cosine() from the stored vector; it is called once
+ * per pool slot (memories under one slot share their vector).
  */
 export function rankColumns(
   cache: ColumnCache,
@@ -144,7 +145,7 @@ export function rankColumns(
     cache.setQuery(q.query16);
     cache.scan(c, dots);
   }
-  recencyInto(c.lastAccessed, n, o.nowGameMs, o.decayPerGameHour, recency);
+  recencyIntoOffsets(c.base, c.accessLow, c.accessHigh, n, o.nowGameMs, o.decayPerGameHour, recency);
   // Each memory's vector factors are its pool slot's (read after the scan: nothing is added meanwhile).
   const meta = cache.pool.meta;
   const { importance, slot } = c;
@@ -202,17 +203,19 @@ export function rankColumns(
     }
     return t;
   };
+  // Exact relevance by pool slot: memories under one slot have the same vector, so the same cosine(), read once.
   const exact = new Map<number, number>();
   const exactOf = (p: number): number => {
-    let v = exact.get(p);
+    const s = slot[p];
+    let v = exact.get(s);
     if (v === undefined) {
-      if (zeroQuery || meta[slot[p] * SLOT_FIELDS + FLAGS] & ZERO_VECTOR)
+      if (zeroQuery || meta[s * SLOT_FIELDS + FLAGS] & ZERO_VECTOR)
         v = 0; // cosine() of a zero vector is 0
       else {
         v = exactRelevance(p);
         stats.exactReads++;
       }
-      exact.set(p, v);
+      exact.set(s, v);
     }
     return v;
   };
@@ -263,10 +266,7 @@ export function rankColumns(
   // A score whose bounds meet needs no exact relevance (rounding is monotone); the relevance of the
   // k kept is read at the end, for the caller.
   const hits: ColumnHit[] = [];
-  const before = (x: ColumnHit, y: ColumnHit) =>
-    x.score > y.score ||
-    (x.score === y.score &&
-      (c.created[x.position] > c.created[y.position] || (c.created[x.position] === c.created[y.position] && c.ids[x.position] > c.ids[y.position])));
+  const before = (x: ColumnHit, y: ColumnHit) => (x.score !== y.score ? x.score > y.score : c.newer(x.position, y.position));
   for (const p of candidates) {
     if (hits.length === k && hits[k - 1].score > upper[p]) break;
     const known = lower[p] === upper[p];

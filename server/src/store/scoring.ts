@@ -25,6 +25,37 @@ export function recencyInto(lastAccessedGameMs: Float64Array, n: number, nowGame
   }
 }
 
+/** 2^32: a time column's high part counts these (ColumnCache.ts). */
+export const TIME_HIGH_UNIT = 4294967296;
+
+/**
+ * recencyInto over a column of integer times kept as offsets (ColumnCache.ts): time p is
+ * base + high[p]·2^32 + low[p] (high all 0 when null), a sum of integers below 2^53, so exactly the time
+ * itself; then the same operations as recencyOf, so the same values bit for bit.
+ */
+export function recencyIntoOffsets(
+  base: number,
+  low: Uint32Array,
+  high: Int8Array | null,
+  n: number,
+  nowGameMs: number,
+  decayPerGameHour: number,
+  out: Float64Array,
+): void {
+  const msPerHour = GAME_MS_PER_HOUR;
+  const logDecay = Math.log(decayPerGameHour);
+  if (high === null)
+    for (let p = 0; p < n; p++) {
+      const hours = Math.max(0, nowGameMs - (base + low[p])) / msPerHour;
+      out[p] = hours === 0 ? 1 : Math.exp(logDecay * hours);
+    }
+  else
+    for (let p = 0; p < n; p++) {
+      const hours = Math.max(0, nowGameMs - (base + high[p] * TIME_HIGH_UNIT + low[p])) / msPerHour;
+      out[p] = hours === 0 ? 1 : Math.exp(logDecay * hours);
+    }
+}
+
 export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   let na = 0;
