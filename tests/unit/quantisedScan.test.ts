@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { dots4Reference, dots8Reference, packInt4, QUERY_ABS_SUM_LIMIT, simdDotsOn } from '../../server/src/store/simdDots';
 import { quantiseQuery } from '../../server/src/store/ColumnCache';
-import { recencyInto, recencyOf } from '../../server/src/store/scoring';
+import { recencyIntoOffsets, recencyOf, TIME_HIGH_UNIT } from '../../server/src/store/scoring';
 import { Rng } from '../../server/src/sim/rng';
 
 const HOUR = 3_600_000;
@@ -124,8 +124,11 @@ describe('the recency column', () => {
     const out = new Float64Array(n);
     last[0] = 501 * HOUR + 17; // accessed just now
     last[1] = 502 * HOUR; // in the future: clamped to now
-    for (const decay of [0.995, 0.99, 0.5, 1, 0]) {
-      recencyInto(last, n, 501 * HOUR + 17, decay, out);
+    // The times as the cache keeps them: u32 offsets from a base of 0, and again from a base 2^32 ms earlier with a high part of 1.
+    const low = Uint32Array.from(last);
+    const high = new Int8Array(n).fill(1);
+    for (const [decay, base, highs] of [0.995, 0.99, 0.5, 1, 0].flatMap((d) => [[d, 0, null] as const, [d, -TIME_HIGH_UNIT, high] as const])) {
+      recencyIntoOffsets(base, low, highs, n, 501 * HOUR + 17, decay, out);
       for (let p = 0; p < n; p++) expect(Object.is(out[p], recencyOf(last[p], 501 * HOUR + 17, decay))).toBe(true);
       expect([out[0], out[1]]).toEqual([1, 1]);
       // decay^hours: exp(h·ln decay) errs by a few ulps, more as the exponent grows (its rounding scales with it)

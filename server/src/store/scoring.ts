@@ -15,21 +15,11 @@ export function recencyOf(lastAccessedGameMs: number, nowGameMs: number, decayPe
   return hours === 0 ? 1 : Math.exp(Math.log(decayPerGameHour) * hours);
 }
 
-/** recencyOf over a column, out[p] for p < n: the same operations, so the same values bit for bit. */
-export function recencyInto(lastAccessedGameMs: Float64Array, n: number, nowGameMs: number, decayPerGameHour: number, out: Float64Array): void {
-  const msPerHour = GAME_MS_PER_HOUR;
-  const logDecay = Math.log(decayPerGameHour);
-  for (let p = 0; p < n; p++) {
-    const hours = Math.max(0, nowGameMs - lastAccessedGameMs[p]) / msPerHour;
-    out[p] = hours === 0 ? 1 : Math.exp(logDecay * hours);
-  }
-}
-
 /** 2^32: a time column's high part counts these (ColumnCache.ts). */
 export const TIME_HIGH_UNIT = 4294967296;
 
 /**
- * recencyInto over a column of integer times kept as offsets (ColumnCache.ts): time p is
+ * recencyOf over a column, out[p] for p < n, of integer times kept as offsets (ColumnCache.ts): time p is
  * base + high[p]·2^32 + low[p] (high all 0 when null), a sum of integers below 2^53, so exactly the time
  * itself; then the same operations as recencyOf, so the same values bit for bit.
  */
