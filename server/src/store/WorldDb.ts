@@ -12,7 +12,7 @@ import type { ConversationRecord, EventLog, EventQuery, Snapshot, SnapshotHeader
 import { MIGRATIONS, migrate } from './migrations';
 import { systemClock, type WallClock } from '../core/wallClock';
 import { SqliteMemoryStore } from './SqliteMemoryStore';
-import { memoryLayoutOf } from './memoryTexts';
+import { agentKeys, memoryLayoutOf } from './memoryTexts';
 import { eventLayoutOf } from './eventRows';
 import { MEMORY_KINDS } from './types';
 import { packEvent, unpackEvent, type MemoryRowForm, type MemoryRowLookup } from './eventForms';
@@ -538,13 +538,11 @@ function keyedInsert(db: Database.Database): InsertEvent {
   const kinds = new Map((db.prepare('SELECT name, key FROM event_kinds').raw().all() as Array<[string, number]>).map(([name, key]) => [name, key]));
   const kindKey = db.prepare('SELECT key FROM event_kinds WHERE name = ?').pluck();
   const addKind = db.prepare('INSERT INTO event_kinds (name) VALUES (?)');
-  const agentKey = db.prepare('SELECT key FROM agents WHERE id = ?').pluck();
-  const addAgent = db.prepare('INSERT INTO agents (id) VALUES (?)');
+  const agentKey = agentKeys(db);
   const insert = db.prepare('INSERT INTO event_rows (seq, game_ms, kind, agent, data) VALUES (?, ?, ?, ?, ?)');
   const keyOfKind = (kind: string): number => kinds.get(kind) ?? (kindKey.get(kind) as number | undefined) ?? Number(addKind.run(kind).lastInsertRowid);
   return (seq, gameMs, kind, agentId, data) => {
-    const agent = agentId === null ? null : ((agentKey.get(agentId) as number | undefined) ?? Number(addAgent.run(agentId).lastInsertRowid));
-    insert.run(seq, gameMs, keyOfKind(kind), agent, data);
+    insert.run(seq, gameMs, keyOfKind(kind), agentId === null ? null : agentKey(agentId), data);
   };
 }
 

@@ -82,25 +82,28 @@ export interface MemoryRowInput extends MemoryText {
   vectorId: number | null;
 }
 
+/**
+ * An agent's integer key (`agents`, shared by memories and events), found or added. Read each time, not held:
+ * a key added inside a transaction that rolls back is gone again, and a rename or a cleared start changes the rows.
+ */
+export function agentKeys(db: Database.Database): (agentId: string) => number {
+  const agentKey = db.prepare('SELECT key FROM agents WHERE id = ?').pluck();
+  const addAgent = db.prepare('INSERT INTO agents (id) VALUES (?)');
+  return (agentId) => (agentKey.get(agentId) as number | undefined) ?? Number(addAgent.run(agentId).lastInsertRowid);
+}
+
 /** Writes memories in the 'rows' layout: the agent's key and the text's row found or added, then one narrow row. */
 export class MemoryRowWriter {
   private readonly texts: TextRows;
-  private readonly agentKey;
-  private readonly addAgent;
+  readonly keyOf: (agentId: string) => number;
   private readonly insert;
 
   constructor(db: Database.Database, hash?: (t: MemoryText) => number) {
     this.texts = new TextRows(db, hash);
-    // Read each time, not held: a key added inside a transaction that rolls back is gone again.
-    this.agentKey = db.prepare('SELECT key FROM agents WHERE id = ?').pluck();
-    this.addAgent = db.prepare('INSERT INTO agents (id) VALUES (?)');
+    this.keyOf = agentKeys(db);
     this.insert = db.prepare(
       'INSERT INTO memory_rows (agent, kind, text_id, created_ms, last_accessed_ms, importance, evidence, vector_id) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
     );
-  }
-
-  keyOf(agentId: string): number {
-    return (this.agentKey.get(agentId) as number | undefined) ?? Number(this.addAgent.run(agentId).lastInsertRowid);
   }
 
   /** The new memory's id. A last access equal to creation is kept as NULL, evidence '[]' as NULL: the view reads them back. */
