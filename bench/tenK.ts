@@ -65,6 +65,7 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
   const walked = new Set<string>();
   const counts0 = { ...t.sim.scheduleCounts };
   const paths0 = { ...t.sim.world.fields.stats };
+  const waits0 = { ...t.sim.budgetWaits };
   let run: ServedRun;
   const heapSampler = await startHeapSampling();
   // The garbage collections of the served morning (all, in ticks or between): young-generation and major, and their pauses.
@@ -114,6 +115,9 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     // From one tick's start to the next (100 ms asked): background cognition between ticks stretches it.
     [`sim.tick_gap_p99_ms.agents_${agents}`]: percentile(run.tickGapMs, 99),
     [`sim.steps.agents_${agents}`]: ticks,
+    // The tick's budget (town/loop.ts TICK_BUDGET): agents' turns put off to a later tick, and the longest an action waited (game s).
+    [`sim.budget_waits_per_step.agents_${agents}`]: (t.sim.budgetWaits.turns - waits0.turns) / ticks,
+    [`sim.budget_wait_max_game_s.agents_${agents}`]: t.sim.budgetWaits.longestGameMs / 1000,
     [`sim.walked.agents_${agents}`]: walked.size,
     // Agents' schedules run per step (the rest passed over as quiet: sim/schedule.ts QuietSchedule).
     [`sim.schedules_run_per_step.agents_${agents}`]: (t.sim.scheduleCounts.ran - counts0.ran) / ticks,

@@ -6,7 +6,18 @@
 import type { TownMap } from '../world/types';
 import { Rng } from './rng';
 import type { AgentSimState, ConversationState, Input, ResidentSpec, SimState, StepResult } from './types';
-import { createSimWorld, emptyResult, emptyState, indexState, upgradeState, type SimIndex, type SimReadView, type SimWorld, type Step } from './state';
+import {
+  createSimWorld,
+  emptyResult,
+  emptyState,
+  indexState,
+  upgradeState,
+  type SimIndex,
+  type SimReadView,
+  type SimWorld,
+  type Step,
+  type StepBudget,
+} from './state';
 import { applyInput } from './inputs';
 import { followSchedule, QuietSchedule } from './schedule';
 import { DueAgents } from './dueAgents';
@@ -37,6 +48,13 @@ export class Simulation implements SimReadView {
   scheduleEveryAgent = false;
   /** Agents' schedules passed over as quiet, and run, since this sim was made (for tests and benchmarks). */
   readonly scheduleCounts = { passed: 0, ran: 0 };
+  /**
+   * A live step's budget at work (state.ts StepBudget): agents' turns that waited for the next step, and the longest
+   * game time an agent waited to take up an action (for benchmarks).
+   */
+  readonly budgetWaits = { turns: 0, longestGameMs: 0 };
+  /** Agents waiting on the budget, with the game time they first waited. */
+  private readonly waitingSince = new Map<AgentSimState, number>();
 
   constructor(map: TownMap | SimWorld, residents: readonly ResidentSpec[], options: SimulationOptions) {
     this.world = 'fields' in map ? map : createSimWorld(map);
@@ -69,6 +87,7 @@ export class Simulation implements SimReadView {
   }
 
   setState(state: SimState): void {
+    this.waitingSince.clear();
     this.state = structuredClone(state);
     this.index = indexState(this.state);
     this.carried = emptyResult();
@@ -116,13 +135,17 @@ export class Simulation implements SimReadView {
     return walksOfNextActions(this.world, this.state.seed, this.state.agents, this.state.gameMs, horizonGameMs, slice, every);
   }
 
-  /** Advances the world to `gameMs`, first applying the inputs that arrived since the last step. */
-  step(gameMs: number, inputs: readonly Input[] = []): StepResult {
+  /**
+   * Advances the world to `gameMs`, first applying the inputs that arrived since the last step. `budget`: what a live
+   * step starts at most (state.ts StepBudget); the agents whose new actions would walk past it take them up at the next steps.
+   */
+  step(gameMs: number, inputs: readonly Input[] = [], budget: StepBudget | null = null): StepResult {
     const state = this.state;
     const previous = state.gameMs;
     const now = Math.max(gameMs, previous);
     state.gameMs = now;
     const step = this.newStep(now, previous);
+    if (budget !== null) step.budget = { ...budget, fromTiles: this.world.fields.stats.tilesSearched };
     step.out = this.carried;
     this.carried = emptyResult();
     for (const input of inputs) applyInput(step, input);
@@ -135,8 +158,8 @@ export class Simulation implements SimReadView {
     for (const agent of due ?? state.agents) {
       if (!this.scheduleEveryAgent && this.quiet.isQuiet(agent, now)) continue;
       ran++;
-      followSchedule(step, agent);
-      this.due.ran(agent, this.quiet.ran(agent, now));
+      if (followSchedule(step, agent)) this.ran(agent, now);
+      else this.waited(agent, now);
     }
     this.scheduleCounts.ran += ran;
     this.scheduleCounts.passed += state.agents.length - ran;
@@ -145,6 +168,24 @@ export class Simulation implements SimReadView {
     requestObservations(step);
     state.rngState = step.rng.getState();
     return step.out;
+  }
+
+  /** An agent's turn is done: it is next due when its marks say. */
+  private ran(agent: AgentSimState, now: number): void {
+    this.due.ran(agent, this.quiet.ran(agent, now));
+    if (this.waitingSince.size === 0) return;
+    const since = this.waitingSince.get(agent);
+    if (since === undefined) return;
+    this.waitingSince.delete(agent);
+    this.budgetWaits.longestGameMs = Math.max(this.budgetWaits.longestGameMs, now - since);
+  }
+
+  /** An agent whose new action waits for the next step (the budget): it is due then, and not quiet whatever its marks say. */
+  protected waited(agent: AgentSimState, now: number): void {
+    this.quiet.forget(agent);
+    this.due.touch(agent);
+    this.budgetWaits.turns++;
+    if (!this.waitingSince.has(agent)) this.waitingSince.set(agent, now);
   }
 
   private newStep(now: number, previousGameMs = now): Step {
@@ -159,6 +200,7 @@ export class Simulation implements SimReadView {
       dirtyArenas: new Set(),
       forcePerception: false,
       due: this.due,
+      budget: null,
     };
   }
 }

@@ -8,31 +8,34 @@ import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
 import { latenessGameMs, ownClockGameMs } from '../protocol/lateness';
-import { advanceWalk, walkToAddress } from './walking';
+import { advanceWalk, targetTile, walkToAddress, walkWaits } from './walking';
 
 export const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
 export const WAITING = { description: 'getting ready for the day', emoji: '🌅' } as const;
 
-/** One agent's turn in a step: plan request, walk, then sleep, wake or the plan's action. */
-export function followSchedule(step: Step, agent: AgentSimState): void {
+/**
+ * One agent's turn in a step: plan request, walk, then sleep, wake or the plan's action. Returns false when the new
+ * action's walk must wait for a live step's budget (walkWaits): nothing of it is taken up, and the agent's turn is due
+ * again at the next step.
+ */
+export function followSchedule(step: Step, agent: AgentSimState): boolean {
   // The agent's own clock: the step's time less its lateness (stagger.ts).
   const own = ownClockGameMs(agent.spec.id, step.now);
   requestPlan(step, agent, own);
   const entered = advanceWalk(step.world, agent, step.now);
   if (entered !== null) step.dirtyArenas.add(entered);
-  if (agent.conversationId !== null) return;
+  if (agent.conversationId !== null) return true;
 
   // The spec after requestPlan: an edited persona may have taken over just now.
   const spec = agent.spec;
   // After midnight and before a bedtime past midnight, it is still yesterday's plan, at minute 1440+.
   const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
 
+  const before = agent.actionIndex;
   if (!isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute)) {
-    if (!agent.asleep) {
-      agent.actionIndex = -1;
-      setAction(step, agent, SLEEPING.description, SLEEPING.emoji, spec.bedAddress, true);
-    }
-    return;
+    if (agent.asleep) return true;
+    agent.actionIndex = -1;
+    return setAction(step, agent, SLEEPING.description, SLEEPING.emoji, spec.bedAddress, true) || waits(agent, before);
   }
   if (agent.asleep) {
     // Awake now: the action below (the plan's, or getting ready) says so.
@@ -41,14 +44,21 @@ export function followSchedule(step: Step, agent: AgentSimState): void {
   }
   const plan = agent.plan && agent.plan.day === day ? agent.plan : null;
   const index = plan ? findActionIndex(plan.actions, minute) : -1;
-  if (index === agent.actionIndex) return;
+  if (index === agent.actionIndex) return true;
   agent.actionIndex = index;
   if (plan && index >= 0) {
     const action = plan.actions[index];
-    setAction(step, agent, action.description, action.emoji, action.address, false);
+    return setAction(step, agent, action.description, action.emoji, action.address, false) || waits(agent, before);
   } else if (agent.current.description !== WAITING.description || agent.asleep) {
-    setAction(step, agent, WAITING.description, WAITING.emoji, agent.current.address, false);
+    return setAction(step, agent, WAITING.description, WAITING.emoji, agent.current.address, false) || waits(agent, before);
   }
+  return true;
+}
+
+/** A walk that waits: the action index goes back to what it was, so the next step takes the action up afresh. */
+function waits(agent: AgentSimState, actionIndex: number): false {
+  agent.actionIndex = actionIndex;
+  return false;
 }
 
 /** What followSchedule read of an agent when it last ran for it, and the minute of its own clock then. */
@@ -112,6 +122,11 @@ export class QuietSchedule {
       m.busy === agent.busy &&
       m.conversationId === agent.conversationId
     );
+  }
+
+  /** Drops what followSchedule last left the agent as: it is not quiet until it runs again. */
+  forget(agent: AgentSimState): void {
+    this.marks.delete(agent);
   }
 
   /**
@@ -185,9 +200,13 @@ function planDayDue(agent: AgentSimState, spec: ResidentSpec, ownGameMs: number)
   return planDay;
 }
 
-export function setAction(step: Step, agent: AgentSimState, description: string, emoji: string, address: string, asleep: boolean): void {
+/** Takes up an action and walks to its place; false, changing nothing, when its walk must wait for a later step (walkWaits). */
+export function setAction(step: Step, agent: AgentSimState, description: string, emoji: string, address: string, asleep: boolean): boolean {
+  const target = targetTile(step, agent, address);
+  if (walkWaits(step, agent, target)) return false;
   step.out.changed.add(agent.spec.id);
   if (agent.arenaIndex >= 0) step.dirtyArenas.add(agent.arenaIndex);
   emit(step, 'agent.action', agent.spec.id, { description, emoji, address, asleep });
-  walkToAddress(step, agent, address);
+  walkToAddress(step, agent, address, target);
+  return true;
 }

@@ -29,9 +29,29 @@ export function advanceWalk(world: SimWorld, agent: AgentSimState, now: number):
   return arena;
 }
 
+/**
+ * Whether an action's walk to `target` (its place's tile: `targetTile`) must wait for a later step: a live step's
+ * budget (Step.budget) has no walk left, or its path search is spent and this walk would need another search (no path
+ * searched ahead, no kept field towards it). Takes one walk of the budget when it need not wait; an action taken up
+ * where the agent stands walks nowhere and never waits.
+ */
+export function walkWaits(step: Step, agent: AgentSimState, target: number | null): boolean {
+  const budget = step.budget;
+  if (budget === null || target === null || target === agent.tile) return false;
+  if (budget.walks <= 0) return true;
+  const fields = step.world.fields;
+  if (fields.stats.tilesSearched - budget.fromTiles >= budget.searchTiles && fields.wouldSearch(agent.tile, target)) return true;
+  budget.walks--;
+  return false;
+}
+
+/** The tile an agent walks to for `address` now (null: the map has no such place). */
+export function targetTile(step: Step, agent: AgentSimState, address: string): number | null {
+  return resolveTile(step, address, agent);
+}
+
 /** Sends the agent to the place at `address`, or warns and stays put when the map has no such place. */
-export function walkToAddress(step: Step, agent: AgentSimState, address: string): void {
-  const target = resolveTile(step, address, agent);
+export function walkToAddress(step: Step, agent: AgentSimState, address: string, target = resolveTile(step, address, agent)): void {
   if (target === null) {
     emit(step, 'agent.warning', agent.spec.id, { warning: `no place '${address}' in the map; staying put`, address });
     return;

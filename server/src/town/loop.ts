@@ -10,7 +10,7 @@ import { ownClockGameMs } from '../protocol/lateness';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { Input, OperationRequest, StepResult } from '../sim/types';
-import { captureState, emptyResult } from '../sim/state';
+import { captureState, emptyResult, type StepBudget } from '../sim/state';
 import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { WorldDb } from '../store/WorldDb';
 import type { SavedTown } from '../history/stateAt';
@@ -55,6 +55,16 @@ export const WALKS_AHEAD_GAME_MS = 90_000;
 export const WALKS_AHEAD_SLICES = 10;
 /** Wall ms of path searches ahead in one turn of the event loop at most (a commute at 10,000 is ~1–3 ms). */
 const WALKS_AHEAD_TURN_MS = 6;
+/**
+ * What a live tick starts at most (sim/state.ts StepBudget), for each game minute it advances the clock: a tick at 1×
+ * (6 game seconds) starts 80 walks and searches 100,000 tiles at most, and no tick less (a held clock's included). The
+ * town of 10,000 searched ~32,000 tiles in a mean tick of its morning, but a commute wave started ~300 walks and searched
+ * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to a game minute or two late.
+ * A town of 1,000 rarely reaches the budget; a lockstep run (scenarios, batches) has none.
+ */
+export const TICK_BUDGET_PER_GAME_MINUTE: StepBudget = { walks: 800, searchTiles: 1_000_000 };
+/** The game time a tick at 1× advances (at 10 Hz): the least a tick's budget is worked out for. */
+const ONE_X_TICK_GAME_MS = 6_000;
 /** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
 export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
@@ -153,7 +163,7 @@ export class TownLoop {
     const before = clock.gameMs;
     const gameMs = clock.advance(realDeltaMs, holds.held);
     this.walksAhead.lastAdvanceGameMs = gameMs - before;
-    const result = sim.step(gameMs, this.takeTickInputs());
+    const result = sim.step(gameMs, this.takeTickInputs(), tickBudget(gameMs - before));
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
     for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
     this.takeDueQuickPlans(gameMs);
@@ -332,6 +342,8 @@ export class TownLoop {
     const { sim, clock, runtime } = this.p;
     // Steps that wait for their operations have no time between ticks: whole fields are searched as they are earned.
     sim.world.fields.deferWholeFields = false;
+    // A snapshot a live tick started is captured before any step of this run (startSnapshot).
+    await this.snapshotting;
     await this.queueDrained();
     await runtime.idle();
     let inputs: Input[] = [...this.pending.splice(0), ...runtime.drainInputs()];
@@ -520,10 +532,16 @@ export class TownLoop {
     if (this.snapshotting) return;
     const { sim, clock, db, storage, holds } = this.p;
     const generation = this.snapshotGeneration;
-    const at = { seq: db.events.lastSeq(), gameMs: clock.gameMs };
-    const saved: SavedTown = { sim: captureState(sim.peekState()), clock: clock.getState() };
     const abandoned = () => this.stopped || generation !== this.snapshotGeneration;
-    this.snapshotting = deflateInSlices(saved, { abandoned })
+    let at = { seq: 0, gameMs: 0 };
+    // Captured in the next turn of the event loop, not in the tick that found it due (~20 ms at 10,000): the state and
+    // the log's end as they are then, together (no step runs between a tick and its commit; a lockstep run waits for this).
+    this.snapshotting = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        if (abandoned()) return null;
+        at = { seq: db.events.lastSeq(), gameMs: clock.gameMs };
+        return deflateInSlices({ sim: captureState(sim.peekState()), clock: clock.getState() } satisfies SavedTown, { abandoned });
+      })
       .then((deflated) => {
         if (!deflated || abandoned()) return;
         try {
@@ -582,4 +600,11 @@ export class TownLoop {
     await this.p.runtime.idle();
     this.pending.push(...this.p.runtime.drainInputs());
   }
+}
+
+/** The budget of a live tick that advances the clock by `advancedGameMs` (TICK_BUDGET_PER_GAME_MINUTE). */
+export function tickBudget(advancedGameMs: number): StepBudget {
+  const minutes = Math.max(advancedGameMs, ONE_X_TICK_GAME_MS) / GAME_MS_PER_MINUTE;
+  const { walks, searchTiles } = TICK_BUDGET_PER_GAME_MINUTE;
+  return { walks: Math.round(walks * minutes), searchTiles: Math.round(searchTiles * minutes) };
 }

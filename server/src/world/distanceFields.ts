@@ -98,6 +98,12 @@ export class DistanceFields {
     return true;
   }
 
+  /** Whether `findPath(from, to)` would search (no path searched ahead, no kept field towards `to`), not just descend. */
+  wouldSearch(from: number, to: number): boolean {
+    if (from === to || to < 0 || to >= this.size || this.blocked[to] || this.fields.has(to)) return false;
+    return !(this.ahead.size > 0 && this.ahead.has(from * this.size + to));
+  }
+
   /** Tile indices from `from` to `to`, both included, or null when `to` cannot be reached. */
   findPath(from: number, to: number): number[] | null {
     if (this.ahead.size > 0) {
