@@ -137,6 +137,8 @@ export class SqliteMemoryStore implements MemoryStore {
     readonly dimension: number,
     /** The column cache's cap in bytes, all agents together; 0 always uses the SQL path. */
     columnCacheBytes = COLUMN_CACHE_BYTES,
+    /** The most rows `recent` holds, all agents together. */
+    private readonly recentRowsTotal = RECENT_ROWS_TOTAL,
   ) {
     this.cache = new ColumnCache(dimension, columnCacheBytes);
     this.layout = vectorLayoutOf(db);
@@ -275,7 +277,20 @@ export class SqliteMemoryStore implements MemoryStore {
     if (held.rows.length > RECENT_ROWS) {
       held.rows.pop();
       held.complete = false;
-    } else this.recentRowsHeld++;
+    } else {
+      // A write grows the rows held as a load does: without this, agents held while their days were young grew to
+      // RECENT_ROWS each (a town of a thousand held ~195,000 rows, ~50 MB of heap, by the evening).
+      this.recentRowsHeld++;
+      this.keepRecentTotal(m.agentId);
+    }
+  }
+
+  /** Drops the least recently asked agents' rows (never `keep`'s) until the rows held are within the total. */
+  private keepRecentTotal(keep: AgentId): void {
+    for (const [other, h] of this.recentRows) {
+      if (this.recentRowsHeld <= this.recentRowsTotal) break;
+      if (other !== keep) this.forgetRecent(other, h);
+    }
   }
 
   get(id: MemoryId): Memory | undefined {
@@ -318,10 +333,7 @@ export class SqliteMemoryStore implements MemoryStore {
     held = { rows, complete: rows.length < RECENT_ROWS };
     this.recentRows.set(agentId, held);
     this.recentRowsHeld += rows.length;
-    for (const [other, h] of this.recentRows) {
-      if (this.recentRowsHeld <= RECENT_ROWS_TOTAL || other === agentId) break;
-      this.forgetRecent(other, h);
-    }
+    this.keepRecentTotal(agentId);
     return held;
   }
 
@@ -339,10 +351,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return (this.searchStmt.all(agentId, text, limit) as MemoryRow[]).map(toMemory);
   }
 
-  /** What the column cache holds and has done. */
-  columnCache(): { bytes: number; capBytes: number; agents: string[]; vectors: number; stats: CacheStats } {
+  /** What the column cache holds and has done, and the rows held for `recent`. */
+  columnCache(): { bytes: number; capBytes: number; agents: string[]; vectors: number; recentRows: number; stats: CacheStats } {
     const c = this.cache;
-    return { bytes: c.bytes, capBytes: c.capBytes, agents: c.cachedAgents(), vectors: c.vectors, stats: c.stats };
+    return { bytes: c.bytes, capBytes: c.capBytes, agents: c.cachedAgents(), vectors: c.vectors, recentRows: this.recentRowsHeld, stats: c.stats };
   }
 
   retrieve(o: RetrievalOptions): ScoredMemory[] {
