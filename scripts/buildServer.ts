@@ -4,7 +4,7 @@
 //   read and compile instead of about 1,500 (a restart is mostly module loading); the `@protocol/*`
 //   alias is resolved from tsconfig.json. Native packages, and those loaded on demand, stay in
 //   node_modules.
-// - start.js: the entry point; it sets the process's memory settings (processTuning.ts, by replacing itself once)
+// - start.js: the entry point; it sets glibc's malloc settings (processTuning.ts, by replacing itself once)
 //   and turns on Node's compile cache before loading index.js.
 // The test setup and the benchmarks build it too, so the server processes they start run what
 // `npm start` runs.
@@ -30,7 +30,7 @@ export async function buildServer(): Promise<void> {
     // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as smalltownRequire } from 'node:module'; const require = smalltownRequire(import.meta.url);" },
   });
-  // start.js with its process settings (processTuning.ts) inlined; the server bundle stays a file of its own.
+  // start.js with its malloc settings (processTuning.ts) inlined; the server bundle stays a file of its own.
   await build({ ...common, entryPoints: ['server/src/start.ts'], outfile: SERVER_ENTRY, bundle: true, external: ['./index.js'] });
 }
 

@@ -1,7 +1,8 @@
 // The rows `recent` holds (each agent's newest memories, for the news told on every talk turn) are capped in all,
 // least recently asked agent dropped first, and writes keep the cap as loads do. A town of a thousand asked every
 // agent early in the day, when each had few memories, and its writes then grew every agent's rows to 200: ~195,000
-// rows (~50 MB of heap) by the evening against a cap of 40,000. Whatever is dropped, `recent` answers as the file does.
+// rows (~50 MB of heap) by the evening against a cap of 40,000 (now 200,000: a thousand agents talk among all of them,
+// and a ten thousand town would hold 2,000,000). Whatever is dropped, `recent` answers as the file does.
 import { describe, expect, it } from 'vitest';
 import { openWorldDb } from '../../server/src/store/WorldDb';
 import { SqliteMemoryStore } from '../../server/src/store/SqliteMemoryStore';
