@@ -4,7 +4,8 @@
 //   read and compile instead of about 1,500 (a restart is mostly module loading); the `@protocol/*`
 //   alias is resolved from tsconfig.json. Native packages, and those loaded on demand, stay in
 //   node_modules.
-// - start.js: the entry point; it turns on Node's compile cache before loading index.js.
+// - start.js: the entry point; it sets glibc's malloc settings (processTuning.ts, by replacing itself once)
+//   and turns on Node's compile cache before loading index.js.
 // The test setup and the benchmarks build it too, so the server processes they start run what
 // `npm start` runs.
 import { build } from 'esbuild';
@@ -29,7 +30,8 @@ export async function buildServer(): Promise<void> {
     // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as smalltownRequire } from 'node:module'; const require = smalltownRequire(import.meta.url);" },
   });
-  await build({ ...common, entryPoints: ['server/src/start.ts'], outfile: SERVER_ENTRY, bundle: false });
+  // start.js with its malloc settings (processTuning.ts) inlined; the server bundle stays a file of its own.
+  await build({ ...common, entryPoints: ['server/src/start.ts'], outfile: SERVER_ENTRY, bundle: true, external: ['./index.js'] });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -34,11 +34,11 @@ import { foreignProcessOf, relayHttp, relayUpgrade } from './host/relay';
 
 /**
  * The memory stream's column cache: bytes (and MB) held and its cap, agents cached, distinct vectors in its pool,
- * and loads, evictions and vectors quantised so far.
+ * loads, evictions and vectors quantised so far, and the newest rows held for `recent` (all agents).
  */
 function memoryCacheOf(c: ReturnType<SqliteMemoryStore['columnCache']>) {
-  const { bytes, capBytes, agents, vectors, stats } = c;
-  return { mb: Math.round(bytes / 1048576), bytes, capMb: Math.round(capBytes / 1048576), agents: agents.length, vectors, ...stats };
+  const { bytes, capBytes, agents, vectors, recentRows, stats } = c;
+  return { mb: Math.round(bytes / 1048576), bytes, capMb: Math.round(capBytes / 1048576), agents: agents.length, vectors, recentRows, ...stats };
 }
 
 /** The process's memory, MB: resident, V8 heap used and reserved, and memory outside the heap (buffers, WebAssembly). */

@@ -61,11 +61,12 @@ interface MemoryRow {
 
 /**
  * The most of an agent's newest memories held for `recent` (enough for the 150 of three kinds the news
- * asks for on every talk turn; a larger ask reads the file), and in all: 200 agents' worth (~12 MB), so
- * a town of a thousand keeps those talking now.
+ * asks for on every talk turn; a larger ask reads the file), and in all: 1,000 agents' worth (~50 MB). A
+ * town of a thousand talks among all of them: at 200 agents' worth (40,000 rows) its agents were read
+ * back from the file on most turns, 11 % of the server's busy CPU (a profile of the soak at 13:00).
  */
 const RECENT_ROWS = 200;
-const RECENT_ROWS_TOTAL = 40_000;
+const RECENT_ROWS_TOTAL = 200_000;
 
 function toMemory(r: MemoryRow): Memory {
   return {
@@ -137,6 +138,8 @@ export class SqliteMemoryStore implements MemoryStore {
     readonly dimension: number,
     /** The column cache's cap in bytes, all agents together; 0 always uses the SQL path. */
     columnCacheBytes = COLUMN_CACHE_BYTES,
+    /** The most rows `recent` holds, all agents together. */
+    private readonly recentRowsTotal = RECENT_ROWS_TOTAL,
   ) {
     this.cache = new ColumnCache(dimension, columnCacheBytes);
     this.layout = vectorLayoutOf(db);
@@ -275,7 +278,20 @@ export class SqliteMemoryStore implements MemoryStore {
     if (held.rows.length > RECENT_ROWS) {
       held.rows.pop();
       held.complete = false;
-    } else this.recentRowsHeld++;
+    } else {
+      // A write grows the rows held as a load does: without this, agents held while their days were young grew to
+      // RECENT_ROWS each, past the total (a town of a thousand held ~195,000 rows against 40,000 by the evening).
+      this.recentRowsHeld++;
+      this.keepRecentTotal(m.agentId);
+    }
+  }
+
+  /** Drops the least recently asked agents' rows (never `keep`'s) until the rows held are within the total. */
+  private keepRecentTotal(keep: AgentId): void {
+    for (const [other, h] of this.recentRows) {
+      if (this.recentRowsHeld <= this.recentRowsTotal) break;
+      if (other !== keep) this.forgetRecent(other, h);
+    }
   }
 
   get(id: MemoryId): Memory | undefined {
@@ -318,10 +334,7 @@ export class SqliteMemoryStore implements MemoryStore {
     held = { rows, complete: rows.length < RECENT_ROWS };
     this.recentRows.set(agentId, held);
     this.recentRowsHeld += rows.length;
-    for (const [other, h] of this.recentRows) {
-      if (this.recentRowsHeld <= RECENT_ROWS_TOTAL || other === agentId) break;
-      this.forgetRecent(other, h);
-    }
+    this.keepRecentTotal(agentId);
     return held;
   }
 
@@ -339,10 +352,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return (this.searchStmt.all(agentId, text, limit) as MemoryRow[]).map(toMemory);
   }
 
-  /** What the column cache holds and has done. */
-  columnCache(): { bytes: number; capBytes: number; agents: string[]; vectors: number; stats: CacheStats } {
+  /** What the column cache holds and has done, and the rows held for `recent`. */
+  columnCache(): { bytes: number; capBytes: number; agents: string[]; vectors: number; recentRows: number; stats: CacheStats } {
     const c = this.cache;
-    return { bytes: c.bytes, capBytes: c.capBytes, agents: c.cachedAgents(), vectors: c.vectors, stats: c.stats };
+    return { bytes: c.bytes, capBytes: c.capBytes, agents: c.cachedAgents(), vectors: c.vectors, recentRows: this.recentRowsHeld, stats: c.stats };
   }
 
   retrieve(o: RetrievalOptions): ScoredMemory[] {
