@@ -107,7 +107,7 @@ export function emptyResult(): StepResult {
  * What a live step starts at most, so that a wave (a commute at 8:00 in a town of 10,000: ~300 walks in one step, each
  * a path search, logged and sent to viewers) is spread over the next steps instead of holding one:
  * `walks` new walks, and path searches until `searchTiles` tiles have been searched. An agent whose new action would
- * walk past either waits for the next step, as if a few game seconds later (schedule.ts setAction); an action taken up
+ * walk past either waits for the next step, as if that much later (schedule.ts setAction); an action taken up
  * where the agent stands never waits, and each step starts at least its first search. Lockstep runs (scenarios,
  * batches) have no budget and step exactly as ever.
  */

@@ -59,7 +59,7 @@ const WALKS_AHEAD_TURN_MS = 6;
  * What a live tick starts at most (sim/state.ts StepBudget), for each game minute it advances the clock: a tick at 1×
  * (6 game seconds) starts 80 walks and searches 100,000 tiles at most, and no tick less (a held clock's included). The
  * town of 10,000 searched ~32,000 tiles in a mean tick of its morning, but a commute wave started ~300 walks and searched
- * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to a game minute or two late.
+ * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late.
  * A town of 1,000 rarely reaches the budget; a lockstep run (scenarios, batches) has none.
  */
 export const TICK_BUDGET_PER_GAME_MINUTE: StepBudget = { walks: 800, searchTiles: 1_000_000 };
