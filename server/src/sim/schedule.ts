@@ -8,7 +8,7 @@ import * as C from './constants';
 import type { Step } from './state';
 import { emit } from './emit';
 import { latenessGameMs, ownClockGameMs } from '../protocol/lateness';
-import { advanceWalk, targetTile, walkToAddress, walkWaits } from './walking';
+import { advanceWalk, resolveTile, walkToAddress, walkWaits } from './walking';
 
 export const SLEEPING = { description: 'sleeping', emoji: '😴' } as const;
 export const WAITING = { description: 'getting ready for the day', emoji: '🌅' } as const;
@@ -202,7 +202,7 @@ function planDayDue(agent: AgentSimState, spec: ResidentSpec, ownGameMs: number)
 
 /** Takes up an action and walks to its place; false, changing nothing, when its walk must wait for a later step (walkWaits). */
 export function setAction(step: Step, agent: AgentSimState, description: string, emoji: string, address: string, asleep: boolean): boolean {
-  const target = targetTile(step, agent, address);
+  const target = resolveTile(step, address, agent);
   if (walkWaits(step, agent, target)) return false;
   step.out.changed.add(agent.spec.id);
   if (agent.arenaIndex >= 0) step.dirtyArenas.add(agent.arenaIndex);

@@ -30,7 +30,7 @@ export function advanceWalk(world: SimWorld, agent: AgentSimState, now: number):
 }
 
 /**
- * Whether an action's walk to `target` (its place's tile: `targetTile`) must wait for a later step: a live step's
+ * Whether an action's walk to `target` (its place's tile: `resolveTile`) must wait for a later step: a live step's
  * budget (Step.budget) has no walk left, or its path search is spent and this walk would need another search (no path
  * searched ahead, no kept field towards it). Takes one walk of the budget when it need not wait; an action taken up
  * where the agent stands walks nowhere and never waits.
@@ -43,11 +43,6 @@ export function walkWaits(step: Step, agent: AgentSimState, target: number | nul
   if (fields.stats.tilesSearched - budget.fromTiles >= budget.searchTiles && fields.wouldSearch(agent.tile, target)) return true;
   budget.walks--;
   return false;
-}
-
-/** The tile an agent walks to for `address` now (null: the map has no such place). */
-export function targetTile(step: Step, agent: AgentSimState, address: string): number | null {
-  return resolveTile(step, address, agent);
 }
 
 /** Sends the agent to the place at `address`, or warns and stays put when the map has no such place. */
@@ -87,8 +82,8 @@ export function stopWalking(step: Step, agent: AgentSimState): void {
   emit(step, 'agent.move', agent.spec.id, { path: [agent.tile], startGameMs: step.now, tilesPerGameMinute: 0 });
 }
 
-/** The tile to walk to for an address: an object's stand tile, or a free-ish tile of an arena. */
-function resolveTile(step: Step, address: string, agent: AgentSimState): number | null {
+/** The tile to walk to for an address: an object's stand tile, or a free-ish tile of an arena (null: no such place). */
+export function resolveTile(step: Step, address: string, agent: AgentSimState): number | null {
   return tileOfAddress(step.world, step.state.seed, step.state.gameMs, address, agent.spec.id);
 }
 
