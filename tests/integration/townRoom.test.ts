@@ -49,12 +49,35 @@ describe('the town room over a real Colyseus server', () => {
       agents: number;
       gameTime: string;
       mind: string;
-      memoryCache: { mb: number; bytes: number; capMb: number; agents: number; vectors: number; loads: number; evictions: number; quantised: number };
+      memoryCache: {
+        mb: number;
+        bytes: number;
+        capMb: number;
+        agents: number;
+        vectors: number;
+        recentRows: number;
+        loads: number;
+        evictions: number;
+        quantised: number;
+      };
     };
     expect(health.agents).toBeGreaterThanOrEqual(8);
     // The memory stream's column cache: what it holds against its cap (MEMORY_CACHE_MB), for the soak.
     const any = expect.any(Number);
-    expect(health.memoryCache).toEqual({ mb: any, bytes: any, capMb: 512, agents: any, vectors: any, loads: any, evictions: 0, quantised: any });
+    expect(health.memoryCache).toEqual({
+      mb: any,
+      bytes: any,
+      capMb: 512,
+      agents: any,
+      vectors: any,
+      recentRows: any,
+      loads: any,
+      evictions: 0,
+      quantised: any,
+    });
+    // …and the newest rows held for `recent` (each resident's seed memories, at most 200 an agent).
+    expect(health.memoryCache.recentRows).toBeGreaterThan(0);
+    expect(health.memoryCache.recentRows).toBeLessThanOrEqual(200 * health.agents);
     expect(health.memoryCache.vectors).toBeLessThanOrEqual(health.memoryCache.quantised);
     expect(health.memoryCache.agents).toBeLessThanOrEqual(health.agents);
     expect(health.mind).toBe('offline');
