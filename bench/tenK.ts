@@ -115,7 +115,7 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     // From one tick's start to the next (100 ms asked): background cognition between ticks stretches it.
     [`sim.tick_gap_p99_ms.agents_${agents}`]: percentile(run.tickGapMs, 99),
     [`sim.steps.agents_${agents}`]: ticks,
-    // The tick's budget (town/loop.ts TICK_BUDGET): agents' turns put off to a later tick, and the longest an action waited (game s).
+    // The tick's budget (town/loop.ts tickBudget): agents' turns put off to a later tick, and the longest an action waited (game s).
     [`sim.budget_waits_per_step.agents_${agents}`]: (t.sim.budgetWaits.turns - waits0.turns) / ticks,
     [`sim.budget_wait_max_game_s.agents_${agents}`]: t.sim.budgetWaits.longestGameMs / 1000,
     [`sim.walked.agents_${agents}`]: walked.size,
