@@ -5,7 +5,7 @@
 // follow it, and RSS day over day at the same hours), the column cache's bytes per memory, the file per
 // agent-day a week-long run ends with and each table's size, and draws RSS and file size over the run in
 // docs/soak.svg. CPU at 1× is the CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
-// (SOAK_GAME_HOURS=48 shows RSS after the first day; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
+// (SOAK_GAME_HOURS=72 or more gives RSS's trend over whole days after the first; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
 // a copy of the world file).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,6 +108,37 @@ export function rssDayOverDayPct(trace: Array<[number, number]>, lastHour: numbe
   const window = (from: number) => trace.filter(([h]) => h >= from && h < from + 2);
   const before = meanOf(window(lastHour - 26));
   return (100 * (meanOf(window(lastHour - 2)) - before)) / before;
+}
+
+/**
+ * The trend of a quantity that follows the day, in its units a game hour: least squares of y on game time with the
+ * hour of the clock taken out (each sample less the mean of its hour of the clock, time likewise; a linear trend
+ * plus one level per hour of the day, the levels fitted too). RSS rises while everyone is about and drops when the
+ * heap is collected at night; a plain least-squares line counts that shape as growth (a sawtooth of height A that
+ * starts each day gives A/N² a day over N whole days: A/4 over the two days after the first of a 72-hour soak),
+ * this does not. NaN unless some hour of the clock was sampled on two days.
+ */
+export function trendWithoutDayShape(trace: Array<[number, number]>): number {
+  const byHour = new Map<number, Array<[number, number]>>();
+  for (const p of trace) {
+    const h = Math.floor(((p[0] % 24) + 24) % 24);
+    const list = byHour.get(h);
+    if (list) list.push(p);
+    else byHour.set(h, [p]);
+  }
+  let num = 0;
+  let den = 0;
+  let repeated = false;
+  for (const points of byHour.values()) {
+    repeated ||= Math.max(...points.map(([x]) => x)) - Math.min(...points.map(([x]) => x)) > 12;
+    const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
+    const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
+    for (const [x, y] of points) {
+      num += (x - mx) * (y - my);
+      den += (x - mx) ** 2;
+    }
+  }
+  return repeated ? num / den : NaN;
 }
 
 /** Least-squares slope of y over x. */
@@ -359,6 +390,15 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
     const settledFrom = settled[0].gameHour;
     const rssSettled = rssTrace.filter(([h]) => h >= settledFrom);
     const meanRss = rssSettled.reduce((a, [, mb]) => a + mb, 0) / rssSettled.length;
+    const rssPlainSlope = slope(
+      rssSettled.map(([h]) => h),
+      rssSettled.map(([, mb]) => mb),
+    );
+    // Whole days after the first only, so that every hour of the clock weighs alike.
+    const wholeDaysEnd = 24 + 24 * Math.floor((last.gameHour - 24) / 24);
+    const trendWindow = rssTrace.filter(([h]) => h >= 24 && h < wholeDaysEnd);
+    const rssTrend = afterDayOne && wholeDaysEnd >= 72 ? trendWithoutDayShape(trendWindow) : NaN;
+    const meanTrend = Number.isNaN(rssTrend) ? meanRss : meanOf(trendWindow);
     // CPU each game hour took, as a share of the real minute that hour lasts at 1×.
     const cpuPct = samples.slice(1).map((s, i) => (100 * (s.cpuMs - samples[i].cpuMs)) / 60_000);
     fs.mkdirSync(path.dirname(DOCS), { recursive: true });
@@ -381,15 +421,13 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       'soak.vector_chunk_growth_kb_per_agent': vectorChunkGrowthKb / AGENTS,
       'soak.memories_per_agent_day': memoriesMade / AGENTS / days,
       'soak.world_kb_start_per_agent': samples[0].fileKb / AGENTS,
-      // Least squares over RSS read every wall second from the settled hour on, % of its mean per game day.
-      'soak.rss_slope_pct_per_day':
-        (100 *
-          24 *
-          slope(
-            rssSettled.map(([h]) => h),
-            rssSettled.map(([, mb]) => mb),
-          )) /
-        meanRss,
+      // RSS's trend after the first day, % of its mean per game day: RSS read every wall second, the day's shape
+      // taken out (trendWithoutDayShape). A run of under two whole days after the first has too few repeated hours
+      // for that, and gives the plain slope below.
+      'soak.rss_slope_pct_per_day': (100 * 24 * (Number.isNaN(rssTrend) ? rssPlainSlope : rssTrend)) / meanTrend,
+      // Least squares over RSS read every wall second from the settled hour on, the day's shape included (the
+      // figure rounds 5–8 gave as soak.rss_slope_pct_per_day): % of its mean per game day.
+      'soak.rss_slope_pct_per_day_with_day_shape': (100 * 24 * rssPlainSlope) / meanRss,
       // The same over the hourly samples only (as measured before): one sample's luck shows in it.
       'soak.rss_slope_pct_per_day_hourly':
         (100 *
