@@ -159,3 +159,55 @@ describe('DistanceFields with whole fields searched between ticks', () => {
     expect(fresh.stats.tilesSearched).toBeLessThan(discTiles / 3);
   });
 });
+
+describe("DistanceFields within a live step's budget of tiles", () => {
+  it('gives up a search where it passes the tiles left, and gives the same path once it is searched between ticks', async () => {
+    const { DistanceFields } = await import('../../server/src/world/distanceFields');
+    const w = 300;
+    const h = 240;
+    const blocked = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && (x * 3 + y * 5) % 7 !== 0 ? 1 : 0;
+    const open: number[] = [];
+    for (let t = 0; t < w * h; t++) if (!blocked[t]) open.push(t);
+    let s = 5;
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % open.length;
+    const walks = Array.from({ length: 200 }, () => [open[next()], open[next()]] as const);
+    const reference = new DistanceFields(w, h, blocked);
+    const budgeted = new DistanceFields(w, h, blocked);
+    budgeted.deferWholeFields = true;
+    const MAX = 4_000;
+    let within = 0;
+    let givenUp = 0;
+    for (const [from, to] of walks) {
+      const path = reference.findPath(from, to);
+      const before = budgeted.stats.tilesSearched;
+      if (budgeted.searchWithin(from, to, MAX)) {
+        within++;
+        // Ready: findPath descends or takes it, searching nothing more, and it is the very path.
+        const searched = budgeted.stats.tilesSearched;
+        expect(budgeted.findPath(from, to)).toEqual(path);
+        expect(budgeted.stats.tilesSearched).toBe(searched);
+      } else {
+        givenUp++;
+        // Given up about where it passed the tiles it was allowed (inside a layer: a tile's four neighbours at most more).
+        expect(budgeted.stats.tilesSearched - before).toBeLessThanOrEqual(MAX + 4);
+        expect(budgeted.wouldSearch(from, to)).toBe(true);
+        // Not tried again in a later step (it would give up as much again) until it is searched between ticks.
+        const after = budgeted.stats.tilesSearched;
+        expect(budgeted.searchWithin(from, to, MAX)).toBe(false);
+        expect(budgeted.stats.tilesSearched).toBe(after);
+        // Searched between ticks, it is the same path.
+        expect(budgeted.searchAhead(from, to)).toBe(true);
+        expect(budgeted.findPath(from, to)).toEqual(path);
+      }
+    }
+    // Both happen on this map; the control: no budget at all gives up nothing.
+    expect(within).toBeGreaterThan(20);
+    expect(givenUp).toBeGreaterThan(20);
+    const unbounded = new DistanceFields(w, h, blocked);
+    expect(walks.every(([from, to]) => unbounded.searchWithin(from, to, Infinity))).toBe(true);
+    // And nothing to search (a kept field, a path waiting) needs no tiles at all.
+    const [from, to] = walks[0];
+    expect(unbounded.searchWithin(from, to, 0)).toBe(true);
+  });
+});

@@ -55,6 +55,11 @@ export class Simulation implements SimReadView {
   readonly budgetWaits = { turns: 0, longestGameMs: 0 };
   /** Agents waiting on the budget, with the game time they first waited. */
   private readonly waitingSince = new Map<AgentSimState, number>();
+  /**
+   * The walks whose path searches the last step's budget gave up (walking.ts walkWaits): the town loop searches them
+   * between ticks (DistanceFields.searchAhead), and their agents take them up at a later step.
+   */
+  searchLater: readonly WalkAhead[] = [];
 
   constructor(map: TownMap | SimWorld, residents: readonly ResidentSpec[], options: SimulationOptions) {
     this.world = 'fields' in map ? map : createSimWorld(map);
@@ -145,7 +150,7 @@ export class Simulation implements SimReadView {
     const now = Math.max(gameMs, previous);
     state.gameMs = now;
     const step = this.newStep(now, previous);
-    if (budget !== null) step.budget = { ...budget, fromTiles: this.world.fields.stats.tilesSearched };
+    if (budget !== null) step.budget = { ...budget, fromTiles: this.world.fields.stats.tilesSearched, searchLater: [] };
     step.out = this.carried;
     this.carried = emptyResult();
     for (const input of inputs) applyInput(step, input);
@@ -167,6 +172,7 @@ export class Simulation implements SimReadView {
     perceive(step);
     requestObservations(step);
     state.rngState = step.rng.getState();
+    this.searchLater = step.budget?.searchLater ?? [];
     return step.out;
   }
 

@@ -5,6 +5,7 @@ import { DistanceFields } from '../world/distanceFields';
 import type { Rng } from './rng';
 import type { DueAgents } from './dueAgents';
 import { NEVER_GAME_MS, type AgentSimState, type ConversationState, type SimState, type StepResult } from './types';
+import type { WalkAhead } from './walksAhead';
 
 /** What the sim derives from the map once: shared by every state over that map (live, replay, tests). */
 export interface SimWorld {
@@ -106,10 +107,10 @@ export function emptyResult(): StepResult {
 /**
  * What a live step starts at most, so that a wave (a commute at 8:00 in a town of 10,000: ~300 walks in one step, each
  * a path search, logged and sent to viewers) is spread over the next steps instead of holding one:
- * `walks` new walks, and path searches until `searchTiles` tiles have been searched. An agent whose new action would
- * walk past either waits for the next step, as if that much later (schedule.ts setAction); an action taken up
- * where the agent stands never waits, and each step starts at least its first search. Lockstep runs (scenarios,
- * batches) have no budget and step exactly as ever.
+ * `walks` new walks, and path searches up to `searchTiles` tiles (a search that would go past them is given up there,
+ * and its walk searched between ticks). An agent whose new action would walk past either waits for the next step, as
+ * if that much later (schedule.ts setAction); an action taken up where the agent stands never waits. Lockstep runs
+ * (scenarios, batches) have no budget and step exactly as ever.
  */
 export interface StepBudget {
   walks: number;
@@ -132,6 +133,9 @@ export interface Step {
   forcePerception: boolean;
   /** Whose schedule may need to run: every change to an agent that its schedule reads touches it here (dueAgents.ts). */
   due: DueAgents;
-  /** A live step's budget (Simulation.step's StepBudget), with what is left of it; null in lockstep runs. */
-  budget: (StepBudget & { fromTiles: number }) | null;
+  /**
+   * A live step's budget (Simulation.step's StepBudget), with what is left of it and the walks whose searches it gave up
+   * (to search between ticks: Simulation.searchLater); null in lockstep runs.
+   */
+  budget: (StepBudget & { fromTiles: number; searchLater: WalkAhead[] }) | null;
 }

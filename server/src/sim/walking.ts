@@ -31,16 +31,21 @@ export function advanceWalk(world: SimWorld, agent: AgentSimState, now: number):
 
 /**
  * Whether an action's walk to `target` (its place's tile: `resolveTile`) must wait for a later step: a live step's
- * budget (Step.budget) has no walk left, or its path search is spent and this walk would need another search (no path
- * searched ahead, no kept field towards it). Takes one walk of the budget when it need not wait; an action taken up
- * where the agent stands walks nowhere and never waits.
+ * budget (Step.budget) has no walk left, or its path needs a search (no path searched ahead, no kept field towards it)
+ * that would take the step past the tiles its budget has left. Such a search is given up where it passes them, and
+ * the walk goes on the budget's `searchLater`, for the town loop to search between ticks. Takes one walk of the budget
+ * when it need not wait; an action taken up where the agent stands walks nowhere and never waits.
  */
 export function walkWaits(step: Step, agent: AgentSimState, target: number | null): boolean {
   const budget = step.budget;
   if (budget === null || target === null || target === agent.tile) return false;
   if (budget.walks <= 0) return true;
   const fields = step.world.fields;
-  if (fields.stats.tilesSearched - budget.fromTiles >= budget.searchTiles && fields.wouldSearch(agent.tile, target)) return true;
+  const left = budget.searchTiles - (fields.stats.tilesSearched - budget.fromTiles);
+  if (!fields.searchWithin(agent.tile, target, Math.max(0, left))) {
+    budget.searchLater.push({ from: agent.tile, to: target });
+    return true;
+  }
   budget.walks--;
   return false;
 }

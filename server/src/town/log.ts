@@ -6,6 +6,8 @@ import type { WorldDb } from '../store/WorldDb';
 export class TownLog {
   private queued: EventInput[] = [];
   private readonly listeners = new Set<(events: LoggedEvent[]) => void>();
+  /** Told when events are queued behind what waits (not a step's own, which its tick writes at once). */
+  private queuedListener: (() => void) | null = null;
   private closed = false;
   /** The clock's game time as last committed (EventLog.markClock). */
   private markedGameMs: number | null = null;
@@ -18,10 +20,18 @@ export class TownLog {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called when events are queued for a later flush (the town loop writes them between ticks). */
+  onQueued(listener: () => void): void {
+    this.queuedListener = listener;
+  }
+
   /** Queues events for the next flush; `first` puts them before what is queued (a step's own events). */
   queue(events: EventInput[], first = false): void {
     if (first) this.queued = [...events, ...this.queued];
-    else this.queued.push(...events);
+    else {
+      this.queued.push(...events);
+      this.queuedListener?.();
+    }
   }
 
   /** Whether events wait to be written. */

@@ -59,12 +59,21 @@ const WALKS_AHEAD_TURN_MS = 6;
  * What a live tick starts at most (sim/state.ts StepBudget), for each game minute it advances the clock: a tick at 1×
  * (6 game seconds) starts 80 walks and searches 100,000 tiles at most, and no tick less (a held clock's included). The
  * town of 10,000 searched ~32,000 tiles in a mean tick of its morning, but a commute wave started ~300 walks and searched
- * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late.
- * A town of 1,000 rarely reaches the budget; a lockstep run (scenarios, batches) has none.
+ * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late. A
+ * search that would pass the tiles left is given up where it passes them and searched between ticks (one commute's
+ * search reached up to 400,000 tiles). A town of 1,000 rarely reaches the budget; a lockstep run (scenarios, batches)
+ * has none.
  */
 export const TICK_BUDGET_PER_GAME_MINUTE: StepBudget = { walks: 800, searchTiles: 1_000_000 };
 /** The game time a tick at 1× advances (at 10 Hz): the least a tick's budget is worked out for. */
 const ONE_X_TICK_GAME_MS = 6_000;
+/**
+ * What cognition and operators queue between live ticks (memories, decisions, statuses, operators' records) is written
+ * this long after the first of it comes, between ticks, not with the next tick's step: at 10,000 their packing and
+ * inserts were a third of a busy tick's commit. One write per this many wall ms at most, so the log's commits stay
+ * few; what comes after the last one goes with the tick, as before. A lockstep run writes everything with its steps.
+ */
+export const BETWEEN_TICKS_WRITE_MS = 20;
 /** An agent whose plan has not come this long before it wakes (on its own clock) gets the routine for the day. */
 export const QUICK_PLAN_LEAD_GAME_MINUTES = 5;
 
@@ -115,8 +124,13 @@ export class TownLoop {
   private snapshotRefused = false;
   /** Whether the last flush of the log succeeded (a sliced snapshot written after a refusal may then end the wait). */
   private flushOk = true;
-  /** A sliced snapshot's failure that is not the disk's (a bug): thrown by the next step, as a synchronous one was. */
+  /**
+   * A failure between ticks that is not the disk's (a bug), thrown by the next step as one in it would be: a sliced
+   * snapshot's, a checkpoint's, or a between-ticks write's.
+   */
   private snapshotError: unknown = null;
+  /** A between-ticks write of the log is booked (writeBetweenTicks). */
+  private writeBooked = false;
   /** Walks to search ahead: those of plans waiting to be applied first (the next tick needs them), then of next actions. */
   private readonly walksAhead = { ofPlans: [] as WalkAhead[], ofActions: [] as WalkAhead[], slice: 0, sliceDue: false, booked: false, lastAdvanceGameMs: 0 };
   /** The plans whose walks were already worked out. */
@@ -126,6 +140,7 @@ export class TownLoop {
 
   constructor(private readonly p: LoopParts) {
     this.lastSnapshotGameMs = p.clock.gameMs;
+    p.log.onQueued(() => this.writeBetweenTicks());
   }
 
   /** Inputs from outside cognition (operators, arrivals), applied by the next step. */
@@ -164,6 +179,8 @@ export class TownLoop {
     const gameMs = clock.advance(realDeltaMs, holds.held);
     this.walksAhead.lastAdvanceGameMs = gameMs - before;
     const result = sim.step(gameMs, this.takeTickInputs(), tickBudget(gameMs - before));
+    // The walks whose searches the budget gave up are searched first between ticks; their agents walk at a later tick.
+    if (sim.searchLater.length > 0) this.walksAhead.ofPlans.unshift(...sim.searchLater);
     // Agents about to wake with no plan get their routine for the next step while the queue is worked through.
     for (const r of result.requests) if (r.kind === 'plan') this.awaitPlan(r.agentId, r.day, r.gameMs);
     this.takeDueQuickPlans(gameMs);
@@ -212,6 +229,26 @@ export class TownLoop {
       }
       this.searchAheadLater();
     });
+  }
+
+  /**
+   * Writes what cognition and operators queued, BETWEEN_TICKS_WRITE_MS after it came, while the town ticks live (not
+   * before its first live tick, nor during a lockstep run or a batch). A batch the disk refuses stays queued for the
+   * tick's commit, which holds the clock and says why.
+   */
+  private writeBetweenTicks(): void {
+    if (this.writeBooked || this.stopped || this.lockstep || this.ticksSinceCheckpoint === null) return;
+    this.writeBooked = true;
+    setTimeout(() => {
+      this.writeBooked = false;
+      const { log, db } = this.p;
+      if (this.stopped || this.lockstep || db.batching || log.pending === 0) return;
+      try {
+        log.flush();
+      } catch (error) {
+        if (!isStorageFault(error)) this.snapshotError = error;
+      }
+    }, BETWEEN_TICKS_WRITE_MS);
   }
 
   /** Every CHECKPOINT_EVERY_TICKS live ticks, a passive checkpoint of the WAL in the next turn of the event loop, not in a commit. */

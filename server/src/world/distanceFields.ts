@@ -22,6 +22,8 @@
 // radius L around the destination (a commute across the town of 10,000 reached most of its 1.84 M tiles).
 
 const UNREACHED = 0xffff;
+/** searchLens's answer when it went past the tiles it was allowed. */
+const GIVEN_UP = -2;
 /** A bounded search that has covered this share of the map finishes the field and keeps it. */
 const FINISH_FRACTION = 0.5;
 /**
@@ -80,6 +82,8 @@ export class DistanceFields {
    * `findPath` takes them. A path is a pure function of its ends, so one searched ahead is the path `findPath` gives.
    */
   private readonly ahead = new Map<number, number[] | null>();
+  /** Searches `searchWithin` gave up, by their two ends, until `searchAhead` searches them (oldest out past MAX_AHEAD_PATHS). */
+  private readonly givenUp = new Set<number>();
 
   /**
    * Searches the path from `from` to `to` now, for a later `findPath` to take (the walks a served town's next steps
@@ -88,14 +92,42 @@ export class DistanceFields {
    */
   searchAhead(from: number, to: number): boolean {
     const key = from * this.size + to;
+    this.givenUp.delete(key);
     if (from === to || this.ahead.has(key) || this.fields.has(to) || to < 0 || to >= this.size) return false;
     const tiles = this.stats.tilesSearched;
-    const path = this.searchPath(from, to);
+    const path = this.searchPath(from, to)!;
     this.stats.aheadTiles += this.stats.tilesSearched - tiles;
-    if (this.ahead.size >= MAX_AHEAD_PATHS) this.ahead.delete(this.ahead.keys().next().value as number);
-    this.ahead.set(key, path);
+    this.keepAhead(key, path);
     this.stats.aheadSearches++;
     return true;
+  }
+
+  /**
+   * Makes the path from `from` to `to` ready for `findPath` with at most about `maxTiles` of search (a live step's
+   * budget left): true when it is (nothing to search, or a search that stayed within it, whose path waits among the
+   * paths ahead), false when the search went past `maxTiles` and was given up (its tiles counted). A walk of a busy
+   * step waits then, and its path is searched between ticks (`searchAhead`).
+   */
+  searchWithin(from: number, to: number, maxTiles: number): boolean {
+    if (!this.wouldSearch(from, to)) return true;
+    const key = from * this.size + to;
+    // Given up before and not yet searched ahead: not tried again (each try would give up as much again).
+    if (maxTiles <= 0 || this.givenUp.has(key)) return false;
+    const tiles = this.stats.tilesSearched;
+    const path = this.searchPath(from, to, maxTiles);
+    if (path === undefined) {
+      if (this.givenUp.size >= MAX_AHEAD_PATHS) this.givenUp.delete(this.givenUp.values().next().value as number);
+      this.givenUp.add(key);
+      return false;
+    }
+    this.stats.aheadTiles += this.stats.tilesSearched - tiles;
+    this.keepAhead(from * this.size + to, path);
+    return true;
+  }
+
+  private keepAhead(key: number, path: number[] | null): void {
+    if (this.ahead.size >= MAX_AHEAD_PATHS) this.ahead.delete(this.ahead.keys().next().value as number);
+    this.ahead.set(key, path);
   }
 
   /** Whether `findPath(from, to)` would search (no path searched ahead, no kept field towards `to`), not just descend. */
@@ -115,18 +147,22 @@ export class DistanceFields {
         return path;
       }
     }
-    return this.searchPath(from, to);
+    return this.searchPath(from, to)!;
   }
 
-  private searchPath(from: number, to: number): number[] | null {
+  /** The path, or null where there is none; undefined where finding it would search more than `maxTiles` (given up). */
+  private searchPath(from: number, to: number, maxTiles = Infinity): number[] | null | undefined {
     if (from === to) return this.blocked[to] ? null : [from];
     if (to < 0 || to >= this.size || this.blocked[to]) return null;
     const kept = this.keptField(to);
     if (kept) return this.descend(kept, from, to);
     const searched = this.searched.get(to) ?? 0;
-    if (searched >= this.size && !this.deferWholeFields) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
+    // A whole field (the whole map) is never searched within a budget: it is searched between ticks.
+    const whole = maxTiles === Infinity;
+    if (searched >= this.size && !this.deferWholeFields && whole) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
     if (searched >= this.size) this.wanted.add(to);
-    const explored = this.searchLens(to, from);
+    const explored = this.searchLens(to, from, maxTiles);
+    if (explored === GIVEN_UP || (explored < 0 && !whole)) return undefined;
     if (explored < 0) return this.descend(this.keepField(to, -this.search(to, -1)), from, to);
     this.searched.set(to, searched + explored);
     try {
@@ -218,9 +254,10 @@ export class DistanceFields {
    * A* from `to` towards `from` into the scratch field, settling every tile whose distance plus Manhattan distance to
    * `from` is at most the distance from `from` (see the header). Returns how many tiles it reached (their indices are
    * in `queue`), or -1 when `from` cannot be reached or the search went past FINISH_FRACTION of the map: the scratch is
-   * then clear, for the whole field to be searched (and kept) instead.
+   * then clear, for the whole field to be searched (and kept) instead. GIVEN_UP (scratch clear) when it reached more than
+   * `maxTiles` first.
    */
-  private searchLens(to: number, from: number): number {
+  private searchLens(to: number, from: number, maxTiles = Infinity): number {
     const { scratch: g, queue: reached, blocked } = this;
     const w = this.widthTiles;
     const size = this.size;
@@ -240,7 +277,7 @@ export class DistanceFields {
     let estimate = Math.abs(tx - fx) + Math.abs((to - tx) / w - fy);
     this.stats.searches++;
     for (;;) {
-      while (nowLength > 0) {
+      while (nowLength > 0 && count <= maxTiles) {
         const t = now[--nowLength];
         const x = t % w;
         const y = (t - x) / w;
@@ -271,12 +308,14 @@ export class DistanceFields {
           else next[nextLength++] = n;
         }
       }
+      // Past `maxTiles` inside a layer (it is not all settled) or after one: given up.
+      const givenUp = nowLength > 0 || (count > maxTiles && nextLength > 0 && g[from] > estimate);
       // Every tile with an estimate up to the walk's length is settled: the descent has all it reads.
-      if (g[from] <= estimate) return this.searchedTiles(count);
-      if (nextLength === 0 || count > finishAt) {
+      if (!givenUp && g[from] <= estimate) return this.searchedTiles(count);
+      if (givenUp || nextLength === 0 || count > finishAt) {
         this.stats.tilesSearched += count;
         for (let i = 0; i < count; i++) g[reached[i]] = UNREACHED;
-        return -1;
+        return givenUp ? GIVEN_UP : -1;
       }
       [now, next] = [next, now];
       nowLength = nextLength;
