@@ -2,15 +2,16 @@
 // it, and the town's passes read per-step notes instead of every agent twice. What it takes must be exactly what the
 // scan of every occupant took before: the same observations in the same order, the same agent state after. Random
 // crowded towns (many on the same tiles, at equal distances, objects in use, world events, held and pending
-// observations near their limits) are stepped with both, from copies of one state; the reference is the scan as it
-// was, kept here. The controls: cells smaller than the vision radius, and a reference with ties the other way round,
-// must each differ somewhere (so the cells are searched, and the order of ties is what is compared).
+// observations near their limits, agents renamed and leaving) are stepped with both, from copies of one state; the
+// reference is the scan as it was, kept here. The controls: cells smaller than the vision radius, and a reference with
+// ties the other way round, must each differ somewhere (so the cells are searched, and the order of ties is compared).
 import { describe, expect, it } from 'vitest';
 import { cellSearch, perceive } from '../../server/src/sim/perception';
 import { perceptionTurn } from '../../server/src/sim/stagger';
 import * as C from '../../server/src/sim/constants';
 import type { AgentSimState, Observation, WorldEventState } from '../../server/src/sim/types';
 import type { Step } from '../../server/src/sim/state';
+import { asAgentId } from '../../server/src/world/types';
 
 const W = 90;
 const H = 40;
@@ -75,7 +76,11 @@ function stir(town: Town, r: () => number, now: number): Pick<Step, 'dirtyArenas
     if (r() < 0.1) a.movement = a.movement ? null : ({ path: [] } as unknown as AgentSimState['movement']);
     // Cognition takes some agents' observations (so the pending ones do not only pile up).
     if (r() < 0.3) a.pendingObservations = [];
+    // Renamed (a new id: another lateness, so other perception turns).
+    if (r() < 0.02) a.spec = { ...a.spec, id: asAgentId(`${a.spec.id}r`) };
   }
+  // One leaves the town: those after it move up in the town's order.
+  if (r() < 0.5) town.agents.splice(Math.floor(r() * town.agents.length), 1);
   town.worldEvents = town.worldEvents.filter((e) => e.untilGameMs > now);
   if (r() < 0.3) {
     const arena = r() < 0.3 ? null : r() < 0.5 ? ARENAS[Math.floor(r() * ARENAS.length)] : ARENAS[Math.floor(r() * ARENAS.length)].split(':')[0];

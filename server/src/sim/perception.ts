@@ -10,7 +10,7 @@ import * as C from './constants';
 import type { Observation } from './types';
 import type { Step } from './state';
 import { companyFor } from './conversations';
-import { perceptionTurn } from './stagger';
+import { latenessGameMs, perceptionTurnOf } from './stagger';
 
 export function perceive(step: Step): void {
   const { map } = step.world;
@@ -31,7 +31,7 @@ export function perceive(step: Step): void {
     // Arriving and world events are reasons to look at once.
     const moved = viewer.perceivedArena !== arenaIndex;
     if (step.forcePerception || dirtyMark[arenaIndex] === pass) viewer.lookDue = true;
-    if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
+    if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurnOf(step, latenessOf(i, viewer.spec.id)))) continue;
     lookers.push(viewer);
     if (lookedMark[arenaIndex] !== pass) {
       lookedMark[arenaIndex] = pass;
@@ -60,16 +60,18 @@ export function perceive(step: Step): void {
     const vx = viewer.tile % w;
     const vy = (viewer.tile - vx) / w;
     // Its own action, outside the attention bandwidth (which is for the surroundings).
-    const self = viewer.spec.name;
-    const own: Observation = {
-      description: sentenceOf(viewer),
-      subject: self,
-      predicate: 'is',
-      object: viewer.current.description,
-      arena: arena.address,
-      actorId: viewer.spec.id,
-    };
-    if (!holds(viewer, own.description, step.now)) take(viewer, own, step.now);
+    const ownDescription = sentenceOf(viewer);
+    if (!holds(viewer, ownDescription, step.now)) {
+      const own: Observation = {
+        description: ownDescription,
+        subject: viewer.spec.name,
+        predicate: 'is',
+        object: viewer.current.description,
+        arena: arena.address,
+        actorId: viewer.spec.id,
+      };
+      take(viewer, own, step.now);
+    }
     // The surroundings within sight, nearest first (ties in the order found: occupants, objects in use, then world
     // events). Only distances and who are gathered; an observation's text is made when it is reached in that order,
     // so a looker in a crowded arena does not build (and throw away) a sentence for everyone near it. In a crowded
@@ -215,6 +217,18 @@ let lookedMark = new Int32Array(0);
 let dirtyMark = new Int32Array(0);
 let lookersIn = new Int32Array(0);
 let arenaOf = new Int32Array(0);
+/** Each agent's lateness (stagger.ts) by its place in the town's order, with the id it is for: read in the pass over the
+ * town without a look-up by id (latenessGameMs's map) for every agent whose look is due. */
+const latenessIds: string[] = [];
+let latenessMs = new Float64Array(0);
+
+function latenessOf(i: number, id: string): number {
+  if (latenessIds[i] === id) return latenessMs[i];
+  const late = latenessGameMs(id);
+  latenessIds[i] = id;
+  latenessMs[i] = late;
+  return late;
+}
 
 /** The next pass's number, the notes sized for the map's arenas (and any dirty index beyond them) and for the agents. */
 function nextPass(step: Step): number {
@@ -227,7 +241,12 @@ function nextPass(step: Step): number {
     pass = 0;
   }
   const agents = step.state.agents.length;
-  if (arenaOf.length < agents) arenaOf = new Int32Array(agents + (agents >> 3));
+  if (arenaOf.length < agents) {
+    arenaOf = new Int32Array(agents + (agents >> 3));
+    const kept = latenessMs;
+    latenessMs = new Float64Array(arenaOf.length);
+    latenessMs.set(kept);
+  }
   return ++pass;
 }
 
