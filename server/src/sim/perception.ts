@@ -50,7 +50,7 @@ export function perceive(step: Step): void {
     list.push(agents[i]);
   }
   const w = map.widthTiles;
-  const cellsByArena = new Map<number, Cells>();
+  const cellsByArena = new Map<number, Cells | null>();
   for (const viewer of lookers) {
     const arenaIndex = viewer.arenaIndex;
     const arena = map.arenas[arenaIndex];
@@ -79,8 +79,9 @@ export function perceive(step: Step): void {
     const found = gathered;
     found.length = 0;
     let cells = cellsByArena.get(arenaIndex);
-    if (!cells && occupants.length >= cellSearch.minOccupants && lookersIn[arenaIndex] >= cellSearch.minLookers) {
-      cells = arenaCells(occupants, w, cellSearch.cellTiles);
+    if (cells === undefined) {
+      const crowded = occupants.length >= cellSearch.minOccupants && lookersIn[arenaIndex] >= cellSearch.minLookers;
+      cells = crowded ? arenaCells(occupants, w, cellSearch.cellTiles) : null;
       cellsByArena.set(arenaIndex, cells);
     }
     if (cells) {
@@ -173,10 +174,10 @@ interface Cells {
  * cells cost a pass over the occupants; measured, BENCHMARKS.md "Round 9"). `cellTiles`, tiles on a side of a cell,
  * is the vision radius rounded up; less would miss some in sight. Settable for the tests and the bench only.
  */
-export const cellSearch = { minOccupants: 48, minLookers: 4, cellTiles: Math.ceil(C.VISION_RADIUS_TILES) };
+export const cellSearch = { minOccupants: 96, minLookers: 8, cellTiles: Math.ceil(C.VISION_RADIUS_TILES) };
 
-/** The cells of an arena's occupants (in the town's order), over their bounding box. */
-function arenaCells(occupants: AgentSimState[], w: number, cellTiles: number): Cells {
+/** The cells of an arena's occupants (in the town's order), over their bounding box; null where they are all within 3 x 3. */
+function arenaCells(occupants: AgentSimState[], w: number, cellTiles: number): Cells | null {
   const m = occupants.length;
   const xs = new Int32Array(m);
   const ys = new Int32Array(m);
@@ -197,6 +198,8 @@ function arenaCells(occupants: AgentSimState[], w: number, cellTiles: number): C
   }
   const cols = Math.floor((x1 - x0) / cellTiles) + 1;
   const rows = Math.floor((y1 - y0) / cellTiles) + 1;
+  // Within 3 x 3 cells, the cells around a looker leave out few or none: the scan of all is cheaper.
+  if (cols <= 3 && rows <= 3) return null;
   const start = new Int32Array(cols * rows + 1);
   const cellOf = new Int32Array(m);
   for (let i = 0; i < m; i++) {
