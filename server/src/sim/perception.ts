@@ -249,6 +249,8 @@ function nextPass(step: Step): number {
     const kept = latenessMs;
     latenessMs = new Float64Array(arenaOf.length);
     latenessMs.set(kept);
+    // Filled in order (an array written first at a far index would be kept as a dictionary, slow to read).
+    while (latenessIds.length < arenaOf.length) latenessIds.push('');
   }
   return ++pass;
 }
