@@ -200,16 +200,10 @@ function planDayDue(agent: AgentSimState, spec: ResidentSpec, ownGameMs: number)
   return planDay;
 }
 
-/**
- * Takes up an action and walks to its place; false, changing nothing, when a live step's budget has no action left or
- * its walk must wait for a later step (walkWaits).
- */
+/** Takes up an action and walks to its place; false, changing nothing, when its walk must wait for a later step (walkWaits). */
 export function setAction(step: Step, agent: AgentSimState, description: string, emoji: string, address: string, asleep: boolean): boolean {
-  const budget = step.budget;
-  if (budget !== null && budget.actions <= 0) return false;
   const target = resolveTile(step, address, agent);
   if (walkWaits(step, agent, target)) return false;
-  if (budget !== null) budget.actions--;
   step.out.changed.add(agent.spec.id);
   if (agent.arenaIndex >= 0) step.dirtyArenas.add(agent.arenaIndex);
   emit(step, 'agent.action', agent.spec.id, { description, emoji, address, asleep });

@@ -106,15 +106,13 @@ export function emptyResult(): StepResult {
 
 /**
  * What a live step starts at most, so that a wave (a commute at 8:00 in a town of 10,000: ~300 walks in one step, each
- * a path search, logged and sent to viewers) is spread over the next steps instead of holding one: `actions` actions
- * taken up (each logged, looked at and sent: a new world's first step, where all 10,000 go to bed, or the step after a
- * restart), `walks` new walks of them, and path searches up to `searchTiles` tiles (a search that would go past them
- * is given up there, and its walk searched between ticks). An agent whose new action would go past any of them waits
- * for the next step, as if that much later (schedule.ts setAction). Lockstep runs (scenarios, batches) have no budget
- * and step exactly as ever.
+ * a path search, logged and sent to viewers) is spread over the next steps instead of holding one: `walks` new walks,
+ * and path searches up to `searchTiles` tiles (a search that would go past them is given up there, and its walk
+ * searched between ticks). An agent whose new action would walk past either waits for the next step, as if that much
+ * later (schedule.ts setAction); an action taken up where the agent stands never waits. Lockstep runs (scenarios,
+ * batches) have no budget and step exactly as ever.
  */
 export interface StepBudget {
-  actions: number;
   walks: number;
   searchTiles: number;
 }
