@@ -109,15 +109,22 @@ describe('DistanceFields on a town too big to keep every field', () => {
   });
 });
 
+/**
+ * Streets every 10 and 8 tiles between blocks of wall, a map big enough that a walk's search stays local. No tile
+ * walled off: a walk to a destination it cannot reach searches (and keeps) the whole field at once.
+ */
+function streets(): { w: number; h: number; blocked: Uint8Array } {
+  const w = 300;
+  const h = 240;
+  const blocked = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && (x * 3 + y * 5) % 7 !== 0 ? 1 : 0;
+  return { w, h, blocked };
+}
+
 describe('DistanceFields with whole fields searched between ticks', () => {
   it('gives the same paths while whole fields wait, keeps them only when finished, and searches a lens, not a disc', async () => {
     const { DistanceFields } = await import('../../server/src/world/distanceFields');
-    // Streets every 10 and 8 tiles between blocks of wall, a map big enough that a walk's search stays local.
-    const w = 300;
-    const h = 240;
-    const blocked = new Uint8Array(w * h);
-    // No tile walled off: a walk to a destination it cannot reach searches (and keeps) the whole field at once.
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && (x * 3 + y * 5) % 7 !== 0 ? 1 : 0;
+    const { w, h, blocked } = streets();
     const open: number[] = [];
     for (let t = 0; t < w * h; t++) if (!blocked[t] && (t % w) % 10 === 0) open.push(t);
     let s = 11;
@@ -163,10 +170,7 @@ describe('DistanceFields with whole fields searched between ticks', () => {
 describe("DistanceFields within a live step's budget of tiles", () => {
   it('gives up a search where it passes the tiles left, and gives the same path once it is searched between ticks', async () => {
     const { DistanceFields } = await import('../../server/src/world/distanceFields');
-    const w = 300;
-    const h = 240;
-    const blocked = new Uint8Array(w * h);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) blocked[y * w + x] = x % 10 !== 0 && y % 8 !== 0 && (x * 3 + y * 5) % 7 !== 0 ? 1 : 0;
+    const { w, h, blocked } = streets();
     const open: number[] = [];
     for (let t = 0; t < w * h; t++) if (!blocked[t]) open.push(t);
     let s = 5;
