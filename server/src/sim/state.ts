@@ -5,7 +5,6 @@ import { DistanceFields } from '../world/distanceFields';
 import type { Rng } from './rng';
 import type { DueAgents } from './dueAgents';
 import { NEVER_GAME_MS, type AgentSimState, type ConversationState, type SimState, type StepResult } from './types';
-import type { WalkAhead } from './walksAhead';
 
 /** What the sim derives from the map once: shared by every state over that map (live, replay, tests). */
 export interface SimWorld {
@@ -102,6 +101,12 @@ export function upgradeState(saved: unknown): SimState {
 
 export function emptyResult(): StepResult {
   return { events: [], requests: [], changed: new Set(), added: [], removed: [] };
+}
+
+/** A walk's two ends (tiles), whose path a served town searches between ticks (walksAhead.ts). */
+export interface WalkAhead {
+  from: number;
+  to: number;
 }
 
 /**

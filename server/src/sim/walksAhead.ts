@@ -10,13 +10,10 @@ import { positionOnPath } from '../protocol/movement';
 import { latenessGameMs } from '../protocol/lateness';
 import { MINUTES_PER_DAY, wakingDayAt } from '../world/clockText';
 import type { AgentSimState, Input } from './types';
-import type { SimIndex, SimWorld } from './state';
+import type { SimIndex, SimWorld, WalkAhead } from './state';
 import { tileOfAddress } from './walking';
 
-export interface WalkAhead {
-  from: number;
-  to: number;
-}
+export type { WalkAhead } from './state';
 
 /**
  * The walk `followSchedule` would start for the agent in a step at `atGameMs` if its plan were `plan` (a plan

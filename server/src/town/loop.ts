@@ -60,7 +60,8 @@ const WALKS_AHEAD_TURN_MS = 6;
  * (6 game seconds) starts 80 walks and searches 100,000 tiles at most; no tick less (a held clock's included), and
  * none more than a tick of 100 ms at the clock's rate (a late tick's budget grew with its lateness). The town of
  * 10,000 searched ~32,000 tiles in a mean tick of its morning, but a commute wave started ~300 walks and searched
- * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late. A search that would pass the tiles left is given up where it passes them and searched between ticks (one
+ * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late.
+ * A search that would pass the tiles left is given up where it passes them and searched between ticks (one
  * commute's search reached up to 400,000 tiles). A town of 1,000 rarely reaches the budget; a lockstep run
  * (scenarios, batches) has none.
  */
