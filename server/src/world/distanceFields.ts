@@ -121,7 +121,7 @@ export class DistanceFields {
       return false;
     }
     this.stats.aheadTiles += this.stats.tilesSearched - tiles;
-    this.keepAhead(from * this.size + to, path);
+    this.keepAhead(key, path);
     return true;
   }
 
