@@ -3,10 +3,11 @@
 // scan of every occupant took before: the same observations in the same order, the same agent state after. Random
 // crowded towns (many on the same tiles, at equal distances, objects in use, world events, held and pending
 // observations near their limits, agents renamed and leaving) are stepped with both, from copies of one state; the
-// reference is the scan as it was, kept here. The controls: cells smaller than the vision radius, and a reference with
-// ties the other way round, must each differ somewhere (so the cells are searched, and the order of ties is compared).
+// reference is the scan as it was, kept here (with the product's own take and holds). The controls: cells smaller
+// than the vision radius, and a reference with ties the other way round, must each differ somewhere (so the cells
+// are searched, and the order of ties is compared).
 import { describe, expect, it } from 'vitest';
-import { cellSearch, perceive } from '../../server/src/sim/perception';
+import { cellSearch, holds, perceive, take } from '../../server/src/sim/perception';
 import { perceptionTurn } from '../../server/src/sim/stagger';
 import * as C from '../../server/src/sim/constants';
 import type { AgentSimState, Observation, WorldEventState } from '../../server/src/sim/types';
@@ -181,21 +182,6 @@ function reference(tiesReversed: boolean): (step: Step) => void {
       }
     }
   };
-}
-
-function take(agent: AgentSimState, obs: Observation, now: number): void {
-  agent.held.push([obs.description, now]);
-  if (agent.held.length > C.HELD_EVENTS_LIMIT) agent.held.shift();
-  agent.pendingObservations.push(obs);
-  if (agent.pendingObservations.length > C.PENDING_OBSERVATIONS_LIMIT) {
-    const dropped = agent.pendingObservations.shift()!;
-    agent.held = agent.held.filter(([k]) => k !== dropped.description);
-  }
-}
-
-function holds(agent: AgentSimState, description: string, now: number): boolean {
-  for (let i = agent.held.length - 1; i >= 0; i--) if (agent.held[i][0] === description) return now - agent.held[i][1] < C.REPERCEIVE_AFTER_GAME_MS;
-  return false;
 }
 
 /** Runs `f` with the cell search set to `settings`, then puts it back. */

@@ -10,7 +10,7 @@ import * as C from './constants';
 import type { Observation } from './types';
 import type { Step } from './state';
 import { companyFor } from './conversations';
-import { latenessGameMs, perceptionTurnOf } from './stagger';
+import { perceptionTurn } from './stagger';
 
 export function perceive(step: Step): void {
   const { map } = step.world;
@@ -31,7 +31,7 @@ export function perceive(step: Step): void {
     // Arriving and world events are reasons to look at once.
     const moved = viewer.perceivedArena !== arenaIndex;
     if (step.forcePerception || dirtyMark[arenaIndex] === pass) viewer.lookDue = true;
-    if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurnOf(step, latenessOf(i, viewer.spec.id)))) continue;
+    if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
     lookers.push(viewer);
     if (lookedMark[arenaIndex] !== pass) {
       lookedMark[arenaIndex] = pass;
@@ -220,18 +220,6 @@ let lookedMark = new Int32Array(0);
 let dirtyMark = new Int32Array(0);
 let lookersIn = new Int32Array(0);
 let arenaOf = new Int32Array(0);
-/** Each agent's lateness (stagger.ts) by its place in the town's order, with the id it is for: read in the pass over the
- * town without a look-up by id (latenessGameMs's map) for every agent whose look is due. */
-const latenessIds: string[] = [];
-let latenessMs = new Float64Array(0);
-
-function latenessOf(i: number, id: string): number {
-  if (latenessIds[i] === id) return latenessMs[i];
-  const late = latenessGameMs(id);
-  latenessIds[i] = id;
-  latenessMs[i] = late;
-  return late;
-}
 
 /** The next pass's number, the notes sized for the map's arenas (and any dirty index beyond them) and for the agents. */
 function nextPass(step: Step): number {
@@ -244,14 +232,7 @@ function nextPass(step: Step): number {
     pass = 0;
   }
   const agents = step.state.agents.length;
-  if (arenaOf.length < agents) {
-    arenaOf = new Int32Array(agents + (agents >> 3));
-    const kept = latenessMs;
-    latenessMs = new Float64Array(arenaOf.length);
-    latenessMs.set(kept);
-    // Filled in order (an array written first at a far index would be kept as a dictionary, slow to read).
-    while (latenessIds.length < arenaOf.length) latenessIds.push('');
-  }
+  if (arenaOf.length < agents) arenaOf = new Int32Array(agents + (agents >> 3));
   return ++pass;
 }
 
@@ -306,8 +287,11 @@ export function requestObservations(step: Step): void {
   }
 }
 
-/** Holds an observation until cognition takes it; the oldest waiting one is dropped (and no longer held, so it can be seen again) past the limit. */
-function take(agent: AgentSimState, obs: Observation, now: number): void {
+/**
+ * Holds an observation until cognition takes it; the oldest waiting one is dropped (and no longer held, so it can be seen
+ * again) past the limit. Exported with `holds` for the reference scan perception is tested against.
+ */
+export function take(agent: AgentSimState, obs: Observation, now: number): void {
   agent.held.push([obs.description, now]);
   if (agent.held.length > C.HELD_EVENTS_LIMIT) agent.held.shift();
   agent.pendingObservations.push(obs);
@@ -317,7 +301,8 @@ function take(agent: AgentSimState, obs: Observation, now: number): void {
   }
 }
 
-function holds(agent: AgentSimState, description: string, now: number): boolean {
+/** Whether the agent holds `description` seen within REPERCEIVE_AFTER_GAME_MS. */
+export function holds(agent: AgentSimState, description: string, now: number): boolean {
   for (let i = agent.held.length - 1; i >= 0; i--) {
     const [k, at] = agent.held[i];
     if (k === description) return now - at < C.REPERCEIVE_AFTER_GAME_MS;

@@ -13,10 +13,6 @@ export { latenessGameMs };
 
 /** Whether the agent's own clock passed a perception turn in this step (every step, when steps are that long). */
 export function perceptionTurn(step: Step, agentId: string): boolean {
-  return perceptionTurnOf(step, latenessGameMs(agentId));
-}
-
-/** perceptionTurn for an agent `late` ms late (its latenessGameMs), for a caller that keeps it. */
-export function perceptionTurnOf(step: Step, late: number): boolean {
+  const late = latenessGameMs(agentId);
   return Math.floor((step.now - late) / C.PERCEPTION_TURN_GAME_MS) !== Math.floor((step.previousGameMs - late) / C.PERCEPTION_TURN_GAME_MS);
 }
