@@ -184,3 +184,31 @@ describe('a file made before shared vectors (vec0, schema 2)', () => {
     expect(vectorOf(bytesOf(inputs[0].embedding))).toEqual(inputs[0].embedding);
   });
 });
+
+describe('a stored vector read back (vectorOf)', () => {
+  const v = new Float32Array([0.5, -1.25, 3, 1e-7]);
+
+  it('reads a row’s bytes in place, and copies bytes that share their memory', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (v BLOB)');
+    db.prepare('INSERT INTO t VALUES (?)').run(bytesOf(v));
+    // SQLite's rows come as buffers of their own: read in place (no second copy made outside V8's heap).
+    const row = db.prepare('SELECT v FROM t').pluck().get() as Buffer;
+    expect(row.byteOffset === 0 && row.byteLength === row.buffer.byteLength).toBe(true);
+    const inPlace = vectorOf(row);
+    expect(inPlace).toEqual(v);
+    expect(inPlace.buffer).toBe(row.buffer);
+    db.close();
+    // A slice of a shared pool (Buffer.from of few bytes) is copied: the pool's next use must not change the vector.
+    const pooled = Buffer.from(bytesOf(v));
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.byteLength);
+    const copied = vectorOf(pooled);
+    pooled.fill(0);
+    expect(copied).toEqual(v);
+    // The control: read in place, the same slice's vector would have changed.
+    const slice = Buffer.from(bytesOf(v));
+    const view = new Float32Array(slice.buffer, slice.byteOffset, slice.byteLength / 4);
+    slice.fill(0);
+    expect(view).not.toEqual(v);
+  });
+});
