@@ -239,3 +239,25 @@ describe('the offline mind speaks in the right voice', () => {
     expect(stranger).toMatch(/^Marek\? Marek runs the bar/);
   });
 });
+
+describe('a gathering named in a sentence (gatheringIn)', () => {
+  const heard = Date.UTC(2026, 1, 13, 9, 0) as number;
+  const day = (y: number, m: number, d: number) => Date.UTC(y, m, d) / 86_400_000;
+  it('reads its kind, place, day and time whatever the case, and nothing where one is missing', async () => {
+    const { gatheringIn } = await import('../../server/src/agent/offlinePlanning');
+    expect(gatheringIn('A Valentine’s PARTY at HOBBS CAFE on February 14 at 5pm', heard, map)).toMatchObject({
+      kind: 'party',
+      sector: 'Hobbs Cafe',
+      day: day(2026, 1, 14),
+      minuteOfDay: 17 * 60,
+    });
+    expect(gatheringIn('a reading at the Hobbs Cafe on the 2nd of March, 7:30 pm', heard, map)).toMatchObject({ kind: 'reading', day: day(2026, 2, 2), minuteOfDay: 19 * 60 + 30 });
+    expect(gatheringIn('dinner at hobbs cafe tomorrow at 6pm', heard, map)).toMatchObject({ day: day(2026, 1, 14), minuteOfDay: 18 * 60 });
+    expect(gatheringIn('a picnic at Hobbs Cafe on Sunday at 11am', heard, map)).toMatchObject({ day: day(2026, 1, 15) });
+    // Each of kind, time, place and day missing in turn.
+    expect(gatheringIn('coffee at Hobbs Cafe on February 14 at 5pm', heard, map)).toBeNull();
+    expect(gatheringIn('a party at Hobbs Cafe on February 14', heard, map)).toBeNull();
+    expect(gatheringIn('a party at the moon on February 14 at 5pm', heard, map)).toBeNull();
+    expect(gatheringIn('a party at Hobbs Cafe some day at 5pm', heard, map)).toBeNull();
+  });
+});

@@ -71,26 +71,40 @@ export interface Gathering {
  * heard), or "today", "tonight", "tomorrow" (from when it was heard).
  */
 export function gatheringIn(text: string, heardGameMs: number, map: TownMap): Gathering | null {
+  // The cheap tests first: a plan reads every memory of its agent through here, and most name no gathering.
   const kind = GATHERINGS.exec(text)?.[1]?.toLowerCase();
-  const time = /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/i.exec(text);
+  const time = kind ? /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/i.exec(text) : null;
+  if (!kind || !time) return null;
   const lower = text.toLowerCase();
-  const sector = map.places.sectors.find((s) => lower.includes(s.name.toLowerCase()));
+  const sector = sectorNamesOf(map).find((s) => lower.includes(s.lower))?.sector;
   const day = dayIn(text, heardGameMs);
-  if (!kind || !time || !sector || day === null || sector.arenas.length === 0) return null;
+  if (!sector || day === null || sector.arenas.length === 0) return null;
   let hour = Number(time[1]) % 12;
   if (time[3].toLowerCase() === 'pm') hour += 12;
   return { kind, sector: sector.name, arenaAddress: sector.arenas[0].address, day, minuteOfDay: hour * 60 + Number(time[2] ?? 0) };
 }
 
+type Sector = TownMap['places']['sectors'][number];
+/** Each map's sectors with their names in lower case, in the map's order (made once: a town of 10,000 has thousands). */
+const sectorNames = new WeakMap<TownMap, Array<{ lower: string; sector: Sector }>>();
+function sectorNamesOf(map: TownMap): Array<{ lower: string; sector: Sector }> {
+  let names = sectorNames.get(map);
+  if (!names) sectorNames.set(map, (names = map.places.sectors.map((sector) => ({ lower: sector.name.toLowerCase(), sector }))));
+  return names;
+}
+
+/** "February 14" or "14 February" (or "14th of February") for each month, in the months' order. */
+const DATE_OF_MONTH = MONTHS.map((month) => new RegExp(`\\b${month}\\s+(\\d{1,2})(st|nd|rd|th)?\\b|\\b(\\d{1,2})(st|nd|rd|th)?\\s+(of\\s+)?${month}\\b`, 'i'));
+const WEEKDAY = WEEKDAYS.map((w) => new RegExp(`\\b${w}\\b`, 'i'));
+
 function dayIn(text: string, heardGameMs: number): number | null {
   const heard = dayIndex(heardGameMs);
   const date = new Date(heard * GAME_MS_PER_DAY);
   for (let m = 0; m < 12; m++) {
-    const month = MONTHS[m];
-    const hit = new RegExp(`\\b${month}\\s+(\\d{1,2})(st|nd|rd|th)?\\b|\\b(\\d{1,2})(st|nd|rd|th)?\\s+(of\\s+)?${month}\\b`, 'i').exec(text);
+    const hit = DATE_OF_MONTH[m].exec(text);
     if (hit) return Math.floor(Date.UTC(date.getUTCFullYear(), m, Number(hit[1] ?? hit[3])) / GAME_MS_PER_DAY);
   }
-  const weekday = WEEKDAYS.findIndex((w) => new RegExp(`\\b${w}\\b`, 'i').test(text));
+  const weekday = WEEKDAY.findIndex((w) => w.test(text));
   if (weekday >= 0) return heard + ((weekday - date.getUTCDay() + 7) % 7);
   if (/\b(today|tonight|this (morning|afternoon|evening))\b/i.test(text)) return heard;
   if (/\btomorrow\b/i.test(text)) return heard + 1;
