@@ -27,8 +27,7 @@ export interface SliceOptions {
  *
  * Each slice is written as UTF-8 straight into one of two input buffers, kept for the whole snapshot: zlib's thread
  * deflates one while the next slice fills the other. A buffer made per slice (the stream's Buffer.from of a string)
- * was ~60 MB of memory outside V8's heap a snapshot at 10,000, and V8 answers such memory with a full collection: half
- * the major collections of the served morning, each a tick of 35–105 ms.
+ * was ~60 MB of memory outside V8's heap a snapshot at 10,000, which V8 answers with full collections.
  */
 export async function deflateInSlices(saved: Readonly<SavedTown>, options: SliceOptions = {}): Promise<Buffer | null> {
   const sliceMs = options.sliceMs ?? SNAPSHOT_SLICE_MS;
