@@ -251,7 +251,11 @@ describe('a gathering named in a sentence (gatheringIn)', () => {
       day: day(2026, 1, 14),
       minuteOfDay: 17 * 60,
     });
-    expect(gatheringIn('a reading at the Hobbs Cafe on the 2nd of March, 7:30 pm', heard, map)).toMatchObject({ kind: 'reading', day: day(2026, 2, 2), minuteOfDay: 19 * 60 + 30 });
+    expect(gatheringIn('a reading at the Hobbs Cafe on the 2nd of March, 7:30 pm', heard, map)).toMatchObject({
+      kind: 'reading',
+      day: day(2026, 2, 2),
+      minuteOfDay: 19 * 60 + 30,
+    });
     expect(gatheringIn('dinner at hobbs cafe tomorrow at 6pm', heard, map)).toMatchObject({ day: day(2026, 1, 14), minuteOfDay: 18 * 60 });
     expect(gatheringIn('a picnic at Hobbs Cafe on Sunday at 11am', heard, map)).toMatchObject({ day: day(2026, 1, 15) });
     // Each of kind, time, place and day missing in turn.
