@@ -7,6 +7,8 @@ import { asAgentId } from '../../server/src/world/types';
 import { parseClock } from '../../server/src/world/clockText';
 import { firstPerson, ownVoice, thirdPerson } from '../../server/src/agent/voice';
 import { withPlace } from '../../server/src/agent/offlineTalk';
+import { gatheringIn } from '../../server/src/agent/offlinePlanning';
+import { dayIndex } from '../../server/src/protocol/time';
 import type { ConversationLine } from '../../server/src/agent/mind';
 
 const map = loadTownMap('maps/town.tmj');
@@ -242,9 +244,8 @@ describe('the offline mind speaks in the right voice', () => {
 
 describe('a gathering named in a sentence (gatheringIn)', () => {
   const heard = Date.UTC(2026, 1, 13, 9, 0) as number;
-  const day = (y: number, m: number, d: number) => Date.UTC(y, m, d) / 86_400_000;
-  it('reads its kind, place, day and time whatever the case, and nothing where one is missing', async () => {
-    const { gatheringIn } = await import('../../server/src/agent/offlinePlanning');
+  const day = (y: number, m: number, d: number) => dayIndex(Date.UTC(y, m, d));
+  it('reads its kind, place, day and time whatever the case, and nothing where one is missing', () => {
     expect(gatheringIn('A Valentine’s PARTY at HOBBS CAFE on February 14 at 5pm', heard, map)).toMatchObject({
       kind: 'party',
       sector: 'Hobbs Cafe',

@@ -43,7 +43,6 @@ export async function deflateInSlices(saved: Readonly<SavedTown>, options: Slice
   const input = new SliceBuffers();
   const { agents, ...rest } = saved.sim;
   // {"sim":{...rest,"agents":[a0,a1,...]},"clock":{...}}: rest always has the version, seed and time.
-  await input.next();
   input.put(`{"sim":${JSON.stringify(rest).slice(0, -1)},"agents":[`);
   let i = 0;
   while (i < agents.length) {
@@ -75,7 +74,7 @@ class SliceBuffers {
   private readonly buffers = [Buffer.allocUnsafeSlow(1 << 20), Buffer.allocUnsafeSlow(1 << 20)];
   /** Settles when zlib has consumed the buffer's last write (its stream's write callback). */
   private readonly consumed: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
-  private current = 1;
+  private current = 0;
   private length = 0;
 
   /** Moves to the other buffer, once zlib is done with what was last written from it. */
