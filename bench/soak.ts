@@ -314,8 +314,9 @@ export function soakSvg(samples: SoakSample[], title: string): string {
   const y = (v: number, max: number) => B - ((B - T) * v) / max;
   const line = (values: number[], max: number) => samples.map((s, i) => `${x(s.gameHour).toFixed(1)},${y(values[i], max).toFixed(1)}`).join(' ');
   const ticks: string[] = [];
-  // An hour label every 3, 6, 12 or 24 game hours: the first that leaves 40 px between labels.
-  const step = [3, 6, 12].find((h) => ((R - L) * h) / hours >= 40) ?? 24;
+  // An hour label every 3, 6 or 12 game hours, or a whole number of days: the first that leaves 40 px between labels.
+  const fits = (h: number) => ((R - L) * h) / hours >= 40;
+  const step = [3, 6, 12].find(fits) ?? 24 * Math.ceil((40 * hours) / (R - L) / 24);
   for (let h = 0; h <= hours; h += step) ticks.push(`<text x="${x(h)}" y="${B + 18}" text-anchor="middle">${h}:00</text>`);
   for (let i = 0; i <= 4; i++) {
     const v = (rssMax * i) / 4;

@@ -32,6 +32,8 @@ describe('soakSvg', () => {
     [96, 12],
     [168, 12],
     [336, 24],
+    [720, 48],
+    [2016, 144],
   ])('labels a %i-hour run every %i game hours, at least 40 px apart, from 0:00 to its end', (hours, step) => {
     const labels = hourLabels(soakSvg(samples(hours), 'test'));
     expect(labels[0][1]).toBe('0:00');
