@@ -56,6 +56,26 @@ describe('DueAgents', () => {
     due.all();
     expect(due.take(left, 126_000)).toBeNull();
   });
+
+  it("gives everyone's first turns a slice a step when asked to: walkers at once, touched ones early, nobody twice", () => {
+    const town = [agent('a'), agent('b'), agent('c', true), agent('d'), agent('e'), agent('f'), agent('g')];
+    const due = new DueAgents();
+    // Fewer than the slice: everyone at once, as without one.
+    expect(due.take(town, 0, 7)).toBeNull();
+    due.all();
+    // The walker now, and two first turns a step in the town's order; the others have theirs to come.
+    expect(ids(due.take(town, 0, 2))).toEqual(['a', 'b', 'c']);
+    expect(town.map((a) => due.beforeFirstTurn(a))).toEqual([false, false, false, true, true, true, true]);
+    for (const a of town.slice(0, 3)) due.ran(a, 600_000);
+    // f is touched before its turn: it has it now, with the slice's two, and is not given another.
+    due.touch(town[5]);
+    expect(ids(due.take(town, 6_000, 2))).toEqual(['c', 'd', 'e', 'f']);
+    // g leaves town before its turn; then nobody is left to have one.
+    const left = town.filter((a) => a.spec.id !== 'g');
+    expect(ids(due.take(left, 12_000, 2))).toEqual(['c']);
+    expect(town.map((a) => due.beforeFirstTurn(a))).toEqual(Array(7).fill(false));
+    expect(ids(due.take(left, 18_000, 2))).toEqual(['c']);
+  });
 });
 
 describe('a town stepped by its due agents', () => {

@@ -12,6 +12,7 @@ import { perceptionTurn } from '../../server/src/sim/stagger';
 import * as C from '../../server/src/sim/constants';
 import type { AgentSimState, Observation, WorldEventState } from '../../server/src/sim/types';
 import type { Step } from '../../server/src/sim/state';
+import { DueAgents } from '../../server/src/sim/dueAgents';
 import { asAgentId } from '../../server/src/world/types';
 
 const W = 90;
@@ -100,6 +101,8 @@ function stepOf(town: Town, now: number, previousGameMs: number, reasons: Pick<S
     previousGameMs,
     ...reasons,
     dirtyArenas: new Set(reasons.dirtyArenas),
+    // Nobody's first turn still to come (a budgeted step's: dueAgents.ts).
+    due: new DueAgents(),
   } as unknown as Step;
 }
 

@@ -3,17 +3,18 @@
 // take up every action the unbudgeted one does, in the same order for each agent, a few steps later at most, and end
 // the wave doing the same things; the control, a budget that forgets who waited, must lose actions.
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GAME_MS_PER_MINUTE } from '../../server/src/protocol/time';
 import { Simulation } from '../../server/src/sim/Simulation';
 import type { AgentSimState, SimState, StepResult } from '../../server/src/sim/types';
 import type { StepBudget } from '../../server/src/sim/state';
+import { DueAgents } from '../../server/src/sim/dueAgents';
 import type { TownMap } from '../../server/src/world/types';
 import { generateTown } from '../../scripts/generateTown';
 import { openOfflineTown, tempDir } from '../helpers';
 
 const STEP_GAME_MS = 6_000;
-const BUDGET: StepBudget = { walks: 2, searchTiles: 3_000 };
+const BUDGET: StepBudget = { firstTurns: Infinity, walks: 2, searchTiles: 3_000 };
 
 /** The control: an agent past the budget is neither due again nor un-marked as quiet. */
 class ForgetsWhoWaited extends Simulation {
@@ -27,6 +28,10 @@ interface Lived {
   walksPerStep: number[];
   /** Tiles each step searched (the searches between steps, of the walks it gave up, not counted). */
   tilesPerStep: number[];
+  /** The steps at which each agent handed observations over (it looked around). */
+  looked: Map<string, number[]>;
+  /** Agents' schedules run in each step. */
+  ranPerStep: number[];
   sim: Simulation;
 }
 
@@ -34,11 +39,14 @@ function live(map: TownMap, state: SimState, budget: StepBudget | null, Sim: typ
   const sim = new Sim(map, [], { seed: state.seed, startGameMs: state.gameMs });
   sim.setState(state);
   const fields = sim.world.fields;
-  const lived: Lived = { actions: new Map(), walksPerStep: [], tilesPerStep: [], sim };
+  const lived: Lived = { actions: new Map(), walksPerStep: [], tilesPerStep: [], looked: new Map(), ranPerStep: [], sim };
   for (let i = 0; i < steps; i++) {
     const stepStart = fields.stats.tilesSearched;
+    const ranBefore = sim.scheduleCounts.ran;
     const result: StepResult = sim.step(sim.gameMs + STEP_GAME_MS, [], budget);
     lived.tilesPerStep.push(fields.stats.tilesSearched - stepStart);
+    lived.ranPerStep.push(sim.scheduleCounts.ran - ranBefore);
+    for (const r of result.requests) if (r.kind === 'observe') lived.looked.set(r.agentId, [...(lived.looked.get(r.agentId) ?? []), i]);
     // As the town loop does between ticks: the walks whose searches the budget gave up are searched.
     if (!forgetGivenUp) for (const walk of sim.searchLater) fields.searchAhead(walk.from, walk.to);
     let n = 0;
@@ -126,6 +134,50 @@ describe("a live step's budget", () => {
       const stuck = live(town.sim.map, state, BUDGET, Simulation, true);
       expect(lagsAgainst(reference, stuck).differ.length).toBeGreaterThan(0);
     } finally {
+      await town.close();
+    }
+  }, 120_000);
+
+  it("gives a new world's agents their first turns a slice a step, each looking around only after its own", async () => {
+    const dir = tempDir('smalltown-first-turns-');
+    generateTown({ agents: 120, outDir: dir, seed: 7 });
+    // A new world, as it opens (nothing stepped): everyone is due, nobody asleep yet.
+    const town = await openOfflineTown({ mapFile: path.join(dir, 'town.tmj'), personasDir: path.join(dir, 'personas'), startTime: '2026-02-13T06:30' });
+    try {
+      const state = town.sim.getState();
+      const slice: StepBudget = { firstTurns: 10, walks: Infinity, searchTiles: Infinity };
+      const steps = 60;
+      const reference = live(town.sim.map, state, null, Simulation, false, steps);
+      const budgeted = live(town.sim.map, state, slice, Simulation, false, steps);
+
+      // The reference runs everyone's schedule at once; the budgeted steps 10 first turns each, until all had theirs.
+      expect(reference.ranPerStep[0]).toBe(120);
+      expect(budgeted.ranPerStep[0]).toBe(10);
+      const firstActionSteps = [...budgeted.actions.values()].map((l) => l[0][0]);
+      // (The awake ones with no plan yet take nothing up: they stand as they are until their routine or plan.)
+      expect(firstActionSteps.length).toBe(reference.actions.size);
+      expect(firstActionSteps.length).toBeGreaterThan(100);
+      for (let k = 0; k < 12; k++) expect(firstActionSteps.filter((at) => at <= k).length).toBeLessThanOrEqual(10 * (k + 1));
+      expect(Math.max(...firstActionSteps)).toBe(11);
+      // The same actions in the same order, each no earlier and at most the 12 steps the slices take later.
+      const lags = lagsAgainst(reference, budgeted);
+      expect(lags.differ).toEqual([]);
+      expect(lags.maxLag).toBeGreaterThan(0);
+      expect(lags.maxLag).toBeLessThanOrEqual(11);
+      // Nobody looks around before its first turn (not yet asleep, it would see its bedroom). After it, the sleepers
+      // sleep, and the awake wait for their plans (busy): nobody here looks in the sim alone, with no mind answering.
+      const lookedEarly = (l: Lived) => [...l.looked].filter(([agent, at]) => at[0] < (l.actions.get(agent)?.[0][0] ?? Infinity)).map(([agent]) => agent);
+      expect(lookedEarly(reference)).toEqual([]);
+      expect(lookedEarly(budgeted)).toEqual([]);
+      const doing = (l: Lived) => l.sim.agents().map((a) => [a.spec.id, a.current.description, a.current.address, a.actionIndex, a.asleep]);
+      expect(doing(budgeted)).toEqual(doing(reference));
+
+      // The control: agents whose first turn is still to come look around as if it had come.
+      vi.spyOn(DueAgents.prototype, 'beforeFirstTurn').mockReturnValue(false);
+      const control = live(town.sim.map, state, slice, Simulation, false, steps);
+      expect(lookedEarly(control).length).toBeGreaterThan(10);
+    } finally {
+      vi.restoreAllMocks();
       await town.close();
     }
   }, 120_000);

@@ -158,7 +158,7 @@ export class Simulation implements SimReadView {
     startDecidedConversations(step);
     // Only the agents that may be due (dueAgents.ts), in the town's order; of those, the quiet are passed over.
     if (this.scheduleEveryAgent) this.due.all();
-    const due = this.due.take(state.agents, now);
+    const due = this.due.take(state.agents, now, budget === null || this.scheduleEveryAgent ? Infinity : budget.firstTurns);
     let ran = 0;
     for (const agent of due ?? state.agents) {
       if (!this.scheduleEveryAgent && this.quiet.isQuiet(agent, now)) continue;

@@ -7,7 +7,8 @@
 // timing wheel of the game time each quiet agent is next due. A step runs the schedule of those that
 // QuietSchedule does not call quiet, in the town's order, and the outcome is the pass over everyone's
 // (tests/unit/dueAgents.test.ts; tests/unit/scheduleSkips.test.ts against running every agent).
-// Derived, not state: a restored or renamed state starts with everyone due.
+// Derived, not state: a restored or renamed state starts with everyone due. A live step's budget spreads
+// those first turns over the next steps, a slice at a time (tests/unit/stepBudget.test.ts).
 import type { AgentSimState } from './types';
 
 /** Game ms a slot of the wheel spans: due agents come out a slot at a time, those not yet due go back. */
@@ -28,6 +29,13 @@ export class DueAgents {
   private positions = new Map<AgentSimState, number>();
   private positionsOf: readonly AgentSimState[] | null = null;
   private positionsLength = -1;
+  /**
+   * The agents still to have their first turn since everyone fell due, in the town's order from `firstTurnAt` (a
+   * budgeted step takes a slice of them: take's `firstTurnsAtMost`); `beforeFirst` holds those of them not yet taken.
+   */
+  private firstTurns: AgentSimState[] = [];
+  private firstTurnAt = 0;
+  private readonly beforeFirst = new Set<AgentSimState>();
 
   /** Everyone is due at the next step. */
   all(): void {
@@ -57,22 +65,61 @@ export class DueAgents {
 
   /**
    * The agents whose schedule may need to run at `now`, in the town's order (`agents`); null when everyone
-   * is. Takes the touched agents (those touched from now on count for the next step).
+   * is. Takes the touched agents (those touched from now on count for the next step). When everyone is due
+   * and there are more than `firstTurnsAtMost` (a live step's budget), the walkers are due now and the rest
+   * `firstTurnsAtMost` a step, in the town's order, with whoever else falls due (touched ones at once).
    */
-  take(agents: readonly AgentSimState[], now: number): AgentSimState[] | null {
+  take(agents: readonly AgentSimState[], now: number, firstTurnsAtMost = Infinity): AgentSimState[] | null {
     if (this.everyone) {
       this.everyone = false;
       this.touched = new Set();
       this.walkers.clear();
       this.wheel.clear();
       this.nextSlot = Math.floor(now / WHEEL_SLOT_GAME_MS);
-      return null;
+      this.beforeFirst.clear();
+      this.firstTurns = [];
+      this.firstTurnAt = 0;
+      if (agents.length <= firstTurnsAtMost) return null;
+      const due = new Set<AgentSimState>();
+      for (const a of agents) {
+        if (a.movement !== null) {
+          due.add(a);
+          continue;
+        }
+        this.firstTurns.push(a);
+        this.beforeFirst.add(a);
+      }
+      this.takeFirstTurns(due, firstTurnsAtMost);
+      return this.inTownOrder(agents, due);
     }
     const due = this.touched;
     this.touched = new Set();
     for (const a of this.walkers) due.add(a);
     this.takeWheel(now, due);
+    if (this.beforeFirst.size > 0) this.takeFirstTurns(due, firstTurnsAtMost);
     return this.inTownOrder(agents, due);
+  }
+
+  /** Whether the agent is still to have its first turn since everyone fell due (see take). */
+  beforeFirstTurn(agent: AgentSimState): boolean {
+    return this.beforeFirst.size > 0 && this.beforeFirst.has(agent);
+  }
+
+  /** Adds the next `most` agents still to have their first turn to `due`; those due anyway have theirs now too. */
+  private takeFirstTurns(due: Set<AgentSimState>, most: number): void {
+    for (const a of due) this.beforeFirst.delete(a);
+    let taken = 0;
+    while (taken < most && this.firstTurnAt < this.firstTurns.length) {
+      const a = this.firstTurns[this.firstTurnAt++];
+      if (!this.beforeFirst.delete(a)) continue;
+      due.add(a);
+      taken++;
+    }
+    if (this.firstTurnAt >= this.firstTurns.length) {
+      this.firstTurns = [];
+      this.firstTurnAt = 0;
+      this.beforeFirst.clear();
+    }
   }
 
   /** Moves the agents due by `now` out of the wheel into `due`; those of the current slot not yet due stay. */

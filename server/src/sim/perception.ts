@@ -32,6 +32,8 @@ export function perceive(step: Step): void {
     const moved = viewer.perceivedArena !== arenaIndex;
     if (step.forcePerception || dirtyMark[arenaIndex] === pass) viewer.lookDue = true;
     if (!moved && !step.forcePerception && !(viewer.lookDue && perceptionTurn(step, viewer.spec.id))) continue;
+    // Its first turn still to come (a budgeted step's slice: dueAgents.ts): it looks after it, as it is then.
+    if (step.due.beforeFirstTurn(viewer)) continue;
     lookers.push(viewer);
     if (lookedMark[arenaIndex] !== pass) {
       lookedMark[arenaIndex] = pass;

@@ -114,10 +114,13 @@ export interface WalkAhead {
  * a path search, logged and sent to viewers) is spread over the next steps instead of holding one: `walks` new walks,
  * and path searches up to `searchTiles` tiles (a search that would go past them is given up there, and its walk
  * searched between ticks). An agent whose new action would walk past either waits for the next step, as if that much
- * later (schedule.ts setAction); an action taken up where the agent stands never waits. Lockstep runs (scenarios,
- * batches) have no budget and step exactly as ever.
+ * later (schedule.ts setAction); an action taken up where the agent stands never waits. And `firstTurns`: when
+ * everyone is due (a new or resumed world: 10,000 first actions and plan requests in one step), the schedules of that
+ * many a step, in the town's order (walkers at once); the rest have their turn at the next steps, and look around only
+ * after it (dueAgents.ts). Lockstep runs (scenarios, batches) have no budget and step exactly as ever.
  */
 export interface StepBudget {
+  firstTurns: number;
   walks: number;
   searchTiles: number;
 }

@@ -57,7 +57,9 @@ export const WALKS_AHEAD_SLICES = 10;
 const WALKS_AHEAD_TURN_MS = 6;
 /**
  * What a live tick starts at most (sim/state.ts StepBudget), for each game minute it advances the clock: a tick at 1×
- * (6 game seconds) starts 80 walks and searches 100,000 tiles at most; no tick less (a held clock's included), and
+ * (6 game seconds) starts 80 walks and searches 100,000 tiles at most, and gives 500 agents their first turn in a new
+ * or resumed world (the town of 10,000's first tick took 110–170 ms for all, and each of its first 20 ticks now takes
+ * ~10 ms more than a tick after them); no tick less (a held clock's included), and
  * none more than a tick of 100 ms at the clock's rate (a late tick's budget grew with its lateness). The town of
  * 10,000 searched ~32,000 tiles in a mean tick of its morning, but a commute wave started ~300 walks and searched
  * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late.
@@ -65,7 +67,7 @@ const WALKS_AHEAD_TURN_MS = 6;
  * commute's search reached up to 400,000 tiles). A town of 1,000 rarely reaches the budget; a lockstep run
  * (scenarios, batches) has none.
  */
-export const TICK_BUDGET_PER_GAME_MINUTE: StepBudget = { walks: 800, searchTiles: 1_000_000 };
+export const TICK_BUDGET_PER_GAME_MINUTE: StepBudget = { firstTurns: 5_000, walks: 800, searchTiles: 1_000_000 };
 /** The game time a tick at 1× advances (at 10 Hz): the least a tick's budget is worked out for. */
 const ONE_X_TICK_GAME_MS = 6_000;
 /** The most wall time a tick's budget is worked out for, at the clock's rate: a tick at 10 Hz. */
@@ -647,6 +649,7 @@ export class TownLoop {
 /** The budget of a live tick that advances the clock by `advancedGameMs` (TICK_BUDGET_PER_GAME_MINUTE). */
 export function tickBudget(advancedGameMs: number): StepBudget {
   const minutes = Math.max(advancedGameMs, ONE_X_TICK_GAME_MS) / GAME_MS_PER_MINUTE;
-  const { walks, searchTiles } = TICK_BUDGET_PER_GAME_MINUTE;
-  return { walks: Math.round(walks * minutes), searchTiles: Math.round(searchTiles * minutes) };
+  const { firstTurns, walks, searchTiles } = TICK_BUDGET_PER_GAME_MINUTE;
+  const times = (n: number) => Math.round(n * minutes);
+  return { firstTurns: times(firstTurns), walks: times(walks), searchTiles: times(searchTiles) };
 }
