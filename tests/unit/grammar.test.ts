@@ -4,7 +4,7 @@
 // that the defect scan (analysis/defects.ts) stops at it where a pattern can tell from the text alone.
 import { describe, expect, it } from 'vitest';
 import { addressing, firstPerson, ownVoice, thirdPerson } from '../../server/src/agent/voice';
-import { HE, pronounsOf, report, SHE, takenUp, THEY, type Cast } from '../../server/src/agent/grammar';
+import { HE, pronounsOf, report, SHE, takenUp, THEY, townCast, type Cast } from '../../server/src/agent/grammar';
 import { knownPersonAsThey, textDefects } from '../../server/src/analysis/defects';
 
 const TOWN = ['Isabella Rivera', 'Klaus Mueller', 'Maria Lopez', 'Sam Moore', 'Tomas Varga', 'Omar Haddad', 'Kenji Tanaka', 'Claire Moreau'];
@@ -152,5 +152,42 @@ describe('the person-and-number layer', () => {
   it('takes up a question put to the agent in its own person', () => {
     expect(takenUp('What would you do if your stove caught fire')).toBe('What would I do if my stove caught fire');
     expect(takenUp('What would you do if you were locked out of your house')).toBe('What would I do if I was locked out of my house');
+  });
+});
+
+describe("the town's cast (townCast: everyone's names, indexed once, less the speaker)", () => {
+  // Two people share a first name, and the speaker is the first of them in the town's list.
+  const names = new Map([
+    ['ana-lopez', 'Ana Lopez'],
+    ['ana-kim', 'Ana Kim'],
+    ['bo-chen', 'Bo Chen'],
+  ]);
+  const SENTENCES = [
+    'Ana Lopez met Ana at the cafe, and Bo Chen said she liked her.',
+    "Ana is planning Ana Lopez's party with Bo.",
+    'Bo Chen told Ana Kim that Ana was late.',
+  ];
+  const filtered = (self: string) => [...names.values()].filter((n) => n !== self);
+
+  it('names whom the list of the others, made afresh, names; the speaker itself is last (the control: kept where it was)', () => {
+    for (const self of names.values())
+      for (const s of SENTENCES) {
+        expect(firstPerson(s, self, townCast(names, self))).toBe(firstPerson(s, self, filtered(self)));
+        expect(ownVoice(s, townCast(names, self))).toBe(ownVoice(s, filtered(self)));
+        const listener = self === 'Bo Chen' ? 'Ana Kim' : 'Bo Chen';
+        expect(addressing(s, listener, townCast(names, self))).toBe(addressing(s, listener, filtered(self)));
+      }
+    // "Ana", said by Ana Lopez, is Ana Kim: the speaker's own name comes after everyone else's.
+    expect(firstPerson(SENTENCES[0], 'Ana Lopez', townCast(names, 'Ana Lopez'))).toBe('I met Ana at the cafe, and Bo Chen said she liked her.');
+    // The control: the speaker left where the town lists it, first of the Anas, takes the "Ana" it met.
+    expect(firstPerson(SENTENCES[0], 'Ana Lopez', [...names.values()])).toBe('I met me at the cafe, and Bo Chen said she liked her.');
+  });
+
+  it("is indexed once for the town's names, not at each sentence", () => {
+    const a = townCast(names, 'Ana Lopez');
+    const b = townCast(names, 'Bo Chen');
+    expect(a.names).toBe(b.names);
+    // A town whose names changed (a new map of them) gets its own list.
+    expect(townCast(new Map(names), 'Bo Chen').names).not.toBe(a.names);
   });
 });

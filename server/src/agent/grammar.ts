@@ -24,7 +24,57 @@ export const THEY: Pronouns = { subject: 'they', object: 'them', possessive: 'th
 /** Who is talked about: the people's full names, and what is known of their pronouns (full name -> pronouns). */
 export interface Cast {
   names: readonly string[];
+  /** A name of `names` that is not in the cast (the speaker, of everyone in town: townCast). */
+  except?: string;
+  /** Names in the cast after `names`. */
+  more?: readonly string[];
   pronouns?: ReadonlyMap<string, Pronouns>;
+}
+
+/**
+ * A names list's lookups: the full names, and each first name's full names in the list's order. Made once for a
+ * list kept (a town's everyone, townCast): made at each sentence, the town of 10,000's talk built a set and a map of
+ * 10,000 names a line, too big for V8's young generation, and a fifth of what its old generation took in.
+ */
+interface NamesIndex {
+  full: ReadonlySet<string>;
+  byFirst: ReadonlyMap<string, readonly string[]>;
+}
+const namesIndexes = new WeakMap<readonly string[], NamesIndex>();
+
+function namesIndexOf(names: readonly string[]): NamesIndex {
+  let index = namesIndexes.get(names);
+  if (index) return index;
+  const byFirst = new Map<string, string[]>();
+  for (const n of names) {
+    const first = n.split(' ')[0];
+    const list = byFirst.get(first);
+    if (list) list.push(n);
+    else byFirst.set(first, [n]);
+  }
+  index = { full: new Set(names), byFirst };
+  namesIndexes.set(names, index);
+  return index;
+}
+
+/** Whether the full name is in the cast. */
+function inCast(cast: Cast, name: string): boolean {
+  return (name !== cast.except && namesIndexOf(cast.names).full.has(name)) || (cast.more?.includes(name) ?? false);
+}
+
+/** The cast's first person with this first name, in the cast's order (`names`, then `more`). */
+function firstNamed(cast: Cast, first: string): string | undefined {
+  for (const n of namesIndexOf(cast.names).byFirst.get(first) ?? []) if (n !== cast.except) return n;
+  return cast.more?.find((n) => n.split(' ')[0] === first);
+}
+
+const townNames = new WeakMap<ReadonlyMap<string, string>, readonly string[]>();
+
+/** Everyone in town but `self` (by name), with their pronouns: the list of names is made once for the town's map of them. */
+export function townCast(names: ReadonlyMap<string, string>, self: string, pronouns?: ReadonlyMap<string, Pronouns>): Cast {
+  let list = townNames.get(names);
+  if (!list) townNames.set(names, (list = [...names.values()]));
+  return { names: list, except: self, pronouns };
 }
 
 const personaPronouns = new WeakMap<object, Pronouns | null>();
@@ -224,14 +274,11 @@ function isSubjectAt(tokens: Token[], i: number, span: number): boolean {
 function mentionsIn(tokens: Token[], cast: Cast, topic: string | null): Mention[] {
   const out: Mention[] = [];
   const named: string[] = topic ? [topic] : [];
-  const firstNames = new Map<string, string>();
-  for (const n of cast.names) if (!firstNames.has(n.split(' ')[0])) firstNames.set(n.split(' ')[0], n);
-  const full = new Set(cast.names);
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].word;
     const bare = w.replace(/'s$/, '');
     const two = i + 1 < tokens.length && tokens[i + 1].before === ' ' ? `${w} ${tokens[i + 1].word.replace(/'s$/, '')}` : '';
-    const person = full.has(two) ? two : /^[A-Z]/.test(bare) ? (firstNames.get(bare) ?? (full.has(bare) ? bare : null)) : null;
+    const person = two && inCast(cast, two) ? two : /^[A-Z]/.test(bare) ? (firstNamed(cast, bare) ?? (inCast(cast, bare) ? bare : null)) : null;
     if (person) {
       const span = person === two ? 2 : 1;
       const last = tokens[i + span - 1].word;

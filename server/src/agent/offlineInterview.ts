@@ -9,7 +9,7 @@ import { Rng } from '../sim/rng';
 import type { PlannedAction } from '../protocol/plan';
 import type { MindContext } from './mind';
 import { firstName, firstPerson, isAbout, mentions, ownVoice } from './voice';
-import { afterThat, capitalise, takenUp, type Cast } from './grammar';
+import { afterThat, capitalise, takenUp, townCast, type Cast } from './grammar';
 import { newsSentence, spokenTime } from './offlinePlanning';
 import { rateImportanceHeuristically } from './offlineImportance';
 import { planMinuteOf, similar, withPlace } from './offlineTalk';
@@ -206,7 +206,7 @@ function recall(m: Memory, self: Persona, others: Cast): string {
 
 /** The others in town, with their pronouns: whom the agent's sentences may name. */
 function othersOf(ctx: MindContext): Cast {
-  return { names: [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name), pronouns: ctx.pronouns };
+  return townCast(ctx.names, ctx.agent.persona.name, ctx.pronouns);
 }
 
 /** The person a question names (full or first name), other than the agent itself. */

@@ -21,7 +21,7 @@ import type {
   TurnOutput,
 } from './mind';
 import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
-import { afterThat, pronounsOf, type Cast } from './grammar';
+import { afterThat, pronounsOf, townCast, type Cast } from './grammar';
 import { dateLabel, gatheringAction, gatheringIn, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
 import { GAME_MS_PER_DAY } from '../protocol/time';
 import {
@@ -337,7 +337,7 @@ function say(text: string): TurnOutput {
 
 /** The others in town, with their pronouns: whom the speaker's sentences may name. */
 function othersOf(ctx: MindContext): Cast {
-  return { names: [...ctx.names.values()].filter((n) => n !== ctx.agent.persona.name), pronouns: ctx.pronouns };
+  return townCast(ctx.names, ctx.agent.persona.name, ctx.pronouns);
 }
 
 function isAwakeAt(p: Persona, minuteOfDay: number): boolean {

@@ -9,7 +9,7 @@ export type Others = readonly string[] | Cast;
 
 function castOf(others: Others, ...more: string[]): Cast {
   const cast: Cast = Array.isArray(others) ? { names: others as readonly string[] } : (others as Cast);
-  return more.length ? { ...cast, names: [...cast.names, ...more] } : cast;
+  return more.length ? { ...cast, more: [...(cast.more ?? []), ...more] } : cast;
 }
 
 /** The first name: "Yumi" of "Yumi Tanaka". */
