@@ -332,12 +332,25 @@ const TASK_OBJECTS: Array<[RegExp, string[]]> = [[/\bflower beds?\b/, ['flower b
  * when it names a kind of object the arena lacks; undefined when it names none (any object will do).
  */
 function objectForTask(task: string, objects: GameObjectNode[]): GameObjectNode | null | undefined {
+  // The same tasks come back at the same arenas day after day (routines): each arena keeps what its tasks found.
+  let found = tasksFound.get(objects);
+  if (!found) tasksFound.set(objects, (found = new Map()));
+  if (found.has(task)) return found.get(task);
   const lower = task.toLowerCase();
-  const named = objects.find((o) => namePattern(baseName(o.name)).test(lower));
-  if (named) return named;
-  for (const [re, names] of TASK_OBJECTS) if (re.test(lower)) return objects.find((o) => names.includes(baseName(o.name))) ?? null;
-  return Object.keys(OBJECT_VERBS).some((kind) => namePattern(kind).test(lower)) ? null : undefined;
+  let object: GameObjectNode | null | undefined = objects.find((o) => namePattern(baseName(o.name)).test(lower));
+  if (!object) {
+    const synonym = TASK_OBJECTS.find(([re]) => re.test(lower));
+    if (synonym) object = objects.find((o) => synonym[1].includes(baseName(o.name))) ?? null;
+    else object = OBJECT_KINDS.some((kind) => namePattern(kind).test(lower)) ? null : undefined;
+  }
+  if (found.size >= 1_000) found.clear();
+  found.set(task, object);
+  return object;
 }
+
+/** What objectForTask found for each task, by the arena's objects (the map's own list). */
+const tasksFound = new WeakMap<readonly GameObjectNode[], Map<string, GameObjectNode | null | undefined>>();
+const OBJECT_KINDS = Object.keys(OBJECT_VERBS);
 
 /** `\bname(s)\b`, made once per name (a plan asks for them by the hundred: a town of 10,000 makes thousands of plans). */
 const namePatterns = new Map<string, RegExp>();

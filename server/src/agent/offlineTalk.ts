@@ -210,7 +210,11 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
 /** Whether news concerns the listener: it names them or someone they know, or shares a word with their background (an interest). */
 function concerns(ctx: MindContext, listener: Persona, sentence: string): boolean {
   if (mentions(sentence, listener.name)) return true;
-  for (const [id, name] of ctx.names) if (id !== listener.id && listener.relationships[id] && mentions(sentence, name)) return true;
+  // The listener's relationships, not the town (10,000 names a sentence).
+  for (const id of Object.keys(listener.relationships)) {
+    const name = id !== listener.id && listener.relationships[id] ? ctx.names.get(id) : undefined;
+    if (name !== undefined && mentions(sentence, name)) return true;
+  }
   const background = new Set(contentWords(listener.learned));
   return contentWords(sentence).some((w) => background.has(w));
 }
