@@ -35,10 +35,11 @@ export const LOCKSTEP_GAME_MS = 10_000;
  */
 export const QUICK_PLANS_PER_TURN = 8;
 /**
- * Plans (made or routine) a live tick applies at most; the inputs from the first one past it wait, in order, for the
- * next tick. Each plan is logged with the walk it starts (~0.3–1 ms of the tick's commit at 10,000): a new world of
- * 10,000 at 6:30 handed a tick hundreds of routines at once (ticks of 100–230 ms in the commit alone). A town of 25 or
- * 1,000 never has this many in one tick; a lockstep run (scenarios, batches) applies all.
+ * Plans (made or routine) a live tick applies at most; the plans past it, and the later inputs of their agents, wait
+ * in order for the next tick (tickInputsOf). Each plan is logged with the walk it starts (~0.3–1 ms of the tick's
+ * commit at 10,000): a new world of 10,000 at 6:30 handed a tick hundreds of routines at once (ticks of 100–230 ms in
+ * the commit alone). A town of 25 or 1,000 never has this many in one tick; a lockstep run (scenarios, batches)
+ * applies all.
  */
 export const PLAN_INPUTS_PER_TICK = 32;
 /**
@@ -310,16 +311,11 @@ export class TownLoop {
     });
   }
 
-  /** The inputs for a live tick: all that came, up to the PLAN_INPUTS_PER_TICK-th plan; the rest wait, in order. */
+  /** The inputs for a live tick (tickInputsOf): the rest wait for the next. */
   private takeTickInputs(): Input[] {
-    const inputs = [...this.pending.splice(0), ...this.p.runtime.drainInputs()];
-    let plans = 0;
-    for (let i = 0; i < inputs.length; i++) {
-      if (inputs[i].kind !== 'plan' || ++plans <= PLAN_INPUTS_PER_TICK) continue;
-      this.pending = inputs.slice(i);
-      return inputs.slice(0, i);
-    }
-    return inputs;
+    const { taken, waiting } = tickInputsOf([...this.pending.splice(0), ...this.p.runtime.drainInputs()], PLAN_INPUTS_PER_TICK);
+    this.pending = waiting;
+    return taken;
   }
 
   /**
@@ -654,4 +650,64 @@ export function tickBudget(advancedGameMs: number): StepBudget {
   const { firstTurns, walks, searchTiles } = TICK_BUDGET_PER_GAME_MINUTE;
   const times = (n: number) => Math.round(n * minutes);
   return { firstTurns: times(firstTurns), walks: times(walks), searchTiles: times(searchTiles) };
+}
+
+/**
+ * The inputs a live tick takes of those that came, in order: all, but `maxPlans` plans at most. The plans past it wait
+ * for the next tick, and so does every later input about an agent or a conversation that has one waiting, so that
+ * each agent's inputs keep their order (a restart waits for all before it, and all after it for it); the others' go
+ * on. When everything after the last plan taken waited, a big town's morning of queued plans held back the ends of the
+ * operations behind them (their agents busy meanwhile) and the talks decided: the town of 10,000 started 596
+ * conversations in one tick when its plans ran out at 7:13 (20–60 ms).
+ */
+export function tickInputsOf(inputs: Input[], maxPlans: number): { taken: Input[]; waiting: Input[] } {
+  let plans = 0;
+  for (const input of inputs) if (input.kind === 'plan') plans++;
+  if (plans <= maxPlans) return { taken: inputs, waiting: [] };
+  plans = 0;
+  const taken: Input[] = [];
+  const waiting: Input[] = [];
+  const agents = new Set<string>();
+  const talks = new Set<number>();
+  let restartWaits = false;
+  for (const input of inputs) {
+    const [who, other] = agentsOf(input);
+    const talk = input.kind === 'utterance' || input.kind === 'conversationEnd' ? input.conversationId : null;
+    if (input.kind === 'restarted' && waiting.length > 0) restartWaits = true;
+    const waits =
+      restartWaits ||
+      (input.kind === 'plan' && plans >= maxPlans) ||
+      (who !== null && agents.has(who)) ||
+      (other !== null && agents.has(other)) ||
+      (talk !== null && talks.has(talk));
+    if (!waits) {
+      if (input.kind === 'plan') plans++;
+      taken.push(input);
+      continue;
+    }
+    waiting.push(input);
+    if (who !== null) agents.add(who);
+    if (other !== null) agents.add(other);
+    if (talk !== null) talks.add(talk);
+  }
+  return { taken, waiting };
+}
+
+/** The agents an input is about (none for a world event, a conversation's end, a restart). */
+function agentsOf(input: Input): [string | null, string | null] {
+  switch (input.kind) {
+    case 'talk':
+      return [input.agentId, input.partnerId];
+    case 'utterance':
+      return [input.speaker, null];
+    case 'addAgent':
+    case 'updateResident':
+      return [input.resident.id, null];
+    case 'worldEvent':
+    case 'conversationEnd':
+    case 'restarted':
+      return [null, null];
+    default:
+      return [input.agentId, null];
+  }
 }
