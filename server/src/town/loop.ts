@@ -59,8 +59,8 @@ const WALKS_AHEAD_TURN_MS = 6;
 /**
  * What a live tick starts at most (sim/state.ts StepBudget), for each game minute it advances the clock: a tick at 1×
  * (6 game seconds) starts 80 walks and searches 100,000 tiles at most, and gives 500 agents their first turn in a new
- * or resumed world (the town of 10,000's first tick took 110–170 ms for all, and each of its first 20 ticks now takes
- * ~10 ms more than a tick after them); no tick less (a held clock's included), and
+ * or resumed world (the town of 10,000's first tick took 110–170 ms for all; now 34–42, and its next 19 ticks ~5 ms
+ * more than the ticks after them); no tick less (a held clock's included), and
  * none more than a tick of 100 ms at the clock's rate (a late tick's budget grew with its lateness). The town of
  * 10,000 searched ~32,000 tiles in a mean tick of its morning, but a commute wave started ~300 walks and searched
  * 690,000 tiles (~25 ms) in one; spread over the next ticks, its last walkers start up to 2.5 game minutes late.
