@@ -5,7 +5,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { captureState } from '../../server/src/sim/state';
 import type { SimState } from '../../server/src/sim/types';
-import { deflateInSlices } from '../../server/src/town/snapshots';
+import { deflateInSlices, SnapshotBuffers } from '../../server/src/town/snapshots';
 import { readSavedTown, type SavedTown } from '../../server/src/history/stateAt';
 import { GAME_MS_PER_HOUR } from '../../server/src/protocol/time';
 import { openOfflineTown } from '../helpers';
@@ -73,6 +73,26 @@ describe('a snapshot serialised in slices', () => {
       const deflated = await deflateInSlices(saved, { sliceMs });
       expect(JSON.parse(inflateSync(deflated!).toString('utf8'))).toEqual(JSON.parse(json(saved)));
     }
+    await town.close();
+  });
+
+  it('reads back with buffers kept from one snapshot to the next: a big one, an abandoned one, then a small one', async () => {
+    const town = await openOfflineTown({ startTime: '2026-02-13T06:00' });
+    const small: SavedTown = { sim: captureState(town.sim.peekState()), clock: town.clock.getState() };
+    const big: SavedTown = { sim: captureState(town.sim.peekState()), clock: town.clock.getState() };
+    big.sim.agents = big.sim.agents.map((a, i) => ({ ...a, speech: `${i} ${'é☕'.repeat(300_000)}` }));
+    const buffers = new SnapshotBuffers();
+    const reads = (deflated: Buffer | null) => JSON.parse(inflateSync(deflated!).toString('utf8')) as unknown;
+    const first = await deflateInSlices(big, { sliceMs: 0, buffers });
+    expect(reads(first)).toEqual(JSON.parse(json(big)));
+    const firstLength = first!.length;
+    let slices = 0;
+    expect(await deflateInSlices(big, { sliceMs: 0, buffers, onSlice: () => slices++, abandoned: () => slices >= 2 })).toBeNull();
+    const second = await deflateInSlices(small, { sliceMs: 0, buffers });
+    // The small state's bytes alone, in the space the big one grew (a view of it: the first is overwritten).
+    expect(second!.length).toBeLessThan(firstLength / 10);
+    expect(reads(second)).toEqual(JSON.parse(json(small)));
+    expect(second!.buffer).toBe(first!.buffer);
     await town.close();
   });
 

@@ -18,7 +18,7 @@ import type { ClockHolds } from './holds';
 import type { AgentId } from '../protocol/ids';
 import type { TownLog } from './log';
 import { isStorageFault, type StorageProblem, type StorageState } from './storage';
-import { deflateInSlices } from './snapshots';
+import { deflateInSlices, SnapshotBuffers } from './snapshots';
 import { performance } from 'node:perf_hooks';
 import type { WalkAhead } from '../sim/walksAhead';
 
@@ -124,6 +124,8 @@ export class TownLoop {
   private stopped = false;
   /** The snapshot being serialised in slices (town/snapshots.ts), if one is. */
   private snapshotting: Promise<void> | null = null;
+  /** Reused by each snapshot in turn (one at a time: startSnapshot). */
+  private readonly snapshotBuffers = new SnapshotBuffers();
   /** Bumped by each snapshot saved at once: a sliced one begun before it is abandoned (it would be older). */
   private snapshotGeneration = 0;
   /** The last sliced snapshot's write was refused by the disk: the town is not running well again until one is written. */
@@ -582,7 +584,8 @@ export class TownLoop {
       .then(() => {
         if (abandoned()) return null;
         at = { seq: db.events.lastSeq(), gameMs: clock.gameMs };
-        return deflateInSlices({ sim: captureState(sim.peekState()), clock: clock.getState() } satisfies SavedTown, { abandoned });
+        const saved = { sim: captureState(sim.peekState()), clock: clock.getState() } satisfies SavedTown;
+        return deflateInSlices(saved, { abandoned, buffers: this.snapshotBuffers });
       })
       .then((deflated) => {
         if (!deflated || abandoned()) return;
