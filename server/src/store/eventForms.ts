@@ -83,12 +83,17 @@ const written = (v: unknown): boolean => v !== undefined && typeof v !== 'functi
 /** An object whose toJSON may write it otherwise in an object than in an array: not packed (no payload holds one). */
 const hasToJson = (v: unknown): boolean => v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 
+/** Whether JSON writes the value as a plain object: no array, no toJSON of its own, no class. */
+function isPlainRecord(item: unknown): item is Record<string, unknown> {
+  if (item === null || typeof item !== 'object' || Array.isArray(item) || hasToJson(item)) return false;
+  const proto = Object.getPrototypeOf(item) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
 /** The keys JSON writes of a plain object, in order, or null for anything else. */
 function writtenKeys(item: unknown): string[] | null {
-  if (item === null || typeof item !== 'object' || Array.isArray(item) || hasToJson(item)) return null;
-  const proto = Object.getPrototypeOf(item) as unknown;
-  if (proto !== Object.prototype && proto !== null) return null;
-  return Object.keys(item).filter((k) => written((item as Record<string, unknown>)[k]));
+  if (!isPlainRecord(item)) return null;
+  return Object.keys(item).filter((k) => written(item[k]));
 }
 
 /**
@@ -97,14 +102,11 @@ function writtenKeys(item: unknown): string[] | null {
  * arrays each, a twentieth of what the town of 10,000's served hour allocated.
  */
 function rowExact(item: unknown, keys: readonly string[]): boolean {
-  if (item === null || typeof item !== 'object' || Array.isArray(item) || hasToJson(item)) return false;
-  const proto = Object.getPrototypeOf(item) as unknown;
-  if (proto !== Object.prototype && proto !== null) return false;
-  const record = item as Record<string, unknown>;
+  if (!isPlainRecord(item)) return false;
   let i = 0;
-  for (const k in record) {
-    if (!Object.hasOwn(record, k) || !written(record[k])) continue;
-    if (k !== keys[i] || hasToJson(record[k])) return false;
+  for (const k in item) {
+    if (!Object.hasOwn(item, k) || !written(item[k])) continue;
+    if (k !== keys[i] || hasToJson(item[k])) return false;
     i++;
   }
   return i === keys.length;

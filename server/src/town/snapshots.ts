@@ -45,11 +45,7 @@ export class SnapshotBuffers {
 
   /** Copies a chunk of zlib's output (zlib reuses its own buffers: the chunk is not kept). */
   append(chunk: Buffer): void {
-    if (this.length + chunk.length > this.output.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(this.length + chunk.length, this.output.length * 2));
-      this.output.copy(bigger, 0, 0, this.length);
-      this.output = bigger;
-    }
+    this.output = withRoom(this.output, this.length, this.length + chunk.length);
     this.length += chunk.copy(this.output, this.length);
   }
 
@@ -139,13 +135,7 @@ class SliceBuffers {
 
   put(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const need = this.length + text.length * 3;
-    let buffer = this.buffers[this.current];
-    if (need > buffer.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(need, buffer.length * 2));
-      buffer.copy(bigger, 0, 0, this.length);
-      this.buffers[this.current] = buffer = bigger;
-    }
+    const buffer = (this.buffers[this.current] = withRoom(this.buffers[this.current], this.length, this.length + text.length * 3));
     this.length += buffer.write(text, this.length, 'utf8');
   }
 
@@ -154,4 +144,12 @@ class SliceBuffers {
     const chunk = this.buffers[this.current].subarray(0, this.length);
     this.consumed[this.current] = new Promise<void>((resolve) => stream.write(chunk, () => resolve()));
   }
+}
+
+/** `buffer`, or a bigger one (twice, or `need`) holding its first `used` bytes, when `need` bytes would not fit. */
+function withRoom(buffer: Buffer<ArrayBuffer>, used: number, need: number): Buffer<ArrayBuffer> {
+  if (need <= buffer.length) return buffer;
+  const bigger = Buffer.allocUnsafeSlow(Math.max(need, buffer.length * 2));
+  buffer.copy(bigger, 0, 0, used);
+  return bigger;
 }
