@@ -361,7 +361,8 @@ function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, 
       const scene = town();
       const cam = scene.cameras.main;
       return [...scene.agents.values()].map((v) => {
-        const a = hub.state.agents.get(v.id)!;
+        // A sprite outlives its agent's state by a frame when the agent leaves (or is renamed): listed, with no state.
+        const a = hub.state.agents.get(v.id) ?? { name: '', action: '', emoji: '', speech: '' };
         const x = cam.x + (v.x - cam.worldView.x) * cam.zoom;
         const y = cam.y + (v.y - cam.worldView.y) * cam.zoom;
         const onScreen = x >= cam.x && x < cam.x + cam.width && y >= cam.y && y < cam.y + cam.height;
