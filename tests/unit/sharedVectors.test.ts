@@ -6,10 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWorldDb, type WorldDb } from '../../server/src/store/WorldDb';
 import { InMemoryMemoryStore } from '../../server/src/store/InMemoryMemoryStore';
-import { bytesOf, vectorLayoutOf, vectorOf, vectorQueries, VectorRows } from '../../server/src/store/memoryVectors';
+import { bytesOf, sha1Int48, vectorLayoutOf, vectorOf, vectorQueries, VectorRows } from '../../server/src/store/memoryVectors';
 import { scoreMemoriesAt } from '../../server/src/store/memoriesAt';
 import { exportMemories } from '../../server/src/analysis/exports';
 import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
@@ -210,5 +212,25 @@ describe('a stored vector read back (vectorOf)', () => {
     const view = new Float32Array(slice.buffer, slice.byteOffset, slice.byteLength / 4);
     slice.fill(0);
     expect(view).not.toEqual(v);
+  });
+});
+
+describe('the 48-bit hash that finds the rows to compare', () => {
+  it('reads the bits a digest read with readIntBE(0, 6) did, so the hashes in files already written still match', () => {
+    const before = (data: string | Uint8Array) => createHash('sha1').update(data).digest().readIntBE(0, 6);
+    // Both signs: 'hello' has the top bit set, 'x' has not.
+    expect(sha1Int48('hello')).toBe(-93506704122683);
+    expect(sha1Int48('x')).toBe(19751171441962);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 800 }), (bytes) => sha1Int48(bytes) === before(bytes)),
+      { seed: 13, numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => sha1Int48(text) === before(text)),
+      { seed: 13, numRuns: 500 },
+    );
+    // The control: the same bits read unsigned differ from the digest's for half of all inputs.
+    const unsigned = (data: string) => parseInt(createHash('sha1').update(data).digest('hex').slice(0, 12), 16);
+    expect(unsigned('hello')).not.toBe(before('hello'));
   });
 });

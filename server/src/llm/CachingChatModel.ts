@@ -3,7 +3,7 @@
 // seed and cache replays exactly, making no calls. Hits cost nothing and are recorded as cached.
 // Only replies the request accepts (its schema check) and that were not cut off are kept, so a cached
 // reply is valid by construction; `purgeInvalidReplies` drops older entries that are not.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CallLog, ChatModel, ChatRequest, ChatResponse, Purpose, ResponseCacheStore } from './types';
 import { extractJson } from './replyJson';
 import { systemClock, type WallClock } from '../core/wallClock';
@@ -29,7 +29,7 @@ export function cacheKey(model: string, request: ChatRequest): string {
     request.temperature ?? 0,
     request.maxTokens ?? null,
   ]);
-  return createHash('sha256').update(material).digest('hex');
+  return hash('sha256', material, 'hex');
 }
 
 export class CachingChatModel implements ChatModel {

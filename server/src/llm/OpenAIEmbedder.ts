@@ -1,6 +1,6 @@
 // Embeddings from an OpenAI-compatible /embeddings endpoint: batched, normalised to unit length,
 // checked for the world's dimension, and cached in the world's file by model and text hash.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import OpenAI from 'openai';
 import type { Embedder } from './types';
 import { abortedBy } from './errors';
@@ -19,7 +19,7 @@ export interface OpenAIEmbedderOptions {
   timeoutMs?: number;
 }
 
-export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
+export const textHash = (text: string) => hash('sha256', text, 'hex');
 
 export class OpenAIEmbedder implements Embedder {
   readonly model: string;

@@ -8,9 +8,9 @@
 // - 'table' (files made before schema 4, read as they are, read-only): the `memories` table of schema 1.
 // Writes go to `memory_rows` (MemoryRowWriter); the view takes a DELETE, and an UPDATE of last access or vector,
 // of one memory (INSTEAD OF triggers), as the table did.
-import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { MEMORY_KINDS, type MemoryKind } from './types';
+import { sha1Int48 } from './memoryVectors';
 
 export type MemoryLayout = 'rows' | 'table';
 
@@ -28,14 +28,8 @@ export interface MemoryText {
 
 /** 48 bits of the SHA-1 of the text's fields (as JSON, so no two field splits hash alike by construction): a safe integer. */
 export function textHash(t: MemoryText): number {
-  return createHash('sha1')
-    .update(JSON.stringify([t.description, t.subject, t.predicate, t.object]))
-    .digest()
-    .readIntBE(0, 6);
+  return sha1Int48(JSON.stringify([t.description, t.subject, t.predicate, t.object]));
 }
-
-const sameText = (a: MemoryText, b: MemoryText): boolean =>
-  a.description === b.description && a.subject === b.subject && a.predicate === b.predicate && a.object === b.object;
 
 /** A memory kind as `memory_rows.kind` keeps it: its index in MEMORY_KINDS (the order of schema 1's CHECK). */
 export function kindCode(kind: MemoryKind): number {
@@ -59,14 +53,16 @@ export class TextRows {
     db: Database.Database,
     private readonly hash: (t: MemoryText) => number = textHash,
   ) {
-    this.byHash = db.prepare('SELECT id, description, subject, predicate, object FROM memory_texts WHERE hash = ?');
+    // Compared in SQL, as VectorRows does (no native iterator for each memory written); IS matches a null field.
+    this.byHash = db.prepare('SELECT id FROM memory_texts WHERE hash = ? AND description = ? AND subject IS ? AND predicate IS ? AND object IS ?').pluck();
     this.insert = db.prepare('INSERT INTO memory_texts (hash, description, subject, predicate, object) VALUES (?, ?, ?, ?, ?)');
   }
 
   /** The row id of the text (every field compared, not only the hash), added when new. */
   idOf(t: MemoryText): number {
     const h = this.hash(t);
-    for (const row of this.byHash.iterate(h) as Iterable<MemoryText & { id: number }>) if (sameText(t, row)) return row.id;
+    const found = this.byHash.get(h, t.description, t.subject, t.predicate, t.object) as number | undefined;
+    if (found !== undefined) return found;
     return Number(this.insert.run(h, t.description, t.subject, t.predicate, t.object).lastInsertRowid);
   }
 }

@@ -6,7 +6,7 @@
 //   of their own).
 // - 'vec0' (files made before schema 3, read as they are, read-only): sqlite-vec's `vec_memories`, one row per
 //   memory under the memory's id, partitioned by agent.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 
 export type VectorLayout = 'shared' | 'vec0';
@@ -29,10 +29,18 @@ export const vectorOf = (buf: Buffer): Float32Array =>
 /** The bytes a vector is stored as (a view, not a copy). */
 export const bytesOf = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
-/** 48 bits of the SHA-1 of the bytes: a safe integer for SQLite and JS alike. */
-export function vectorHash(bytes: Buffer): number {
-  return createHash('sha1').update(bytes).digest().readIntBE(0, 6);
+/**
+ * The first 48 bits of the SHA-1 of `data` as a signed integer, as `digest().readIntBE(0, 6)` reads them (the
+ * hashes files already hold): a safe integer for SQLite and JS alike. One call: a `createHash` object is a native
+ * object with a weak handle, and its digest a Buffer outside V8's heap, both freed only by a full collection.
+ */
+export function sha1Int48(data: string | NodeJS.ArrayBufferView): number {
+  const n = parseInt(hash('sha1', data, 'hex').slice(0, 12), 16);
+  return n >= 2 ** 47 ? n - 2 ** 48 : n;
 }
+
+/** 48 bits of the SHA-1 of the bytes. */
+export const vectorHash = (bytes: Buffer): number => sha1Int48(bytes);
 
 /**
  * The SQL that reads vectors in a layout: `ofAgent` and `ofMemories` yield `id` (a memory id) and `embedding`,
@@ -65,7 +73,9 @@ export class VectorRows {
     db: Database.Database,
     private readonly hash: (bytes: Buffer) => number = vectorHash,
   ) {
-    this.byHash = db.prepare('SELECT id, embedding FROM memory_vectors WHERE hash = ?');
+    // Compared in SQL: reading each candidate's bytes back made a Buffer outside V8's heap, and iterate() a
+    // native iterator that only a full collection frees, for every memory written (see BENCHMARKS.md, round 13).
+    this.byHash = db.prepare('SELECT id FROM memory_vectors WHERE hash = ? AND embedding = ?').pluck();
     this.insert = db.prepare('INSERT INTO memory_vectors (hash, embedding) VALUES (?, ?)');
   }
 
@@ -73,7 +83,8 @@ export class VectorRows {
   idOf(vector: Float32Array): number {
     const bytes = bytesOf(vector);
     const h = this.hash(bytes);
-    for (const row of this.byHash.iterate(h) as Iterable<{ id: number; embedding: Buffer }>) if (bytes.equals(row.embedding)) return row.id;
+    const found = this.byHash.get(h, bytes) as number | undefined;
+    if (found !== undefined) return found;
     return Number(this.insert.run(h, bytes).lastInsertRowid);
   }
 }
