@@ -33,6 +33,8 @@ export interface ServedRun {
   patchBytes: number[];
   /** Bytes of the broadcast messages (utterance, feed) every viewer gets besides the patches. */
   messageBytes: number;
+  /** …of which each message type's (utterance, feed). */
+  messageBytesByType: Record<string, number>;
   /** Bytes of the full state a new spectator receives at the start. */
   firstStateBytes: number;
   wallMs: number;
@@ -58,6 +60,7 @@ export async function driveServedTown(town: Town, options: ServedRunOptions): Pr
     encodeMs: [],
     patchBytes: [],
     messageBytes: 0,
+    messageBytesByType: {},
     firstStateBytes,
     wallMs: 0,
     gameMs: 0,
@@ -66,7 +69,11 @@ export async function driveServedTown(town: Town, options: ServedRunOptions): Pr
   };
   const nameOf = (id: string) => town.personas.get(id)?.name ?? town.sim.agent(id)?.spec.name ?? id;
   const unsubscribe = town.log.onEvents((events) => {
-    for (const b of townBroadcasts(events, nameOf)) run.messageBytes += getMessageBytes.raw(Protocol.ROOM_DATA, b.type, b.message).length;
+    for (const b of townBroadcasts(events, nameOf)) {
+      const bytes = getMessageBytes.raw(Protocol.ROOM_DATA, b.type, b.message).length;
+      run.messageBytes += bytes;
+      run.messageBytesByType[b.type] = (run.messageBytesByType[b.type] ?? 0) + bytes;
+    }
   });
   // One spectator watches the whole town (the room's onJoin): the idle hold does not apply.
   town.holds.watchers(1, town.wallClock.now());

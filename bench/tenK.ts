@@ -140,6 +140,11 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     [`net.bytes_per_s.agents_${agents}`]: run.patchBytes.reduce((s, b) => s + b, 0) / seconds,
     // …and the broadcast messages (utterance, feed) on top of the patches.
     [`net.message_bytes_per_s.agents_${agents}`]: run.messageBytes / seconds,
+    // …by type: the lines said (utterance) and the town feed's items.
+    [`net.utterance_bytes_per_s.agents_${agents}`]: (run.messageBytesByType.utterance ?? 0) / seconds,
+    [`net.feed_bytes_per_s.agents_${agents}`]: (run.messageBytesByType.feed ?? 0) / seconds,
+    // What a whole-town spectator receives in all: the patches and the messages on top of them (§3: ≤ 100 KB/s).
+    [`net.spectator_bytes_per_s.agents_${agents}`]: (run.patchBytes.reduce((s, b) => s + b, 0) + run.messageBytes) / seconds,
     [`net.patch_p99_bytes.agents_${agents}`]: percentile(run.patchBytes, 99),
     [`net.patch_encode_p99_ms.agents_${agents}`]: percentile(run.encodeMs, 99),
     [`net.first_state_bytes.agents_${agents}`]: run.firstStateBytes,
