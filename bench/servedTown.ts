@@ -31,9 +31,7 @@ export interface ServedRun {
   encodeMs: number[];
   /** Bytes of each tick's patch as sent (one byte of framing included). */
   patchBytes: number[];
-  /** Bytes of the broadcast messages (utterance, feed) every viewer gets besides the patches. */
-  messageBytes: number;
-  /** …of which each message type's (utterance, feed). */
+  /** Bytes of the broadcast messages every viewer gets besides the patches, by type (utterance, feed). */
   messageBytesByType: Record<string, number>;
   /** Bytes of the full state a new spectator receives at the start. */
   firstStateBytes: number;
@@ -59,7 +57,6 @@ export async function driveServedTown(town: Town, options: ServedRunOptions): Pr
     tickGapMs: [],
     encodeMs: [],
     patchBytes: [],
-    messageBytes: 0,
     messageBytesByType: {},
     firstStateBytes,
     wallMs: 0,
@@ -69,11 +66,8 @@ export async function driveServedTown(town: Town, options: ServedRunOptions): Pr
   };
   const nameOf = (id: string) => town.personas.get(id)?.name ?? town.sim.agent(id)?.spec.name ?? id;
   const unsubscribe = town.log.onEvents((events) => {
-    for (const b of townBroadcasts(events, nameOf)) {
-      const bytes = getMessageBytes.raw(Protocol.ROOM_DATA, b.type, b.message).length;
-      run.messageBytes += bytes;
-      run.messageBytesByType[b.type] = (run.messageBytesByType[b.type] ?? 0) + bytes;
-    }
+    for (const b of townBroadcasts(events, nameOf))
+      run.messageBytesByType[b.type] = (run.messageBytesByType[b.type] ?? 0) + getMessageBytes.raw(Protocol.ROOM_DATA, b.type, b.message).length;
   });
   // One spectator watches the whole town (the room's onJoin): the idle hold does not apply.
   town.holds.watchers(1, town.wallClock.now());

@@ -98,6 +98,8 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
   // TENK_TICKS_OUT=file: each tick's wall and CPU ms, for a look at the slow ones.
   if (process.env.TENK_TICKS_OUT) fs.writeFileSync(process.env.TENK_TICKS_OUT, JSON.stringify({ wallMs: run.tickMs, cpuMs: run.tickCpuMs }));
   const seconds = run.wallMs / 1000;
+  const patchBytes = run.patchBytes.reduce((s, b) => s + b, 0);
+  const messageBytes = Object.values(run.messageBytesByType).reduce((s, b) => s + b, 0);
   const figures = {
     // Each tick of the served loop (the step, the room's sync), wall and CPU.
     [`sim.step_p50_ms.agents_${agents}`]: percentile(run.tickMs, 50),
@@ -137,14 +139,14 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     // The whole process (ticks, cognition, the log's writes) as a share of one core.
     [`sim.cpu_pct.agents_${agents}`]: (100 * run.cpuMs) / run.wallMs,
     // A spectator watching the whole town receives every patch: the bytes per real second.
-    [`net.bytes_per_s.agents_${agents}`]: run.patchBytes.reduce((s, b) => s + b, 0) / seconds,
+    [`net.bytes_per_s.agents_${agents}`]: patchBytes / seconds,
     // …and the broadcast messages (utterance, feed) on top of the patches.
-    [`net.message_bytes_per_s.agents_${agents}`]: run.messageBytes / seconds,
+    [`net.message_bytes_per_s.agents_${agents}`]: messageBytes / seconds,
     // …by type: the lines said (utterance) and the town feed's items.
     [`net.utterance_bytes_per_s.agents_${agents}`]: (run.messageBytesByType.utterance ?? 0) / seconds,
     [`net.feed_bytes_per_s.agents_${agents}`]: (run.messageBytesByType.feed ?? 0) / seconds,
     // What a whole-town spectator receives in all: the patches and the messages on top of them (§3: ≤ 100 KB/s).
-    [`net.spectator_bytes_per_s.agents_${agents}`]: (run.patchBytes.reduce((s, b) => s + b, 0) + run.messageBytes) / seconds,
+    [`net.spectator_bytes_per_s.agents_${agents}`]: (patchBytes + messageBytes) / seconds,
     [`net.patch_p99_bytes.agents_${agents}`]: percentile(run.patchBytes, 99),
     [`net.patch_encode_p99_ms.agents_${agents}`]: percentile(run.encodeMs, 99),
     [`net.first_state_bytes.agents_${agents}`]: run.firstStateBytes,

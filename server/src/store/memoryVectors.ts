@@ -39,9 +39,6 @@ export function sha1Int48(data: string | NodeJS.ArrayBufferView): number {
   return n >= 2 ** 47 ? n - 2 ** 48 : n;
 }
 
-/** 48 bits of the SHA-1 of the bytes. */
-export const vectorHash = (bytes: Buffer): number => sha1Int48(bytes);
-
 /**
  * The SQL that reads vectors in a layout: `ofAgent` and `ofMemories` yield `id` (a memory id) and `embedding`,
  * `ofMemory` the `embedding` of one memory (a subquery: as a join the one-row read took ~10× as long).
@@ -71,7 +68,7 @@ export class VectorRows {
 
   constructor(
     db: Database.Database,
-    private readonly hash: (bytes: Buffer) => number = vectorHash,
+    private readonly hash: (bytes: Buffer) => number = sha1Int48,
   ) {
     // Compared in SQL: reading each candidate's bytes back made a Buffer outside V8's heap, and iterate() a
     // native iterator that only a full collection frees, for every memory written (see BENCHMARKS.md, round 13).
