@@ -42,7 +42,7 @@ export async function joinSpectators(url: string, count: number): Promise<Specta
     const rooms = await Promise.all(Array.from({ length: Math.min(20, count - i) }, () => new Client(url).join<TownState>('town', {}, TownState)));
     for (const room of rooms) {
       const s: Spectator = { room, patches: 0, lastAt: performance.now(), maxGapMs: 0 };
-      for (const type of ['welcome', 'feed', 'utterance']) room.onMessage(type, () => undefined);
+      for (const type of ['welcome', 'news']) room.onMessage(type, () => undefined);
       room.onStateChange(() => {
         const now = performance.now();
         s.patches++;

@@ -9,7 +9,7 @@ import { Encoder } from '@colyseus/schema';
 import { getMessageBytes, Protocol } from '@colyseus/core';
 import type { Town } from '../server/src/town/Town';
 import { HOLD_REASONS, type HoldReason } from '../server/src/town/holds';
-import { createTownState, syncTick, townBroadcasts } from '../server/src/rooms/stateSync';
+import { createTownState, syncTick, townNews } from '../server/src/rooms/stateSync';
 
 export interface ServedRunOptions {
   /** Game time at which the run ends. */
@@ -31,8 +31,11 @@ export interface ServedRun {
   encodeMs: number[];
   /** Bytes of each tick's patch as sent (one byte of framing included). */
   patchBytes: number[];
-  /** Bytes of the broadcast messages every viewer gets besides the patches, by type (utterance, feed). */
-  messageBytesByType: Record<string, number>;
+  /** Bytes of the `news` messages (lines said, feed items) every viewer gets besides the patches. */
+  messageBytes: number;
+  /** Lines said and feed items those messages held. */
+  linesTold: number;
+  itemsTold: number;
   /** Bytes of the full state a new spectator receives at the start. */
   firstStateBytes: number;
   wallMs: number;
@@ -57,7 +60,9 @@ export async function driveServedTown(town: Town, options: ServedRunOptions): Pr
     tickGapMs: [],
     encodeMs: [],
     patchBytes: [],
-    messageBytesByType: {},
+    messageBytes: 0,
+    linesTold: 0,
+    itemsTold: 0,
     firstStateBytes,
     wallMs: 0,
     gameMs: 0,
@@ -66,8 +71,11 @@ export async function driveServedTown(town: Town, options: ServedRunOptions): Pr
   };
   const nameOf = (id: string) => town.personas.get(id)?.name ?? town.sim.agent(id)?.spec.name ?? id;
   const unsubscribe = town.log.onEvents((events) => {
-    for (const b of townBroadcasts(events, nameOf))
-      run.messageBytesByType[b.type] = (run.messageBytesByType[b.type] ?? 0) + getMessageBytes.raw(Protocol.ROOM_DATA, b.type, b.message).length;
+    const news = townNews(events, nameOf);
+    if (!news) return;
+    run.messageBytes += getMessageBytes.raw(Protocol.ROOM_DATA, 'news', news).length;
+    run.linesTold += news.lines.length;
+    run.itemsTold += news.feed.length;
   });
   // One spectator watches the whole town (the room's onJoin): the idle hold does not apply.
   town.holds.watchers(1, town.wallClock.now());

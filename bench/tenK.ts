@@ -99,7 +99,6 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
   if (process.env.TENK_TICKS_OUT) fs.writeFileSync(process.env.TENK_TICKS_OUT, JSON.stringify({ wallMs: run.tickMs, cpuMs: run.tickCpuMs }));
   const seconds = run.wallMs / 1000;
   const patchBytes = run.patchBytes.reduce((s, b) => s + b, 0);
-  const messageBytes = Object.values(run.messageBytesByType).reduce((s, b) => s + b, 0);
   const figures = {
     // Each tick of the served loop (the step, the room's sync), wall and CPU.
     [`sim.step_p50_ms.agents_${agents}`]: percentile(run.tickMs, 50),
@@ -140,13 +139,13 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     [`sim.cpu_pct.agents_${agents}`]: (100 * run.cpuMs) / run.wallMs,
     // A spectator watching the whole town receives every patch: the bytes per real second.
     [`net.bytes_per_s.agents_${agents}`]: patchBytes / seconds,
-    // …and the broadcast messages (utterance, feed) on top of the patches.
-    [`net.message_bytes_per_s.agents_${agents}`]: messageBytes / seconds,
-    // …by type: the lines said (utterance) and the town feed's items.
-    [`net.utterance_bytes_per_s.agents_${agents}`]: (run.messageBytesByType.utterance ?? 0) / seconds,
-    [`net.feed_bytes_per_s.agents_${agents}`]: (run.messageBytesByType.feed ?? 0) / seconds,
+    // …and the `news` messages (lines said, feed items) on top of the patches.
+    [`net.message_bytes_per_s.agents_${agents}`]: run.messageBytes / seconds,
+    // …holding these many lines said and feed items a second.
+    [`net.lines_per_s.agents_${agents}`]: run.linesTold / seconds,
+    [`net.feed_items_per_s.agents_${agents}`]: run.itemsTold / seconds,
     // What a whole-town spectator receives in all: the patches and the messages on top of them (§3: ≤ 100 KB/s).
-    [`net.spectator_bytes_per_s.agents_${agents}`]: (patchBytes + messageBytes) / seconds,
+    [`net.spectator_bytes_per_s.agents_${agents}`]: (patchBytes + run.messageBytes) / seconds,
     [`net.patch_p99_bytes.agents_${agents}`]: percentile(run.patchBytes, 99),
     [`net.patch_encode_p99_ms.agents_${agents}`]: percentile(run.encodeMs, 99),
     [`net.first_state_bytes.agents_${agents}`]: run.firstStateBytes,

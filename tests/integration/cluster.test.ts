@@ -39,7 +39,7 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
   const health = async (base: string) => (await (await fetch(`${base}/healthz`)).json()) as { world: string; paused: boolean };
   const join = async (base: string, options: Record<string, unknown>) => {
     const room = await new Client(base).join<TownState>('town', options, TownState);
-    for (const type of ['welcome', 'feed', 'utterance']) room.onMessage(type, () => undefined);
+    for (const type of ['welcome', 'news']) room.onMessage(type, () => undefined);
     rooms.push(room);
     return room;
   };

@@ -176,7 +176,7 @@ describe('a message fuzzer over a real Colyseus server', () => {
     const room = await new Client(town.url).join<TownState>('town', options, TownState);
     const replies: Array<[string, unknown]> = [];
     room.onMessage('*', (type: string | number, m: unknown) => replies.push([String(type), m]));
-    for (const type of ['welcome', 'feed', 'utterance', 'error', 'inspect', 'interview', 'whispered'])
+    for (const type of ['welcome', 'news', 'error', 'inspect', 'interview', 'whispered'])
       room.onMessage(type, (m: unknown) => replies.push([type, m]));
     await waitFor('the welcome', () => replies.some(([type]) => type === 'welcome'), 10_000, 2);
     return { room, replies };
@@ -289,7 +289,7 @@ describe('a message fuzzer over a real Colyseus server', () => {
         const replies: Array<[string, unknown]> = [];
         let dropped = false;
         room.onLeave(() => (dropped = true));
-        for (const type of ['welcome', 'history', 'feed', 'utterance', 'error', 'inspect']) room.onMessage(type, (m: unknown) => replies.push([type, m]));
+        for (const type of ['welcome', 'history', 'news', 'error', 'inspect']) room.onMessage(type, (m: unknown) => replies.push([type, m]));
         room.onMessage('*', (type: string | number, m: unknown) => replies.push([String(type), m]));
         for (const m of batch) send(room, m);
         // Play what was asked for a little: replay ticks read the same (manual) wall clock.

@@ -13,7 +13,7 @@ async function join(url: string, options: Record<string, unknown> = {}) {
   const inbox: Array<[string, unknown]> = [];
   room.onMessage('error', (e: ErrorReply) => errors.push(e));
   room.onMessage('*', (type: string | number, m: unknown) => inbox.push([String(type), m]));
-  for (const t of ['welcome', 'feed', 'utterance', 'interview', 'whispered', 'inspect']) room.onMessage(t, (m: unknown) => inbox.push([t, m]));
+  for (const t of ['welcome', 'news', 'interview', 'whispered', 'inspect']) room.onMessage(t, (m: unknown) => inbox.push([t, m]));
   return { room, errors, inbox };
 }
 
@@ -88,7 +88,7 @@ describe('roles', () => {
     o.room.send('whisper', { agentId: 'claire', text: 'There is a secret garden behind Town Hall.' });
     await waitFor('the whispered memory', () => town.town.db.memories.count(asAgentId('claire')) > count);
     expect(town.town.db.memories.search(asAgentId('claire'), 'secret garden', 1)).toHaveLength(1);
-    await waitFor('the whisper in the feed', () => o.inbox.some(([t, m]) => t === 'feed' && JSON.stringify(m).includes('Whisper to Claire Moreau')));
+    await waitFor('the whisper in the feed', () => o.inbox.some(([t, m]) => t === 'news' && JSON.stringify(m).includes('Whisper to Claire Moreau')));
 
     o.room.send('control', { op: 'resume' });
     await waitFor('the resume', () => !town.town.clock.paused);

@@ -18,7 +18,7 @@ describe('the town room over a real Colyseus server', () => {
     town = await startTestTown({ rate: 600, startTime: '2026-02-13T08:55', clockPolicy: 'run' }, { wallClock: wall });
     const client = new Client(town.url);
     room = await client.join<TownState>('town', {}, TownState);
-    for (const type of ['welcome', 'feed', 'utterance']) room.onMessage(type, () => undefined);
+    for (const type of ['welcome', 'news']) room.onMessage(type, () => undefined);
     if (!room.state.mapWidth) await nextPatch(room);
   });
   afterAll(async () => {

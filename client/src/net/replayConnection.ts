@@ -16,7 +16,7 @@ export async function connectToReplay(target: ReplayTarget): Promise<TownConnect
   const options: Record<string, unknown> = { t: Math.round(target.gameMs) };
   if (target.world) options.world = target.world;
   const room = await client.join<TownState>('replay', options, TownState);
-  for (const type of ['welcome', 'utterance', 'feed', 'inspect', 'history']) room.onMessage(type, () => undefined);
+  for (const type of ['welcome', 'news', 'inspect', 'history']) room.onMessage(type, () => undefined);
   const clock = await followGameClock(room);
   return {
     room,

@@ -30,7 +30,7 @@ export async function connectToTown(world: string, token: string | null): Promis
   let role: Role = 'spectator';
   room.onMessage('welcome', (m: WelcomeMessage) => (role = m.role));
   // Lines and feed items also arrive as messages; panels subscribe with `on`. Until one does, keep quiet.
-  for (const type of ['utterance', 'feed', 'inspect', 'interview', 'whispered', 'error']) room.onMessage(type, () => undefined);
+  for (const type of ['news', 'inspect', 'interview', 'whispered', 'error']) room.onMessage(type, () => undefined);
   const clock = await followGameClock(room);
   return {
     room,

@@ -3,6 +3,7 @@
 // heading and its own scrolling list, so neither hides the other. In a replay both show what was said
 // and done up to the moment shown (the replay room's `history`, sent after each seek), then go on as it plays.
 import type { FeedItem, UtteranceEvent } from '@protocol/messages';
+import { unpackNews, type NewsMessage } from '@protocol/news';
 import type { ReplayHistory } from '@protocol/replay';
 import type { TownConnection } from '../net/townConnection';
 import { fetchFeed } from '../net/api';
@@ -29,8 +30,13 @@ export class FeedPanel {
       el('section', { className: 'log-section conversations' }, el('h3', { textContent: 'Conversations' }), this.lines),
       el('section', { className: 'log-section feed' }, el('h3', { textContent: 'Town feed' }), this.feed),
     );
-    connection.on('utterance', (m) => this.later(() => this.addLine(m as UtteranceEvent)));
-    connection.on('feed', (m) => this.later(() => (m as FeedItem[]).forEach((i) => this.addItem(i))));
+    connection.on('news', (m) => {
+      const { lines, feed } = unpackNews(m as NewsMessage);
+      this.later(() => {
+        lines.forEach((l) => this.addLine(l));
+        feed.forEach((i) => this.addItem(i));
+      });
+    });
     connection.on('history', (m) => this.showHistory(m as ReplayHistory));
     this.reset(connection.state.mode === 'replay' ? 'replay' : 'live');
   }

@@ -1,6 +1,7 @@
 // One line of text for the town feed, from an event of the log; null for events the feed skips
 // (movement, single memories), which would drown it. Live, replay and analysis say it the same way.
 import type { LoggedEvent } from './events';
+import type { FeedItem, UtteranceEvent } from './messages';
 
 /** A display name for an agent id (the id itself when unknown). */
 export type NameOf = (id: string) => string;
@@ -43,4 +44,16 @@ export function describeEvent(e: LoggedEvent, nameOf: NameOf): string | null {
     default:
       return null;
   }
+}
+
+/** What a viewer is told of these events, in their order: the lines said, and the feed's items. */
+export function toldOf(events: Iterable<LoggedEvent>, nameOf: NameOf): { utterances: UtteranceEvent[]; feed: FeedItem[] } {
+  const utterances: UtteranceEvent[] = [];
+  const feed: FeedItem[] = [];
+  for (const e of events) {
+    if (e.kind === 'conversation.utterance') utterances.push({ ...e.data, gameMs: e.gameMs });
+    const text = describeEvent(e, nameOf);
+    if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
+  }
+  return { utterances, feed };
 }

@@ -4,10 +4,9 @@
 // only, so the live town and other viewers are untouched.
 import type { AgentId } from '../protocol/ids';
 import type { LoggedEvent, PersonaRecord } from '../protocol/events';
-import type { FeedItem, UtteranceEvent } from '../protocol/messages';
 import type { AgentInspection } from '../protocol/inspection';
 import type { ReplayHistory } from '../protocol/replay';
-import { describeEvent, type NameOf } from '../protocol/feedText';
+import { toldOf, type NameOf } from '../protocol/feedText';
 import type { SimState } from '../sim/types';
 import { applyEvent } from '../sim/apply';
 import { indexState, readView, type SimIndex, type SimReadView, type SimWorld } from '../sim/state';
@@ -124,14 +123,8 @@ export class ReplaySession {
   history(): ReplayHistory {
     const nameOf = this.nameOf;
     const t = this.gameMs;
-    const feed: FeedItem[] = [];
-    const utterances: UtteranceEvent[] = [];
     const recent = [...historyEvents(this.source.db, { untilGameMs: t, descending: true, limit: 4 * HISTORY_ITEMS }, this.abandoned)].reverse();
-    for (const e of recent) {
-      if (e.kind === 'conversation.utterance') utterances.push({ ...e.data, gameMs: e.gameMs });
-      const text = describeEvent(e, nameOf);
-      if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
-    }
+    const { utterances, feed } = toldOf(recent, nameOf);
     return { gameMs: t, feed: feed.slice(-HISTORY_ITEMS), utterances: utterances.slice(-HISTORY_ITEMS) };
   }
 

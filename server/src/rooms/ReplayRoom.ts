@@ -3,15 +3,13 @@
 // changes nothing in any world, so spectators may use it without the operator token.
 import { ErrorCode, Room, ServerError, type Client } from '@colyseus/core';
 import { TownState } from '../protocol/state';
-import type { FeedItem, UtteranceEvent } from '../protocol/messages';
 import { InspectMessage } from '../protocol/messages';
 import type { InspectReply } from '../protocol/inspection';
 import { PauseMessage, PlayMessage, SeekMessage } from '../protocol/replay';
-import { describeEvent } from '../protocol/feedText';
 import { parseIsoMinute } from '../protocol/time';
 import type { ReplaySession } from '../replay/ReplaySession';
 import { openReplay, type ReplayContext } from '../replay/open';
-import { syncAgentState } from './stateSync';
+import { syncAgentState, townNews } from './stateSync';
 import { MessageGuard, refuse } from './guard';
 import { clientOf, madeByServer, replayJoinSeconds, replayRegistry } from './admission';
 
@@ -139,16 +137,8 @@ export class ReplayRoom extends Room<{ state: TownState }> {
     const delta = now - this.lastTickMs;
     this.lastTickMs = now;
     const { passed } = this.session.advance(delta);
-    const feed: FeedItem[] = [];
-    for (const e of passed) {
-      if (e.kind === 'conversation.utterance') {
-        const line: UtteranceEvent = { ...e.data, gameMs: e.gameMs };
-        this.broadcast('utterance', line);
-      }
-      const text = describeEvent(e, this.session.nameOf);
-      if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
-    }
-    if (feed.length) this.broadcast('feed', feed);
+    const news = townNews(passed, this.session.nameOf);
+    if (news) this.broadcast('news', news);
     if (passed.length > 0 || this.session.rate > 0) this.syncAll();
     else this.syncClock();
   }

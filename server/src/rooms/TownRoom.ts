@@ -3,7 +3,7 @@
 // shape. It holds no rules of its own.
 import { Room, type Client, type AuthContext } from '@colyseus/core';
 import type { TownState } from '../protocol/state';
-import { createTownState, syncTick, syncTownClock, townBroadcasts } from './stateSync';
+import { createTownState, syncTick, syncTownClock, townNews } from './stateSync';
 import { AgentMessage, ControlMessage, INVALID_TOKEN_MESSAGE, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
 import type { WelcomeMessage } from '../protocol/messages';
 import { MessageGuard, refuse, type ClientAuth } from './guard';
@@ -117,6 +117,7 @@ export class TownRoom extends Room<{ state: TownState }> {
   private readonly nameOf = (id: string) => this.town.personas.get(id)?.name ?? this.town.sim.agent(id)?.spec.name ?? id;
 
   private onTownEvents(events: LoggedEvent[]): void {
-    for (const b of townBroadcasts(events, this.nameOf)) this.broadcast(b.type, b.message);
+    const news = townNews(events, this.nameOf);
+    if (news) this.broadcast('news', news);
   }
 }

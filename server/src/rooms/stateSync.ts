@@ -10,8 +10,8 @@ import type { SimReadView } from '../sim/state';
 import type { StepResult } from '../sim/types';
 import type { Town } from '../town/Town';
 import type { LoggedEvent } from '../protocol/events';
-import type { FeedItem } from '../protocol/messages';
-import { describeEvent, type NameOf } from '../protocol/feedText';
+import { packNews, type NewsMessage } from '../protocol/news';
+import { toldOf, type NameOf } from '../protocol/feedText';
 
 export function syncAgentState(state: TownState, sim: SimReadView, id: string): void {
   const agent = sim.agent(id);
@@ -113,18 +113,8 @@ export function syncClockState(state: TownState, clock: ClockView): void {
   if (state.storageProblem !== storage) state.storageProblem = storage;
 }
 
-/** A message broadcast to every viewer of the live town: a line said (`utterance`), or a batch of feed lines. */
-export type TownBroadcast = { type: 'utterance'; message: Record<string, unknown> } | { type: 'feed'; message: FeedItem[] };
-
-/** What the room broadcasts for a batch of logged events (shared with the network benchmark, which counts its bytes). */
-export function townBroadcasts(events: readonly LoggedEvent[], nameOf: NameOf): TownBroadcast[] {
-  const out: TownBroadcast[] = [];
-  const feed: FeedItem[] = [];
-  for (const e of events) {
-    if (e.kind === 'conversation.utterance') out.push({ type: 'utterance', message: { ...e.data, gameMs: e.gameMs } });
-    const text = describeEvent(e, nameOf);
-    if (text) feed.push({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text });
-  }
-  if (feed.length) out.push({ type: 'feed', message: feed });
-  return out;
+/** What every viewer of the town (live or replayed) is told of a batch of logged events: the `news` message, or null. */
+export function townNews(events: readonly LoggedEvent[], nameOf: NameOf): NewsMessage | null {
+  const { utterances, feed } = toldOf(events, nameOf);
+  return packNews(utterances, feed);
 }
