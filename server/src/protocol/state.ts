@@ -17,10 +17,13 @@ export const AgentState = schema(
     emoji: t.string().default(''),
     /** Where, as a place-tree address without the world: "Hobbs Cafe: cafe: counter". */
     place: t.string().default(''),
-    /** The tile where the current path starts, or where the agent stands when it has no path. */
+    /** The tile where the path starts, or where the agent stands when it has no path. */
     tileX: t.uint16().default(0),
     tileY: t.uint16().default(0),
-    /** Waypoints of the walk as tile indices (y * mapWidth + x): start, turns, end; empty when standing. */
+    /**
+     * Waypoints of the walk as tile indices (y * mapWidth + x): start, turns, end. The last walk stays after it ends (the
+     * agent stands at its end once its time is over: an arrival sends nothing); empty when the agent stands elsewhere.
+     */
     path: t.array('uint32'),
     pathStartGameMs: t.float64().default(0),
     tilesPerGameMinute: t.float32().default(0),

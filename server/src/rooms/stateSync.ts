@@ -6,6 +6,7 @@ import { ArraySchema, Encoder } from '@colyseus/schema';
 // for 10,000): a buffer that fits it is allocated once per room instead of grown with a warning.
 Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 4 * 1024 * 1024);
 import { AgentState, TownState } from '../protocol/state';
+import { arrivalGameMs, pathLength } from '../protocol/movement';
 import type { SimReadView } from '../sim/state';
 import type { StepResult } from '../sim/types';
 import type { Town } from '../town/Town';
@@ -53,12 +54,24 @@ export function syncAgentState(state: TownState, sim: SimReadView, id: string): 
       s.tileX = m.path[0] % w;
       s.tileY = Math.floor(m.path[0] / w);
     }
-  } else if (s.path.length > 0 || s.tileX !== agent.tile % w || s.tileY !== Math.floor(agent.tile / w)) {
+  } else if (!arrivedAt(s, agent.tile, w, sim.gameMs) && (s.path.length > 0 || s.tileX !== agent.tile % w || s.tileY !== Math.floor(agent.tile / w))) {
     if (s.path.length > 0) s.path = new ArraySchema<number>();
     s.tileX = agent.tile % w;
     s.tileY = Math.floor(agent.tile / w);
     s.tilesPerGameMinute = 0;
   }
+}
+
+/**
+ * Whether the state's walk is over by `gameMs` and ended on `tile`: then it is left as it is. A viewer places a walk
+ * whose time is over at its end (protocol/movement.ts), so an arrival changes nothing on screen and costs no patch.
+ * A walk cut short, or a walk still to come (a replay sought backwards), is replaced by the tile.
+ */
+function arrivedAt(s: AgentState, tile: number, mapWidth: number, gameMs: number): boolean {
+  const path = s.path;
+  const n = path.length;
+  if (n < 2 || path[n - 1] !== tile || s.tilesPerGameMinute <= 0) return false;
+  return arrivalGameMs(s.pathStartGameMs, pathLength(path, mapWidth), s.tilesPerGameMinute) <= gameMs;
 }
 
 /** The room's state for a town as a new room makes it: every agent and the clock. */

@@ -35,6 +35,8 @@ export function indexState(state: SimState): SimIndex {
 /** What rooms and the inspector read of a sim state: live (a Simulation) or replayed (a folded state). */
 export interface SimReadView {
   readonly map: TownMap;
+  /** The game time the state is at. */
+  readonly gameMs: number;
   agents(): readonly Readonly<AgentSimState>[];
   agent(id: string): Readonly<AgentSimState> | undefined;
   conversation(id: number): Readonly<ConversationState> | undefined;
@@ -44,6 +46,9 @@ export interface SimReadView {
 export function readView(map: TownMap, state: SimState, index: SimIndex): SimReadView {
   return {
     map,
+    get gameMs() {
+      return state.gameMs;
+    },
     agents: () => state.agents,
     agent: (id) => index.agents.get(id),
     conversation: (id) => index.conversations.get(id),
