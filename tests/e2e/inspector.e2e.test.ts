@@ -82,7 +82,7 @@ describe('the inspector and the clock bar', () => {
     expect(problems).toEqual([]);
   });
 
-  it('takes the step in force from the server’s inspection (the waking day), not from the page’s calendar', async () => {
+  it('takes the step in force and the place from the server’s inspection (the waking day), not from the page’s calendar', async () => {
     town.town.clock.pause();
     try {
       const page = await open('/', 1024, 768);
@@ -92,6 +92,9 @@ describe('the inspector and the clock bar', () => {
       const now = ownClockGameMs('kenji', town.town.clock.gameMs);
       const moment = planMomentAt(now, agent.spec.wakeMinute, agent.spec.sleepMinute);
       expect((await currentStep(page))!.index).toBe(findActionIndex(agent.plan!.actions, moment.minute));
+      // The header's place, also from the inspection (the room's state carries no agent's place).
+      expect(agent.current.address).not.toBe('');
+      await expect.poll(() => page.locator('#panel .place').textContent(), { timeout: 10_000 }).toBe(agent.current.address);
       await page.close();
     } finally {
       town.town.clock.resume();

@@ -1,6 +1,6 @@
-// The inspector: everything about one agent. Its header (action, place, speech) follows the live room
-// state; the sections below, and the plan step in force, come from the server's `inspect` reply
-// (read-only for anyone, refreshed while open and whenever the header's action changes). The sections are one list, SECTIONS, each saying which
+// The inspector: everything about one agent. Its header (action, speech) follows the live room
+// state; its place, the sections below, and the plan step in force come from the server's `inspect` reply
+// (read-only for anyone, refreshed while open and whenever the agent's action or walk changes). The sections are one list, SECTIONS, each saying which
 // data it shows: a refresh redraws only the sections whose data changed, and never one that holds a
 // focused field or typed text. The operator's forms are drawn once per agent, so typing survives.
 import type { TownConnection } from '../net/townConnection';
@@ -298,19 +298,22 @@ export class Inspector {
     this.request();
   }
 
-  /** Called every frame or so: the header from the live state; a new action asks for a fresh inspection (its plan step). */
+  /**
+   * Called every frame or so: the header from the live state, and the place from the last inspection (the room's state
+   * does not carry every agent's place). A new action or walk asks for a fresh inspection (its plan step, its place).
+   */
   tick(): void {
     const id = this.agentId;
     if (!id) return;
     const agent = this.connection.state.agents.get(id);
-    const doing = agent ? `${agent.action}@${agent.place}` : '';
+    const doing = agent ? `${agent.action}@${agent.pathStartGameMs}` : '';
     if (doing !== this.doing) {
       if (this.doing !== null) this.request();
       this.doing = doing;
     }
     setText(this.live.name, agent?.name ?? id);
     setText(this.live.action, agent ? `${agent.asleep ? '😴' : agent.emoji} ${agent.action}` : 'left the town');
-    setText(this.live.place, agent?.place ?? '');
+    setText(this.live.place, agent && this.last ? this.last.action.place : '');
     setText(this.live.speech, agent?.speech ? `“${agent.speech}”` : '');
     // Set only when it changes: setting it, even to what it is, costs a style pass every frame.
     if (this.live.speech.hidden !== !agent?.speech) this.live.speech.hidden = !agent?.speech;

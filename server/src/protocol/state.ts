@@ -15,8 +15,6 @@ export const AgentState = schema(
     /** What the agent is doing, e.g. "brewing coffee". */
     action: t.string().default(''),
     emoji: t.string().default(''),
-    /** Where, as a place-tree address without the world: "Hobbs Cafe: cafe: counter". */
-    place: t.string().default(''),
     /** The tile where the path starts, or where the agent stands when it has no path. */
     tileX: t.uint16().default(0),
     tileY: t.uint16().default(0),

@@ -39,7 +39,6 @@ export function syncAgentState(state: TownState, sim: SimReadView, id: string): 
   const conversation = agent.conversationId !== null ? sim.conversation(agent.conversationId) : undefined;
   s.action = agent.current.description;
   s.emoji = agent.current.emoji;
-  s.place = agent.current.address;
   s.talkingTo = conversation ? (conversation.a === id ? conversation.b : conversation.a) : '';
   s.speech = agent.speech;
   s.asleep = agent.asleep;
