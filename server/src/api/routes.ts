@@ -3,7 +3,7 @@ import express from 'express';
 import path from 'node:path';
 import type { Town } from '../town/Town';
 import { inspectAgent } from '../town/inspect';
-import { describeEvent } from '../protocol/feedText';
+import { toldOf } from '../protocol/feedText';
 import type { AddablePersonasReply, TownInfo } from '../protocol/api';
 import { mountPersonaApi } from './personas';
 import { boundedJson } from './errors';
@@ -52,11 +52,8 @@ export function apiRouter(town: Town, options: ApiOptions): express.Router {
   api.get('/feed', (req, res) => {
     const limit = Math.min(500, Math.max(1, Number(req.query.limit ?? 100) || 100));
     const last = town.db.events.lastSeq();
-    const items = town.db.events
-      .read(Math.max(0, last - 5000), last, 5000)
-      .map((e) => ({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, text: describeEvent(e, (id) => town.personas.get(id)?.name ?? id) }))
-      .filter((i) => i.text !== null)
-      .slice(-limit);
+    const events = town.db.events.read(Math.max(0, last - 5000), last, 5000);
+    const items = toldOf(events, (id) => town.personas.get(id)?.name ?? id).feed.slice(-limit);
     res.json({ items });
   });
 
