@@ -74,7 +74,7 @@ describe('the news a viewer of the live town receives', () => {
     // The clock stands still again; what cognition finishes meanwhile is logged and told too.
     await waitFor('the viewer to be told everything logged', () => JSON.stringify(received()) === JSON.stringify(logged()));
     expect(received()).toEqual(logged());
-    // Each line's time is its own, not its message's: lines of one conversation are said at different times.
+    // The lines were said at different game times, and each arrived with its own.
     expect(new Set(received().utterances.map((u) => u.gameMs)).size).toBeGreaterThan(1);
 
     const { items } = (await (await fetch(`${town.url}/api/feed?limit=500`)).json()) as { items: FeedItem[] };
