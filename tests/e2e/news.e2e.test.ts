@@ -29,7 +29,7 @@ describe('the side log of the live town', () => {
     const { items } = (await (await fetch(`${town.url}/api/feed?limit=500`)).json()) as { items: FeedItem[] };
     const seenAtOpen = Math.max(0, ...items.map((i) => i.seq));
 
-    await expect.poll(() => page.locator('#conversation-log li').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#conversation-log li').count(), { timeout: 40_000 }).toBeGreaterThan(0);
     const line = page.locator('#conversation-log li').first();
     const said = town.town.db.events.read(1, Number.MAX_SAFE_INTEGER, 100_000).filter((e) => e.kind === 'conversation.utterance');
     const shown = (await line.textContent())!;
@@ -40,10 +40,10 @@ describe('the side log of the live town', () => {
 
     await expect
       .poll(() => page.evaluate(() => Math.max(0, ...[...document.querySelectorAll<HTMLElement>('#town-feed li')].map((l) => Number(l.dataset.seq)))), {
-        timeout: 30_000,
+        timeout: 40_000,
       })
       .toBeGreaterThan(seenAtOpen);
     await page.close();
     expect(watch.problems).toEqual([]);
-  });
+  }, 120_000);
 });
