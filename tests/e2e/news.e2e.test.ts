@@ -2,7 +2,7 @@
 // conversation list as they are said, with the speaker, the listener and the game time; feed items logged after the
 // page opened appear in the town feed. Any console error or warning on the page fails the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, watchConsole, type LaunchedBrowser } from './browser';
+import { launchBrowser, townReady, watchConsole, type LaunchedBrowser } from './browser';
 import { startTestTown } from '../helpers';
 import type { FeedItem } from '../../server/src/protocol/messages';
 
@@ -25,7 +25,7 @@ describe('the side log of the live town', () => {
     const watch = watchConsole(page);
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(town.url);
-    await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
+    await townReady(page);
     const { items } = (await (await fetch(`${town.url}/api/feed?limit=500`)).json()) as { items: FeedItem[] };
     const seenAtOpen = Math.max(0, ...items.map((i) => i.seq));
 
