@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, watchConsole, type LaunchedBrowser } from './browser';
 import { startTestTown, subsetPersonas } from '../helpers';
-import { findActionIndex } from '../../server/src/protocol/plan';
+import { findKeptIndex, keptAction } from '../../server/src/protocol/plan';
 import { ownClockGameMs } from '../../server/src/protocol/lateness';
 import { planMomentAt } from '../../server/src/world/clockText';
 
@@ -91,7 +91,7 @@ describe('the inspector and the clock bar', () => {
       const agent = town.town.sim.agent('kenji')!;
       const now = ownClockGameMs('kenji', town.town.clock.gameMs);
       const moment = planMomentAt(now, agent.spec.wakeMinute, agent.spec.sleepMinute);
-      expect((await currentStep(page))!.index).toBe(findActionIndex(agent.plan!.actions, moment.minute));
+      expect((await currentStep(page))!.index).toBe(findKeptIndex(agent.plan!, moment.minute));
       // The header's place, also from the inspection (the room's state carries no agent's place).
       expect(agent.current.address).not.toBe('');
       await expect.poll(() => page.locator('#panel .place').textContent(), { timeout: 10_000 }).toBe(agent.current.address);
@@ -220,8 +220,8 @@ describe('the inspector after midnight', () => {
     const moment = planMomentAt(ownClockGameMs('marek', town.town.clock.gameMs), agent.spec.wakeMinute, agent.spec.sleepMinute);
     expect(moment.minute).toBeGreaterThan(24 * 60);
     expect(agent.asleep).toBe(false);
-    const index = findActionIndex(agent.plan!.actions, moment.minute);
-    expect(agent.plan!.actions[index]!.description).toBe('counting the till');
+    const index = findKeptIndex(agent.plan!, moment.minute);
+    expect(keptAction(agent.plan!, index).description).toBe('counting the till');
     await expect.poll(() => currentStep(page), { timeout: 15_000 }).not.toBeNull();
     expect((await currentStep(page))!.index).toBe(index);
     expect(await page.locator('#panel ol.plan li.current').textContent()).toContain('counting the till');

@@ -16,6 +16,7 @@ import { PURPOSES } from '../../server/src/llm/types';
 import { tempDir } from '../helpers';
 import { interviewTown } from '../../server/src/analysis/believability';
 import { parseClock } from '../../server/src/world/clockText';
+import { planOfKept } from '../../server/src/protocol/plan';
 
 /** Three of the shipped personas, with their relationships trimmed to one another. */
 export function threePersonas(ids = ['isabella', 'claire', 'omar']): string {
@@ -96,7 +97,7 @@ describe('a 3-agent game day on the LLM mind', () => {
     expect(town.db.memories.recent(asAgentId('isabella'), 500).some((m) => m.kind === 'thought')).toBe(true);
     expect(town.db.db.prepare("SELECT count(*) FROM events WHERE kind = 'conversation.utterance'").pluck().get() as number).toBeGreaterThan(0);
     // Plans made by the LLM send agents to real places.
-    const plan = town.sim.agent('isabella')!.plan!;
+    const plan = planOfKept(town.sim.agent('isabella')!.plan!);
     expect(plan.actions.every((a) => town.map.arenasByAddress.has(a.address) || town.map.objectsByAddress.has(a.address))).toBe(true);
   });
 
@@ -112,7 +113,7 @@ describe('a 3-agent game day on the LLM mind', () => {
     const blocks = stub.stats.bySchema.decompose_blocks;
     expect(blocks).toBe(3);
     expect(stub.stats.bySchema.decompose_actions).toBeGreaterThanOrEqual(2 * blocks);
-    const plan = town.sim.agent('claire')!.plan!;
+    const plan = planOfKept(town.sim.agent('claire')!.plan!);
     const claire = town.personas.get('claire')!;
     const last = plan.actions[plan.actions.length - 1];
     expect(plan.actions[0].startMinute).toBe(parseClock(claire.wakeAt));
@@ -199,7 +200,7 @@ describe('a 3-agent evening with whole conversations (CONVERSATION_MODE=whole)',
     const hour = Number(first.kind === 'plan.made' && 'reason' in first.data ? first.data.reason.slice(-6, -4) : -1);
     expect(first.data).toMatchObject({ fromMinute: hour * 60 });
     const listener = town.sim.agent(first.agentId!)!;
-    expect(listener.plan!.actions).toContainEqual(
+    expect(planOfKept(listener.plan!).actions).toContainEqual(
       expect.objectContaining({ startMinute: hour * 60, description: 'going to the party', address: 'Hobbs Cafe: cafe' }),
     );
   });

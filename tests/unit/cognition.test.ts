@@ -15,7 +15,7 @@ import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { openWorldDb, type WorldDb } from '../../server/src/store/WorldDb';
 import { recordsFor } from '../../server/src/town/records';
 import type { EventInput } from '../../server/src/protocol/events';
-import type { DayPlan } from '../../server/src/protocol/plan';
+import { keepPlan, type DayPlan } from '../../server/src/protocol/plan';
 import type { Input, Observation } from '../../server/src/sim/types';
 import { asAgentId } from '../../server/src/world/types';
 import { dayIndex } from '../../server/src/protocol/time';
@@ -42,7 +42,7 @@ function simView(plans = new Map<string, DayPlan>()): SimView {
           sleepMinute: Number(p.sleepAt.slice(0, 2)) * 60 + Number(p.sleepAt.slice(3)),
         },
         current: { description: 'serving customers', address: 'Hobbs Cafe: cafe' },
-        plan,
+        plan: keepPlan(plan),
         conversationId: null,
       };
     },

@@ -1,22 +1,16 @@
 // Everything with state round-trips through its saved form: save, restore, go on, and the copy does
 // exactly what the original does. One parameterised test over every stateful component.
 import { describe, expect, it } from 'vitest';
-import { buildTinyTown } from '../fixtures/tinyTown';
+import { buildTinyTown, tinyResidents } from '../fixtures/tinyTown';
 import { Simulation } from '../../server/src/sim/Simulation';
 import { SimClock } from '../../server/src/sim/clock';
 import { Rng } from '../../server/src/sim/rng';
 import { ClockHolds } from '../../server/src/town/holds';
-import { asAgentId } from '../../server/src/protocol/ids';
-import type { Input, ResidentSpec } from '../../server/src/sim/types';
+import type { Input } from '../../server/src/sim/types';
 
 const map = buildTinyTown();
-const W = map.widthTiles;
 const DAY0 = Date.UTC(2026, 1, 13);
-const look = { skin: '#e0ac69', hair: '#222222', shirt: '#3366cc', pants: '#333333' };
-const residents: ResidentSpec[] = [
-  { id: asAgentId('ada'), name: 'Ada Tester', bedAddress: 'Ada House: bedroom: bed', wakeMinute: 420, sleepMinute: 1320, spawnTile: 1 * W + 1, look },
-  { id: asAgentId('bo'), name: 'Bo Tester', bedAddress: 'Bo House: bedroom: bed', wakeMinute: 420, sleepMinute: 1320, spawnTile: 1 * W + 6, look },
-];
+const residents = tinyResidents(map);
 
 interface Component<T, S> {
   name: string;

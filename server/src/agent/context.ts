@@ -7,7 +7,7 @@ import type { Embedder } from '../llm/types';
 import type { Ablation, ConversationMode } from '../config';
 import type { ConversationRecord, MemoryStore, RetrievalWeights } from '../store/types';
 import type { EventInput } from '../protocol/events';
-import { findActionIndex, type DayPlan } from '../protocol/plan';
+import { findKeptIndex, keptAction, planOfKept, type DayPlan, type KeptPlan, type PlanOfActions } from '../protocol/plan';
 import { GAME_MS_PER_HOUR } from '../protocol/time';
 import { planMomentAt } from '../world/clockText';
 import type { OperationRequest } from '../sim/types';
@@ -20,7 +20,7 @@ export interface SimView {
     | {
         spec: { wakeMinute: number; sleepMinute: number };
         current: { description: string; address: string };
-        plan: DayPlan | null;
+        plan: KeptPlan | null;
         conversationId: number | null;
       }
     | undefined;
@@ -155,15 +155,20 @@ export class CognitionContext {
   mindContext(agentId: string, gameMs: number): MindContext {
     const view = this.deps.sim.agent(agentId);
     // During a conversation the sim shows "talking with …"; the mind wants what the agent was doing.
-    const planned = view?.plan
-      ? view.plan.actions[findActionIndex(view.plan.actions, planMomentAt(gameMs, view.spec.wakeMinute, view.spec.sleepMinute).minute)]
-      : undefined;
+    const kept = view?.plan ?? null;
+    const plannedIndex = view && kept ? findKeptIndex(kept, planMomentAt(gameMs, view.spec.wakeMinute, view.spec.sleepMinute).minute) : -1;
+    const planned = kept && plannedIndex >= 0 ? keptAction(kept, plannedIndex) : undefined;
+    let plan: PlanOfActions | undefined;
     const talking = view?.conversationId !== null && view?.conversationId !== undefined;
     const agent: MindAgent = {
       persona: this.persona(agentId),
       currentAction: talking && planned ? planned.description : (view?.current.description ?? 'idle'),
       currentPlace: view?.current.address ?? '',
-      plan: view?.plan ?? null,
+      // Its actions as objects only when a mind reads them (a reaction, an interview), once for the context.
+      get plan(): PlanOfActions | null {
+        if (kept && plan === undefined) plan = planOfKept(kept);
+        return plan ?? null;
+      },
     };
     const { names, pronouns } = this.everyone();
     const decide = (d: SocialDecision) => this.logDecision(agentId as AgentId, gameMs, d);

@@ -6,7 +6,7 @@ import type { Memory, MemoryId } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import type { Observation } from '../sim/types';
-import type { DayPlan, PlannedAction } from '../protocol/plan';
+import type { DayPlan, PlanOfActions, PlannedAction } from '../protocol/plan';
 import type { SocialDecision } from './socialModel';
 import type { Pronouns } from './grammar';
 
@@ -24,8 +24,8 @@ export interface MindAgent {
   /** What the agent is doing now, for prompts and templates. */
   currentAction: string;
   currentPlace: string;
-  /** Today's plan, when it has one. */
-  plan: DayPlan | null;
+  /** Today's plan, when it has one (its hour blocks are not kept: no mind reads them back). */
+  plan: PlanOfActions | null;
 }
 
 export interface MindContext {

@@ -18,6 +18,7 @@
 // records. Real answers should pass (≥ 0.8); every control should not (≤ 0.1).
 import type { AgentId } from '../protocol/ids';
 import type { Memory } from '../store/types';
+import { planOfKept } from '../protocol/plan';
 import type { Persona } from '../world/persona';
 import type { Town } from '../town/Town';
 import { Rng } from '../sim/rng';
@@ -171,7 +172,7 @@ function agentRecord(town: Town, persona: Persona, names: string[]): AgentRecord
   return {
     persona: { ...persona, currently: status },
     memories: town.db.memories.recent(id, 5000),
-    planTexts: plan ? plan.actions.map((a) => `${a.description} ${a.address}`) : [],
+    planTexts: plan ? planOfKept(plan).actions.map((a) => `${a.description} ${a.address}`) : [],
     known,
     others: names.filter((n) => n !== persona.name),
   };

@@ -2,7 +2,7 @@
 // the callers gather what the agent held then, this shapes it.
 import type { AgentInspection, InspectedMemory, InspectedRelationship } from '../protocol/inspection';
 import type { PersonaRecord } from '../protocol/events';
-import { findActionIndex } from '../protocol/plan';
+import { findActionIndex, planOfKept } from '../protocol/plan';
 import { ownClockGameMs } from '../protocol/lateness';
 import { planMomentAt } from '../world/clockText';
 import type { AgentSimState } from '../sim/types';
@@ -57,7 +57,7 @@ export function buildInspection(input: InspectionInput): AgentInspection {
       scores: s ? { recency: s.recency, importance: s.importance, relevance: s.relevance, total: s.score } : null,
     };
   };
-  const plan = agent.plan;
+  const plan = agent.plan && planOfKept(agent.plan);
   const { calls, promptTokens, completionTokens, costUsd, help } = input.llm;
   return {
     id: agent.spec.id,

@@ -28,6 +28,86 @@ export interface DayPlan {
   actions: PlannedAction[];
 }
 
+/** A plan without its hour blocks: what the sim keeps and shows (the blocks stay in the log and the plans table). */
+export type PlanOfActions = Pick<DayPlan, 'day' | 'broadStrokes' | 'actions'>;
+
+/** Cells an action takes in a kept plan: start minute, duration, description, emoji, address (the log's packed rows' order). */
+const CELLS = 5;
+
+/**
+ * A day's plan as the sim holds it (each agent's state, and the snapshots): the day, its broad strokes, and its actions
+ * flat in one list, `CELLS` cells an action. A town of 10,000 holds 10,000 such lists where it held 600,000 action
+ * objects, which every major collection walked (BENCHMARKS.md, round 15). Made only by `keepPlan` and `spliceKept`,
+ * and never changed: a replan makes a new one. Read with the `kept…` functions, or `planOfKept` for the objects.
+ */
+export interface KeptPlan {
+  day: number;
+  broadStrokes: string[];
+  cells: Array<number | string>;
+}
+
+export function keepPlan(plan: PlanOfActions): KeptPlan {
+  return { day: plan.day, broadStrokes: plan.broadStrokes, cells: keptCells(plan.actions) };
+}
+
+function keptCells(actions: readonly PlannedAction[]): Array<number | string> {
+  const cells: Array<number | string> = new Array(actions.length * CELLS);
+  let i = 0;
+  for (const a of actions) {
+    cells[i++] = a.startMinute;
+    cells[i++] = a.durationMinutes;
+    cells[i++] = a.description;
+    cells[i++] = a.emoji;
+    cells[i++] = a.address;
+  }
+  return cells;
+}
+
+export const keptCount = (plan: KeptPlan): number => plan.cells.length / CELLS;
+export const keptStart = (plan: KeptPlan, i: number): number => plan.cells[i * CELLS] as number;
+export const keptAddress = (plan: KeptPlan, i: number): string => plan.cells[i * CELLS + 4] as string;
+
+/** The action at index `i` of a kept plan, as a new object. */
+export function keptAction(plan: KeptPlan, i: number): PlannedAction {
+  const c = plan.cells;
+  const at = i * CELLS;
+  return {
+    startMinute: c[at] as number,
+    durationMinutes: c[at + 1] as number,
+    description: c[at + 2] as string,
+    emoji: c[at + 3] as string,
+    address: c[at + 4] as string,
+  };
+}
+
+/** The plan with its actions as objects (new ones at each call), for cognition and the inspector. */
+export function planOfKept(plan: KeptPlan): PlanOfActions {
+  const actions = new Array<PlannedAction>(keptCount(plan));
+  for (let i = 0; i < actions.length; i++) actions[i] = keptAction(plan, i);
+  return { day: plan.day, broadStrokes: plan.broadStrokes, actions };
+}
+
+/** `findActionIndex` over a kept plan. */
+export function findKeptIndex(plan: KeptPlan, minute: number): number {
+  const c = plan.cells;
+  let lo = 0;
+  let hi = keptCount(plan) - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((c[mid * CELLS] as number) <= minute) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && minute < (c[found * CELLS] as number) + (c[found * CELLS + 1] as number) ? found : -1;
+}
+
+/** `splicePlan` over a kept plan: a new kept plan, the same day and broad strokes. */
+export function spliceKept(plan: KeptPlan, fromMinute: number, replacement: readonly PlannedAction[]): KeptPlan {
+  return { ...plan, cells: keptCells(splicePlan(planOfKept(plan).actions, fromMinute, replacement)) };
+}
+
 /** Whether an agent who wakes at `wakeMinute` and sleeps at `sleepMinute` is up at `minute` (bedtimes after midnight wrap). */
 export function isAwake(minute: number, wakeMinute: number, sleepMinute: number): boolean {
   return wakeMinute < sleepMinute ? minute >= wakeMinute && minute < sleepMinute : minute >= wakeMinute || minute < sleepMinute;

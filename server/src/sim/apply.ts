@@ -3,7 +3,7 @@
 // function, so the state they rebuild is the state the live town had.
 import type { TownMap } from '../world/types';
 import type { EventInput } from '../protocol/events';
-import { splicePlan } from '../protocol/plan';
+import { keepPlan, spliceKept } from '../protocol/plan';
 import * as C from './constants';
 import type { SimIndex } from './state';
 import { NEVER_GAME_MS, type AgentSimState, type SimState } from './types';
@@ -130,9 +130,9 @@ export function applyEvent(state: SimState, index: SimIndex, map: TownMap, e: Ev
       const d = e.data;
       if ('fromMinute' in d) {
         if (!agent.plan) return;
-        agent.plan = { ...agent.plan, actions: splicePlan(agent.plan.actions, d.fromMinute, d.actions) };
+        agent.plan = spliceKept(agent.plan, d.fromMinute, d.actions);
       } else {
-        agent.plan = { day: d.day, broadStrokes: d.broadStrokes, hourBlocks: d.hourBlocks, actions: d.actions };
+        agent.plan = keepPlan(d);
       }
       agent.actionIndex = -2; // re-evaluate
       return;

@@ -1,7 +1,7 @@
 // Following the day: ask for the plan before waking, sleep and wake on time, and take up the action
 // the plan has for this minute (walking to its place).
 import { dayIndex, GAME_MS_PER_MINUTE, minuteOfDay } from '../protocol/time';
-import { findActionIndex, isAwake } from '../protocol/plan';
+import { findKeptIndex, isAwake, keptAction } from '../protocol/plan';
 import { MINUTES_PER_DAY, minuteOfWakingDay, wakingDayAt } from '../world/clockText';
 import type { AgentSimState, ResidentSpec } from './types';
 import * as C from './constants';
@@ -43,11 +43,11 @@ export function followSchedule(step: Step, agent: AgentSimState): boolean {
     step.out.changed.add(spec.id);
   }
   const plan = agent.plan && agent.plan.day === day ? agent.plan : null;
-  const index = plan ? findActionIndex(plan.actions, minute) : -1;
+  const index = plan ? findKeptIndex(plan, minute) : -1;
   if (index === agent.actionIndex) return true;
   agent.actionIndex = index;
   if (plan && index >= 0) {
-    const action = plan.actions[index];
+    const action = keptAction(plan, index);
     return setAction(step, agent, action.description, action.emoji, action.address, false) || waits(agent, before);
   } else if (agent.current.description !== WAITING.description || agent.asleep) {
     return setAction(step, agent, WAITING.description, WAITING.emoji, agent.current.address, false) || waits(agent, before);

@@ -4,6 +4,7 @@ import type { TownMap } from '../world/types';
 import { DistanceFields } from '../world/distanceFields';
 import type { Rng } from './rng';
 import type { DueAgents } from './dueAgents';
+import { keepPlan, type DayPlan } from '../protocol/plan';
 import { NEVER_GAME_MS, type AgentSimState, type ConversationState, type SimState, type StepResult } from './types';
 
 /** What the sim derives from the map once: shared by every state over that map (live, replay, tests). */
@@ -56,7 +57,7 @@ export function readView(map: TownMap, state: SimState, index: SimIndex): SimRea
 }
 
 export function emptyState(seed: number, gameMs: number, rngState: number): SimState {
-  return { version: 2, seed, gameMs, rngState, nextConversationId: 1, agents: [], conversations: [], worldEvents: [] };
+  return { version: 3, seed, gameMs, rngState, nextConversationId: 1, agents: [], conversations: [], worldEvents: [] };
 }
 
 /**
@@ -83,23 +84,22 @@ export function captureState(state: Readonly<SimState>): SimState {
 
 /** Reads a saved state of any version this build understands. */
 export function upgradeState(saved: unknown): SimState {
-  const s = saved as { version?: number } & SimState;
-  if (s.version === 2) {
-    const v2 = structuredClone(s);
-    // Saved before perception took turns: nothing is due.
-    for (const a of v2.agents) a.lookDue ??= false;
-    return v2;
-  }
-  if (s.version === 1) {
-    // Version 1 kept "never" as -Infinity (null after JSON) and the last perceived arena outside the state.
-    const v2 = structuredClone(s) as SimState;
-    v2.version = 2;
-    for (const a of v2.agents) {
-      a.lastConversationEndGameMs ??= NEVER_GAME_MS;
-      a.perceivedArena ??= -1;
+  const s = saved as { version?: number };
+  if (s.version === 3) return structuredClone(saved as SimState);
+  if (s.version === 1 || s.version === 2) {
+    // Versions 1 and 2 kept each plan's actions as objects, and its hour blocks.
+    const old = structuredClone(saved) as Omit<SimState, 'version' | 'agents'> & { agents: Array<Omit<AgentSimState, 'plan'> & { plan: DayPlan | null }> };
+    const agents = old.agents.map((a): AgentSimState => {
+      // Saved before perception took turns: nothing is due.
       a.lookDue ??= false;
-    }
-    return v2;
+      if (s.version === 1) {
+        // Version 1 kept "never" as -Infinity (null after JSON) and the last perceived arena outside the state.
+        a.lastConversationEndGameMs ??= NEVER_GAME_MS;
+        a.perceivedArena ??= -1;
+      }
+      return { ...a, plan: a.plan && keepPlan(a.plan) };
+    });
+    return { ...old, version: 3, agents };
   }
   throw new Error(`unsupported sim state version ${String(s.version)}`);
 }

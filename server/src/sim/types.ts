@@ -1,10 +1,10 @@
 // The sim's vocabulary: what it asks of cognition (OperationRequest), what comes back (Input), and the
 // plain-data state that a snapshot saves and restores exactly.
 import type { AgentId } from '../protocol/ids';
-import type { DayPlan, PlannedAction } from '../protocol/plan';
+import type { DayPlan, KeptPlan, PlannedAction } from '../protocol/plan';
 import type { CurrentAction, EventInput, Movement, ResidentSpec, TalkBasis } from '../protocol/events';
 
-export type { CurrentAction, DayPlan, Movement, PlannedAction, ResidentSpec, TalkBasis };
+export type { CurrentAction, DayPlan, KeptPlan, Movement, PlannedAction, ResidentSpec, TalkBasis };
 
 export interface Observation {
   description: string;
@@ -83,10 +83,11 @@ export interface AgentSimState {
   nextSpec?: ResidentSpec;
   tile: number;
   movement: Movement | null;
-  plan: DayPlan | null;
+  /** Today's plan (or the last one made), its actions flat (protocol/plan.ts KeptPlan). */
+  plan: KeptPlan | null;
   planRequestedDay: number | null;
   current: CurrentAction;
-  /** Index into plan.actions of the action in force, -1 when none (asleep, waiting or talking), -2 to re-evaluate. */
+  /** Index into the plan's actions of the action in force, -1 when none (asleep, waiting or talking), -2 to re-evaluate. */
   actionIndex: number;
   asleep: boolean;
   busy: boolean;
@@ -114,7 +115,7 @@ export interface WorldEventState {
 }
 
 export interface SimState {
-  version: 2;
+  version: 3;
   seed: number;
   gameMs: number;
   rngState: number;

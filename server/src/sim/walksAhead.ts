@@ -5,7 +5,7 @@
 // a guess that turns out wrong (a conversation stopped the agent, its plan changed, a tick fell past the hour)
 // only leaves an unused path behind. Nothing here changes the state.
 import { dayIndex, GAME_MS_PER_MINUTE, minuteOfDay } from '../protocol/time';
-import { findActionIndex, isAwake, type DayPlan } from '../protocol/plan';
+import { findKeptIndex, isAwake, keepPlan, keptAddress, keptCount, keptStart, type KeptPlan } from '../protocol/plan';
 import { positionOnPath } from '../protocol/movement';
 import { latenessGameMs } from '../protocol/lateness';
 import { MINUTES_PER_DAY, wakingDayAt } from '../world/clockText';
@@ -20,14 +20,14 @@ export type { WalkAhead } from './state';
  * about to be applied, or its own), or null: talking, asleep, no change of action, still walking then, going nowhere.
  * `planIsNew`: the plan is applied in that step, so the action is taken up whatever the agent did before.
  */
-function walkAt(world: SimWorld, seed: number, agent: AgentSimState, plan: DayPlan | null, atGameMs: number, planIsNew: boolean): WalkAhead | null {
+function walkAt(world: SimWorld, seed: number, agent: AgentSimState, plan: KeptPlan | null, atGameMs: number, planIsNew: boolean): WalkAhead | null {
   if (agent.conversationId !== null) return null;
   const { spec } = agent;
   const own = atGameMs - latenessGameMs(spec.id);
   const { day, minute } = wakingDayAt(dayIndex(own), minuteOfDay(own), spec.wakeMinute, spec.sleepMinute);
   if (!isAwake(minute % MINUTES_PER_DAY, spec.wakeMinute, spec.sleepMinute)) return null;
   const today = plan && plan.day === day ? plan : null;
-  const index = today ? findActionIndex(today.actions, minute) : -1;
+  const index = today ? findKeptIndex(today, minute) : -1;
   if (!today || index < 0 || (!planIsNew && index === agent.actionIndex)) return null;
   let from = agent.tile;
   const m = agent.movement;
@@ -37,7 +37,7 @@ function walkAt(world: SimWorld, seed: number, agent: AgentSimState, plan: DayPl
     if (at.moving) return null;
     from = at.tileY * w + at.tileX;
   }
-  const to = tileOfAddress(world, seed, atGameMs, today.actions[index].address, spec.id);
+  const to = tileOfAddress(world, seed, atGameMs, keptAddress(today, index), spec.id);
   return to === null || to === from ? null : { from, to };
 }
 
@@ -50,7 +50,7 @@ export function walksOfPlans(world: SimWorld, seed: number, index: SimIndex, inp
   for (const input of inputs) {
     if (input.kind !== 'plan') continue;
     const agent = index.agents.get(input.agentId);
-    const walk = agent && walkAt(world, seed, agent, input.plan, nextStepGameMs, true);
+    const walk = agent && walkAt(world, seed, agent, keepPlan(input.plan), nextStepGameMs, true);
     if (walk) walks.push(walk);
   }
   return walks;
@@ -77,8 +77,10 @@ export function walksOfNextActions(
     if (!plan || agent.conversationId !== null) continue;
     // The minute of its waking day at which its next action begins: the one after the action in force, or its first
     // one at waking for an agent asleep with the day's plan.
+    const next = agent.actionIndex + 1;
+    const count = keptCount(plan);
     const nextMinute =
-      agent.actionIndex >= 0 ? plan.actions[agent.actionIndex + 1]?.startMinute : agent.asleep && plan.actions.length > 0 ? agent.spec.wakeMinute : undefined;
+      agent.actionIndex >= 0 ? (next < count ? keptStart(plan, next) : undefined) : agent.asleep && count > 0 ? agent.spec.wakeMinute : undefined;
     if (nextMinute === undefined) continue;
     // The step at or after the moment the agent's own clock reaches it.
     const startsGameMs = (plan.day * MINUTES_PER_DAY + nextMinute) * GAME_MS_PER_MINUTE + latenessGameMs(agent.spec.id);

@@ -7,7 +7,7 @@
 import type { AgentId } from '../../protocol/ids';
 import type { Input } from '../../sim/types';
 import type { Persona } from '../../world/persona';
-import { fitAction } from '../../protocol/plan';
+import { fitAction, planOfKept } from '../../protocol/plan';
 import { minuteOfWakingDay, planMomentAt } from '../../world/clockText';
 import type { ConversationLine, MindContext, PlanningThought, Speaker } from '../mind';
 import type { CognitionContext } from '../context';
@@ -163,5 +163,11 @@ function replanFor(c: CognitionContext, agentId: AgentId, planning: PlanningThou
   const { day, minute } = planMomentAt(gameMs, view.spec.wakeMinute, view.spec.sleepMinute);
   const sleep = minuteOfWakingDay(view.spec.sleepMinute, view.spec.wakeMinute);
   if (view.plan.day !== day || appointment.startMinute <= minute || appointment.startMinute >= sleep) return null;
-  return { kind: 'replan', agentId, fromMinute: appointment.startMinute, actions: fitAction(view.plan.actions, appointment), reason: planning.thought };
+  return {
+    kind: 'replan',
+    agentId,
+    fromMinute: appointment.startMinute,
+    actions: fitAction(planOfKept(view.plan).actions, appointment),
+    reason: planning.thought,
+  };
 }
