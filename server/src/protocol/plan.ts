@@ -90,17 +90,12 @@ export function planOfKept(plan: KeptPlan): PlanOfActions {
 /** `findActionIndex` over a kept plan. */
 export function findKeptIndex(plan: KeptPlan, minute: number): number {
   const c = plan.cells;
-  let lo = 0;
-  let hi = keptCount(plan) - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((c[mid * CELLS] as number) <= minute) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found >= 0 && minute < (c[found * CELLS] as number) + (c[found * CELLS + 1] as number) ? found : -1;
+  return indexInForce(
+    keptCount(plan),
+    (i) => c[i * CELLS] as number,
+    (i) => c[i * CELLS + 1] as number,
+    minute,
+  );
 }
 
 /** `splicePlan` over a kept plan: a new kept plan, the same day and broad strokes. */
@@ -115,18 +110,28 @@ export function isAwake(minute: number, wakeMinute: number, sleepMinute: number)
 
 /** Index of the action in force at `minute`, or -1. Actions are sorted and do not overlap. */
 export function findActionIndex(actions: readonly PlannedAction[], minute: number): number {
+  return indexInForce(
+    actions.length,
+    (i) => actions[i].startMinute,
+    (i) => actions[i].durationMinutes,
+    minute,
+  );
+}
+
+/** Index of the one of `count` sorted, non-overlapping actions (read through `start` and `duration`) in force at `minute`, or -1. */
+function indexInForce(count: number, start: (i: number) => number, duration: (i: number) => number, minute: number): number {
   // The last action that starts at or before `minute`, by binary search: the sim asks for every agent every step.
   let lo = 0;
-  let hi = actions.length - 1;
+  let hi = count - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (actions[mid].startMinute <= minute) {
+    if (start(mid) <= minute) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return found >= 0 && minute < actions[found].startMinute + actions[found].durationMinutes ? found : -1;
+  return found >= 0 && minute < start(found) + duration(found) ? found : -1;
 }
 
 /** Keeps the actions before `fromMinute` (cutting the one that spans it) and appends the new ones. */
