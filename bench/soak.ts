@@ -5,7 +5,8 @@
 // follow it, and RSS day over day at the same hours), the column cache's bytes per memory, the file per
 // agent-day a week-long run ends with and each table's size, and draws RSS and file size over the run in
 // docs/soak.svg. CPU at 1× is the CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
-// (SOAK_GAME_HOURS=72 or more gives RSS's trend over whole days after the first; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
+// (SOAK_GAME_HOURS=72 or more gives RSS's trend over whole days after the first; 168, a game week, to quote it: over 72 hours a low first
+// half of the window nearly doubled it, BENCHMARKS.md rounds 15 and 16; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
 // a copy of the world file).
 import fs from 'node:fs';
 import path from 'node:path';
