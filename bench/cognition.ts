@@ -34,7 +34,7 @@ async function openTown(overrides: Partial<ConfigInput>, personasDir = clonePers
     {},
     { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-')), personasDir, startTime: '2026-02-13T00:00', logLevel: 'silent', ...overrides },
   );
-  const minds = buildMinds(config, createLogger('silent'));
+  const minds = await buildMinds(config, createLogger('silent'));
   return Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
 }
 

@@ -95,3 +95,14 @@ export function apiClient(baseUrl: string, token: string | null) {
     del: <T>(url: string) => call<T>('DELETE', url),
   };
 }
+
+/** Three of the shipped personas, with their relationships trimmed to one another. */
+export function threePersonas(ids = ['isabella', 'claire', 'omar']): string {
+  const dir = tempDir('smalltown-personas-');
+  for (const id of ids) {
+    const doc = YAML.parse(fs.readFileSync(`personas/${id}.yaml`, 'utf8')) as { relationships: Record<string, string> };
+    doc.relationships = Object.fromEntries(Object.entries(doc.relationships).filter(([k]) => ids.includes(k)));
+    fs.writeFileSync(path.join(dir, `${id}.yaml`), YAML.stringify(doc));
+  }
+  return dir;
+}

@@ -86,7 +86,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   checkSettingsOnDisk(config);
   const madeToken = config.operatorToken === undefined;
   const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
-  const minds = buildMinds(config, logger);
+  const minds = await buildMinds(config, logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const addresses = redis ? new ProcessAddresses(redis.presence) : null;
   const host = new TownHost(config, { logger, minds, operatorToken, wallClock: options.wallClock });
@@ -124,6 +124,7 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
       memory: processMemoryMb(),
       memoryCache: memoryCacheOf(town.db.memories.columnCache()),
       ...(town.stack?.endpoints ? { llmEndpoints: town.stack.endpoints() } : {}),
+      ...(town.stack?.embedded ? { llmModel: town.stack.embedded() } : {}),
     });
   });
   app.use('/api', townsRouter(host, { operatorToken }));

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { PURPOSES, type Purpose } from './llm/types';
+import { modelFileProblem } from './llm/modelFile';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
@@ -88,6 +89,8 @@ export const ConfigSchema = z.object({
   conversationMode: z.enum(CONVERSATION_MODES).default('turns'),
   /** Serve the client through Vite with hot reload instead of the built bundle. */
   dev: z.coerce.boolean().default(false),
+  /** A GGUF sentence embedder run in this process; 'none' keeps the word vectors. Unset: models/ has one, or none. */
+  embedderFile: optionalText,
   llm: z.object({
     baseURL: optionalText.refine((v) => v === undefined || isHttpUrl(v), 'expected an http(s) URL, like http://localhost:11434/v1'),
     apiKey: optionalText,
@@ -104,6 +107,18 @@ export const ConfigSchema = z.object({
     prices: z.record(z.string(), z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) })).default({}),
     embeddingModel: optionalText,
     embeddingDimension: int(1, 8192).optional(),
+    /** A .gguf file run in this process (node-llama-cpp): the embedded mind, no server. */
+    modelFile: optionalText,
+    /** Inference threads for the embedded model; 0: every core but one. */
+    threads: int(0, 1024).default(0),
+    /** Tokens of context for each of the embedded model's sequences. */
+    contextSize: int(512, 131_072).default(4096),
+    /** Asks the embedded model serves at once (the scheduler's cap is matched to it). */
+    sequences: int(1, 64).default(2),
+    /** Layers of the embedded model offloaded to a GPU; 0: CPU only. */
+    gpuLayers: int(0, 1000).default(0),
+    /** 'on': each reply constrained to its JSON schema at generation; 'off': the model writes freely. */
+    grammar: z.enum(['on', 'off']).default('on'),
     /** Several endpoints, calls spread by load (llm/RoutingChatModel.ts); each leaves out what OPENAI_* and LLM_* give. */
     endpoints: z
       .array(
@@ -187,6 +202,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     memoryCacheMb: env.MEMORY_CACHE_MB,
     ablation: env.COGNITION_ABLATION,
     conversationMode: env.CONVERSATION_MODE,
+    embedderFile: env.EMBEDDER_FILE,
     dev: env.SMALLTOWN_DEV === '1' || env.SMALLTOWN_DEV === 'true' ? true : undefined,
     llm: {
       baseURL: env.OPENAI_BASE_URL,
@@ -204,6 +220,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
       prices,
       embeddingModel: env.EMBEDDING_MODEL,
       embeddingDimension: env.EMBEDDING_DIMENSION,
+      modelFile: env.LLM_MODEL_FILE,
+      threads: env.LLM_THREADS,
+      contextSize: env.LLM_CONTEXT_SIZE,
+      sequences: env.LLM_SEQUENCES,
+      gpuLayers: env.LLM_GPU_LAYERS,
+      grammar: env.LLM_GRAMMAR,
       endpoints,
     },
   };
@@ -240,6 +262,9 @@ function withWorlds(c: z.infer<typeof ConfigSchema>): Config {
   const worlds = (c.worlds ?? [{ name: c.world }]).map((w) => ({ name: w.name, mapFile: w.mapFile ?? c.mapFile, personasDir: w.personasDir ?? c.personasDir }));
   const names = new Set(worlds.map((w) => w.name));
   if (names.size !== worlds.length) throw new ConfigError('WORLDS: a world appears twice');
+  if (c.llm.modelFile && (c.llm.baseURL || c.llm.endpoints.length > 0)) {
+    throw new ConfigError('LLM_MODEL_FILE: set either LLM_MODEL_FILE (a model in this process) or OPENAI_BASE_URL / LLM_ENDPOINTS (a server), not both');
+  }
   if (c.redisUrl && !c.operatorToken) {
     throw new ConfigError('OPERATOR_TOKEN: with REDIS_URL, set the same OPERATOR_TOKEN in every process (each would otherwise make its own)');
   }
@@ -317,6 +342,13 @@ export const ENV_NAMES: Record<string, string> = {
   'llm.embeddingModel': 'EMBEDDING_MODEL',
   'llm.embeddingDimension': 'EMBEDDING_DIMENSION',
   'llm.endpoints': 'LLM_ENDPOINTS',
+  'llm.modelFile': 'LLM_MODEL_FILE',
+  'llm.threads': 'LLM_THREADS',
+  'llm.contextSize': 'LLM_CONTEXT_SIZE',
+  'llm.sequences': 'LLM_SEQUENCES',
+  'llm.gpuLayers': 'LLM_GPU_LAYERS',
+  'llm.grammar': 'LLM_GRAMMAR',
+  embedderFile: 'EMBEDDER_FILE',
 };
 
 function envName(path: PropertyKey[]): string {
@@ -362,6 +394,14 @@ export function checkSettingsOnDisk(config: Config): void {
     if (!personas) problems.push(`${personasVar}: '${w.personasDir}' does not exist`);
     else if (!personas.isDirectory()) problems.push(`${personasVar}: '${w.personasDir}' is a file, not a folder of persona files`);
   }
+  if (config.llm.modelFile) {
+    const problem = modelFileProblem(config.llm.modelFile);
+    if (problem) problems.push(`LLM_MODEL_FILE: ${problem}`);
+  }
+  if (config.embedderFile && config.embedderFile !== 'none' && config.embedderFile !== 'auto') {
+    const problem = modelFileProblem(config.embedderFile);
+    if (problem) problems.push(`EMBEDDER_FILE: ${problem}`);
+  }
   if (problems.length) throw new ConfigError(`bad settings:\n  ${[...new Set(problems)].join('\n  ')}`);
 }
 
@@ -400,6 +440,12 @@ export function startGameMs(config: Pick<Config, 'startTime'>): number {
 }
 
 /** `npm start` and `npm run dev`: the environment, plus `--dev` on the command line. */
+/**
+ * The server's settings from its environment. Unlike loadConfig (tests and tools), an unset EMBEDDER_FILE is
+ * 'auto' here: the sentence embedder in models/ when `npm run models:fetch` put it there (town/minds.ts).
+ */
 export function loadConfigFromProcess(): Config {
-  return loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
+  const config = loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
+  return config.embedderFile === undefined ? { ...config, embedderFile: 'auto' } : config;
 }
+

@@ -46,7 +46,7 @@ export async function runFaultyDay(mistakeRate: number, seed = 1, agents = 25): 
       llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', concurrency: 32, timeoutMs: 1000, maxRetries: 4 },
     },
   );
-  const minds = buildMinds(config, createLogger('silent'));
+  const minds = await buildMinds(config, createLogger('silent'));
   const town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
   try {
     // The invitation, told to the host as a whisper (a memory) at the start, so that talk can carry it.

@@ -36,7 +36,7 @@ describe('a town on two LLM endpoints', () => {
         llm: { apiKey: 'test', model: 'stub-model', timeoutMs: 2000, maxRetries: 4, endpoints: stubs.map((s) => ({ baseURL: s.url, concurrency: 1 })) },
       },
     );
-    const minds = buildMinds(config, createLogger('silent'));
+    const minds = await buildMinds(config, createLogger('silent'));
     town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
     const start = town.gameMs;
     await town.loop.runLockstep(start + 9 * GAME_MS_PER_HOUR, 30_000);

@@ -34,7 +34,7 @@ async function evening(recordInvitations: boolean): Promise<{ town: Town; stub: 
       llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', concurrency: 8 },
     },
   );
-  const minds = buildMinds(config, createLogger('silent'));
+  const minds = await buildMinds(config, createLogger('silent'));
   const town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
   await town.loop.runLockstep(town.gameMs + 3 * GAME_MS_PER_HOUR, 30_000);
   town.log.flush();

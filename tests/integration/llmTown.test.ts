@@ -1,8 +1,5 @@
 // A town on the LLM mind, over real HTTP to the OpenAI-compatible stub: every purpose, every fault
 // kind, the recorder's counts against the stub's, and the efficiency bound on calls per agent-day.
-import fs from 'node:fs';
-import path from 'node:path';
-import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
@@ -13,21 +10,10 @@ import { createLogger } from '../../server/src/town/logger';
 import { asAgentId } from '../../server/src/world/types';
 import { GAME_MS_PER_DAY } from '../../server/src/protocol/time';
 import { PURPOSES } from '../../server/src/llm/types';
-import { tempDir } from '../helpers';
+import { tempDir, threePersonas } from '../helpers';
 import { interviewTown } from '../../server/src/analysis/believability';
 import { parseClock } from '../../server/src/world/clockText';
 import { planOfKept } from '../../server/src/protocol/plan';
-
-/** Three of the shipped personas, with their relationships trimmed to one another. */
-export function threePersonas(ids = ['isabella', 'claire', 'omar']): string {
-  const dir = tempDir('smalltown-personas-');
-  for (const id of ids) {
-    const doc = YAML.parse(fs.readFileSync(`personas/${id}.yaml`, 'utf8')) as { relationships: Record<string, string> };
-    doc.relationships = Object.fromEntries(Object.entries(doc.relationships).filter(([k]) => ids.includes(k)));
-    fs.writeFileSync(path.join(dir, `${id}.yaml`), YAML.stringify(doc));
-  }
-  return dir;
-}
 
 describe('a 3-agent game day on the LLM mind', () => {
   let stub: OpenAIStub;
@@ -45,7 +31,7 @@ describe('a 3-agent game day on the LLM mind', () => {
         llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', timeoutMs: 1000, maxRetries: 4, concurrency: 8 },
       },
     );
-    const minds = buildMinds(config, createLogger('silent'));
+    const minds = await buildMinds(config, createLogger('silent'));
     town = await Town.open(config, {
       embedder: minds.embedder,
       createMind: minds.createMind,
@@ -171,7 +157,7 @@ describe('a 3-agent evening with whole conversations (CONVERSATION_MODE=whole)',
         llm: { baseURL: stub.url, apiKey: 'test', model: 'stub-model', concurrency: 8 },
       },
     );
-    const minds = buildMinds(config, createLogger('silent'));
+    const minds = await buildMinds(config, createLogger('silent'));
     town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
     await town.loop.runLockstep(town.gameMs + 6 * 3_600_000, 30_000);
   }, 120_000);

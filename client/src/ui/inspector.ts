@@ -4,7 +4,7 @@
 // data it shows: a refresh redraws only the sections whose data changed, and never one that holds a
 // focused field or typed text. The operator's forms are drawn once per agent, so typing survives.
 import type { TownConnection } from '../net/townConnection';
-import type { AgentInspection, InspectedMemory, InspectReply, LlmEndpointLive } from '@protocol/inspection';
+import type { AgentInspection, InspectedMemory, InspectReply, LlmEndpointLive, LlmModelLive } from '@protocol/inspection';
 import { formatClock, formatGameTime } from '@protocol/time';
 import { el, focusedField, setText } from './dom';
 
@@ -158,10 +158,21 @@ export const SECTIONS: Array<Section<unknown>> = [
         el('p', { textContent: `${llm.calls} calls · ${tokens} tokens · $${llm.costUsd.toFixed(4)}` }),
         ...(help ? [el('p', { className: 'llm-help', textContent: help })] : []),
         ...(llm.endpoints?.length ? [endpointTable(llm.endpoints)] : []),
+        ...(llm.model ? [el('p', { className: 'llm-model', textContent: modelLine(llm.model) })] : []),
       ];
     },
   }),
 ];
+
+/** The model in this process (LLM_MODEL_FILE), as /healthz has it. */
+function modelLine(m: LlmModelLive): string {
+  const speed = (x: number | null) => (x === null ? '–' : `${x.toFixed(0)}`);
+  return (
+    `model ${m.file} (${m.quantisation}, ${(m.bytes / 1e6).toFixed(0)} MB, in this process) · ` +
+    `${speed(m.promptTokensPerS)} prompt / ${speed(m.generationTokensPerS)} generated tokens a second · ` +
+    `${m.running} of ${m.sequences} busy, ${m.waiting} waiting`
+  );
+}
 
 /** The town's endpoints (several: LLM_ENDPOINTS), as /healthz has them: one row each. */
 function endpointTable(endpoints: LlmEndpointLive[]): HTMLElement {

@@ -185,7 +185,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   }
   checkScenario(scenario, scenarioFile, map, personaIds);
 
-  const minds = buildMinds(config, logger);
+  const minds = await buildMinds(config, logger);
   const town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger }).catch((error: unknown) => {
     throw renamePersonaErrors(error, staged.originals);
   });

@@ -18,6 +18,7 @@ import { RecordingChatModel } from './RecordingChatModel';
 import type { Pricing } from './pricing';
 import { RoutingChatModel, type EndpointChange, type EndpointFigures, type RoutedEndpoint } from './RoutingChatModel';
 import type { WallClock } from '../core/wallClock';
+import type { EmbeddedModelFigures } from './embedded';
 
 export interface StackOptions {
   modelFor: (purpose: Purpose) => string;
@@ -51,6 +52,8 @@ export interface ChatStack {
   pricing: Pricing;
   /** The response-format mode the adapter uses (null until its probe answered), for /healthz. */
   responseFormat?: () => string | null;
+  /** The model in this process (LLM_MODEL_FILE): its file, quantisation, speed and queue. */
+  embedded?: () => EmbeddedModelFigures;
   /** Per-endpoint figures, when calls are spread over several endpoints (LLM_ENDPOINTS). */
   endpoints?: () => EndpointFigures[];
   /** Stops every call now and refuses new ones (LlmAbortedError), whatever the endpoint does: the town is closing. */

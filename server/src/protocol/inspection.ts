@@ -61,7 +61,29 @@ export interface AgentInspection {
     help?: { fallbacks: number; repairs: number; mends: number; longer: number };
     /** The town's LLM endpoints now, when it spreads calls over several (LLM_ENDPOINTS); the same figures as /healthz. */
     endpoints?: LlmEndpointLive[];
+    /** The model in this process (LLM_MODEL_FILE); the same figures as /healthz. */
+    model?: LlmModelLive;
   };
+}
+
+/** The embedded model (llm/embedded.ts): its file, how it runs, how fast, and its queue. */
+export interface LlmModelLive {
+  file: string;
+  bytes: number;
+  architecture: string;
+  quantisation: string;
+  contextSize: number;
+  sequences: number;
+  threads: number;
+  gpuLayers: number;
+  grammar: boolean;
+  /** Prompt tokens evaluated per second, and tokens generated per second, over every ask so far (null before the first). */
+  promptTokensPerS: number | null;
+  generationTokensPerS: number | null;
+  asks: number;
+  /** Asks being generated now, and asks waiting for a free sequence. */
+  running: number;
+  waiting: number;
 }
 
 /** One endpoint's state and figures since the town started (llm/RoutingChatModel.ts keeps them). */

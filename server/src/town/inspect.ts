@@ -40,5 +40,7 @@ export async function inspectAgent(town: Town, agentId: string): Promise<AgentIn
   // The town's endpoints, with several: what serves this agent's calls, and how it is doing.
   const endpoints = town.stack?.endpoints?.();
   if (endpoints) inspection.llm.endpoints = endpoints;
+  const model = town.stack?.embedded?.();
+  if (model) inspection.llm.model = model;
   return inspection;
 }
