@@ -1,5 +1,5 @@
 // `npm run llm:check -- [--base-url URL] [--model NAME] [--api-key KEY] [--format auto|json_schema|json_object|none]
-//   [--repeat N] [--max-fallback-share S]`: before a long experiment, runs every purpose the town uses a
+//   [--model-file FILE.gguf [--grammar on|off]] [--repeat N] [--max-fallback-share S]`: before a long experiment, runs every purpose the town uses a
 // few times against the endpoint, with the app's real prompts on a small built-in world (the shipped map,
 // two shipped personas, a handful of memories), through the same stack as the town (transport retries,
 // tolerant reading, one repair turn), and prints a table: purpose, asks, valid at once, mended, repaired,
@@ -18,9 +18,14 @@ import type { Memory, MemoryId } from '../server/src/store/types';
 import type { AgentId } from '../server/src/world/types';
 import type { ChatModel, ChatRequest, ChatResponse, Purpose } from '../server/src/llm/types';
 import { PURPOSES } from '../server/src/llm/types';
+import { EmbeddedChatModel } from '../server/src/llm/embedded';
 
 export interface CheckOptions {
+  /** The endpoint; unused with modelFile. */
   baseURL: string;
+  /** A GGUF file run in this process instead of an endpoint (the embedded adapter), with its grammar on or off. */
+  modelFile?: string;
+  grammar?: boolean;
   apiKey?: string;
   model: string;
   responseFormat?: ResponseFormatSetting;
@@ -85,14 +90,19 @@ function memoriesOf(agent: Persona, texts: string[], startMs: number): Memory[] 
 /** Runs every purpose `repeat` times on the built-in world; the tallies say how each went. */
 export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
   let mode: string | null = null;
-  const adapter = new OpenAIChatModel({
-    baseURL: o.baseURL,
-    apiKey: o.apiKey,
-    models: { default: o.model },
-    responseFormat: o.responseFormat ?? 'auto',
-    timeoutMs: o.timeoutMs ?? 60_000,
-    onProbe: (m) => (mode = m),
-  });
+  const embedded = o.modelFile
+    ? await EmbeddedChatModel.open({ file: o.modelFile, threads: 0, contextSize: 4096, sequences: 1, gpuLayers: 0, grammar: o.grammar ?? true, timeoutMs: o.timeoutMs ?? 600_000 })
+    : null;
+  const adapter =
+    embedded ??
+    new OpenAIChatModel({
+      baseURL: o.baseURL,
+      apiKey: o.apiKey,
+      models: { default: o.model },
+      responseFormat: o.responseFormat ?? 'auto',
+      timeoutMs: o.timeoutMs ?? 60_000,
+      onProbe: (m) => (mode = m),
+    });
   const meter = new Meter(new RetryingChatModel(adapter, { maxRetries: o.maxRetries ?? 3, sleep: o.sleep }));
   const mind = new LlmMind({ model: meter, label: `llm: ${o.model}` });
   const map = loadTownMap('maps/town.tmj');
@@ -169,6 +179,7 @@ export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
       tokens: m.tokens,
     };
   });
+  await embedded?.close();
   return { mode: mode ?? adapter.responseFormat ?? 'unknown', rows };
 }
 
@@ -194,11 +205,15 @@ async function main(): Promise<void> {
       format: { type: 'string' },
       repeat: { type: 'string', default: '2' },
       'max-fallback-share': { type: 'string', default: '0.2' },
+      'model-file': { type: 'string' },
+      grammar: { type: 'string', default: 'on' },
     },
   });
   const config = loadConfig();
-  const baseURL = values['base-url'] ?? config.llm.baseURL;
-  if (!baseURL) throw new Error('llm:check: no endpoint; pass --base-url URL or set OPENAI_BASE_URL');
+  const modelFile = values['model-file'] ?? config.llm.modelFile;
+  const baseURL = values['base-url'] ?? config.llm.baseURL ?? '';
+  if (!baseURL && !modelFile) throw new Error('llm:check: no model; pass --base-url URL (or set OPENAI_BASE_URL), or --model-file FILE.gguf (or LLM_MODEL_FILE)');
+  if (!['on', 'off'].includes(values.grammar!)) throw new Error(`llm:check: --grammar must be on or off, not '${values.grammar}'`);
   const format = (values.format ?? config.llm.responseFormat) as ResponseFormatSetting;
   if (!['auto', 'json_schema', 'json_object', 'none'].includes(format))
     throw new Error(`llm:check: --format must be auto, json_schema, json_object or none, not '${format}'`);
@@ -208,6 +223,8 @@ async function main(): Promise<void> {
   if (!(maxShare >= 0 && maxShare <= 1)) throw new Error(`llm:check: --max-fallback-share must be between 0 and 1, not '${values['max-fallback-share']}'`);
   const report = await runLlmCheck({
     baseURL,
+    modelFile,
+    grammar: values.grammar === 'on',
     apiKey: values['api-key'] ?? config.llm.apiKey,
     model: values.model ?? config.llm.model,
     responseFormat: format,

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChatModel, ChatRequest, ChatResponse, Embedder, Purpose } from './types';
+import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, Embedder, JsonSchema, Purpose } from './types';
 import { abortedBy, LlmReplyError, LlmTimeoutError } from './errors';
 import { extractJson } from './replyJson';
 import { withSchemaInstructions } from './OpenAIChatModel';
@@ -140,6 +140,28 @@ export class EmbeddedChatModel implements ChatModel {
   }
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const grammar = this.settings.grammar ? await this.grammarFor(request.schema) : null;
+    const messages = withSchemaInstructions(request, grammar ? 'json_schema' : 'none');
+    const reply = await this.generate(messages, { grammar, maxTokens: request.maxTokens, temperature: request.temperature }, signal);
+    const base = { ...reply, model: this.name, cached: false };
+    try {
+      const extracted = extractJson(reply.text);
+      return { ...base, json: extracted.json, thinkingChars: extracted.thinkingChars, notes: extracted.notes };
+    } catch (error) {
+      if (reply.finishReason === 'length') return { ...base, json: null, thinkingChars: reply.text.length, notes: ['cut off before any JSON'] };
+      throw error instanceof LlmReplyError ? error : new LlmReplyError(String(error), reply.text);
+    }
+  }
+
+  /**
+   * One reply to `messages` (the chat template of the model's file applied), on a free sequence: the text, the
+   * tokens it took, and 'length' when the budget cut it off. `grammar` (from grammarFor) constrains it.
+   */
+  async generate(
+    messages: ChatMessage[],
+    o: { grammar?: LlamaGrammar | null; maxTokens?: number; temperature?: number },
+    signal?: AbortSignal,
+  ): Promise<{ text: string; usage: { promptTokens: number; completionTokens: number }; latencyMs: number; finishReason: string }> {
     if (signal?.aborted) throw abortedBy(signal);
     const sequence = await this.acquire(signal);
     const timeout = AbortSignal.timeout(this.settings.timeoutMs);
@@ -147,8 +169,6 @@ export class EmbeddedChatModel implements ChatModel {
     const { LlamaChat } = await import('node-llama-cpp');
     const chat = new LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
     try {
-      const grammar = this.settings.grammar ? await this.grammarFor(request) : null;
-      const messages = withSchemaInstructions(request, grammar ? 'json_schema' : 'none');
       const history: ChatHistoryItem[] = messages.map((m) =>
         m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] },
       );
@@ -157,9 +177,9 @@ export class EmbeddedChatModel implements ChatModel {
       const started = performance.now();
       let firstToken: number | null = null;
       const reply = await chat.generateResponse(history, {
-        ...(grammar ? { grammar } : {}),
-        maxTokens: request.maxTokens ?? 512,
-        temperature: request.temperature ?? 0,
+        ...(o.grammar ? { grammar: o.grammar } : {}),
+        maxTokens: o.maxTokens ?? 512,
+        temperature: o.temperature ?? 0,
         seed: 1,
         // Tiny models at temperature 0 loop ("1.1.1.1…"); a light penalty on recent tokens breaks the loops.
         repeatPenalty: { lastTokens: 64, penalty: 1.1 },
@@ -176,23 +196,12 @@ export class EmbeddedChatModel implements ChatModel {
       this.completionTokens += used.usedOutputTokens;
       this.promptMs += (firstToken ?? ended) - started;
       this.generationMs += ended - (firstToken ?? ended);
-      const text = reply.response;
-      const finishReason = reply.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
-      const base = {
-        text,
-        model: this.name,
+      return {
+        text: reply.response,
         usage: { promptTokens: used.usedInputTokens, completionTokens: used.usedOutputTokens },
         latencyMs: Math.round(ended - started),
-        cached: false,
-        finishReason,
+        finishReason: reply.metadata.stopReason === 'maxTokens' ? 'length' : 'stop',
       };
-      try {
-        const extracted = extractJson(text);
-        return { ...base, json: extracted.json, thinkingChars: extracted.thinkingChars, notes: extracted.notes };
-      } catch (error) {
-        if (finishReason === 'length') return { ...base, json: null, thinkingChars: text.length, notes: ['cut off before any JSON'] };
-        throw error instanceof LlmReplyError ? error : new LlmReplyError(String(error), text);
-      }
     } catch (error) {
       if (signal?.aborted) throw abortedBy(signal);
       if (timeout.aborted) throw new LlmTimeoutError(this.settings.timeoutMs);
@@ -208,12 +217,22 @@ export class EmbeddedChatModel implements ChatModel {
     await this.model.dispose();
   }
 
+  /** Any JSON object (for response_format json_object), built once. */
+  jsonGrammar(): Promise<LlamaGrammar | null> {
+    let g = this.grammars.get('json');
+    if (!g) {
+      g = this.llama.getGrammarFor('json').catch(() => null);
+      this.grammars.set('json', g);
+    }
+    return g;
+  }
+
   /** The schema's grammar, built once per schema; null (the prompt alone asks for JSON) for a schema GBNF cannot express. */
-  private grammarFor(request: ChatRequest): Promise<LlamaGrammar | null> {
-    const key = JSON.stringify(request.schema);
+  grammarFor(schema: JsonSchema): Promise<LlamaGrammar | null> {
+    const key = JSON.stringify(schema);
     let g = this.grammars.get(key);
     if (!g) {
-      g = this.llama.createGrammarForJsonSchema(request.schema as never).catch(() => null);
+      g = this.llama.createGrammarForJsonSchema(schema as never).catch(() => null);
       this.grammars.set(key, g);
     }
     return g;
