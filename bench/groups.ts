@@ -10,8 +10,9 @@
 //   whose recorded commit is older than the last commit touching one of them is stale.
 // - `settings(quick)`: what shapes the figures (sizes, seeds, clock rate, samples), recorded in the provenance and
 //   handed to `run`. `quick` (`npm run bench -- --quick`) is a smaller setting for a shared or slow machine (one
-//   run, fewer samples only where the key already says max); a quick run says so in its provenance. Groups that read their settings from the environment list those variables in
-//   `env` instead: their values at the run (unset ones included) are recorded.
+//   run, fewer samples only where the key already says max); a quick run says so in its provenance. Groups that
+//   read their settings from the environment list those variables in `env` instead: their values at the run
+//   (unset ones included) are recorded.
 // - `runs`: how many times `npm run bench` runs the group by default (`--runs N` overrides); each key is
 //   recorded as the median with the min and max over the runs.
 // - `run(settings)`: one run, returning the keys' values. Import the bench module lazily, so that reading this
@@ -34,7 +35,8 @@ export interface BenchGroup {
   runs: number;
   run: (settings: Settings) => Promise<Record<string, number>>;
   reproduce: string;
-  method: string;
+  /** Joined into one paragraph: what is measured, on what data, and what it does not cover. */
+  method: readonly string[];
 }
 
 /** Keeps the keys that match `prefix` (for benches whose functions also return figures another group owns). */
@@ -115,8 +117,14 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 3,
     run: async (s) => (await import('./sim')).benchSim(s),
     reproduce: '`npm run bench -- sim`',
-    method:
-      'The sim core alone (`Simulation.step`), no server: N walkers cloned from the shipped personas, each sent across town every 5 game minutes, minds that answer at once with nothing; each step times the step only, then encodes the spectator patch (`net.bytes_per_s`, one patch a tick). p99 over 1,000 steps after 100 warm-up steps. `path.*`: A* between the two arenas farthest apart, over 1,000 searches after 20. `generated_1000`: the generated town of 1,000 from 6:30 to 7:30 in lockstep (600 steps of 6 game s), the offline mind thinking between steps; only steps timed, so its slowest step is reported as max, not p99. Not covered: the served tick (sync, log writes, GC from cognition), which `tenk` and `server.tick_*` measure.',
+    method: [
+      'The sim core alone (`Simulation.step`), no server: N walkers cloned from the shipped personas, each sent across town every 5 game minutes, ',
+      'minds that answer at once with nothing; each step times the step only, then encodes the spectator patch (`net.bytes_per_s`, one patch a ',
+      'tick). p99 over 1,000 steps after 100 warm-up steps. `path.*`: A* between the two arenas farthest apart, over 1,000 searches after 20. ',
+      '`generated_1000`: the generated town of 1,000 from 6:30 to 7:30 in lockstep (600 steps of 6 game s), the offline mind thinking between ',
+      'steps; only steps timed, so its slowest step is reported as max, not p99. Not covered: the served tick (sync, log writes, GC from ',
+      'cognition), which `tenk` measures at 10,000 (`sim.step_*_ms.agents_10000`).',
+    ],
   },
   {
     name: 'memory',
@@ -167,8 +175,13 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 3,
     run: async (s) => (await import('./memory')).benchMemory(s),
     reproduce: '`npm run bench -- memory`',
-    method:
-      "The memory stream's exact retrieval (k = 10, the public code's weights) for one agent of three sharing a table: 1k and 10k memories at d = 100 (p99 over 1,000 queries after 5), 100k at d = 1536 (100 queries after 5: max, not p99). Vectors are 12 synthetic clusters with noise, and the queries come from the same centres: not real text. `n1400_d100.*`: a week of one agent's memories answered from its cached columns, reloaded into the cache first, or through SQL. `embedder.*`: the offline word-vector embedder. Not covered: retrieval on a real run's memories and queries.",
+    method: [
+      "The memory stream's exact retrieval (k = 10, the public code's weights) for one agent of three sharing a table: 1k and 10k memories at d = ",
+      '100 (p99 over 1,000 queries after 5), 100k at d = 1536 (100 queries after 5: max, not p99). Vectors are 12 synthetic clusters with noise, ',
+      "and the queries come from the same centres: not real text. `n1400_d100.*`: a week of one agent's memories answered from its cached columns, ",
+      "reloaded into the cache first, or through SQL. `embedder.*`: the offline word-vector embedder. Not covered: retrieval on a real run's ",
+      'memories and queries.',
+    ],
   },
   {
     name: 'cognition',
@@ -193,8 +206,12 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./cognition')).benchCognition(),
     reproduce: '`npm run bench -- cognition`',
-    method:
-      "The shipped 25-agent town for a game day: on the offline mind (speed, an offline day read back, the interview benchmark with its controls), then on the LLM path against the in-process OpenAI-compatible stub: turn-by-turn and whole conversations, each with a fixed 1 s latency and as a batching server (`.realistic`). Calls and tokens per agent-day; efficiency is the stub's full-batch bound over wall time. Not covered: a real model's replies.",
+    method: [
+      'The shipped 25-agent town for a game day: on the offline mind (speed, an offline day read back, the interview benchmark with its controls), ',
+      'then on the LLM path against the in-process OpenAI-compatible stub: turn-by-turn and whole conversations, each with a fixed 1 s latency and ',
+      "as a batching server (`.realistic`). Calls and tokens per agent-day; efficiency is the stub's full-batch bound over wall time. Not covered: ",
+      "a real model's replies.",
+    ],
   },
   {
     name: 'llm',
@@ -203,8 +220,10 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./cognition')).benchLlmDay('turns', 'llm.faulty_20', 0.2),
     reproduce: '`npm run bench -- llm`',
-    method:
-      "The shipped town's LLM day against the stub with 20 % of first replies faulty. The stub never makes a repair reply faulty, so every first mistake is repaired: `llm.fallback_share.faulty_20` is 0 by construction and says nothing about a model that keeps making mistakes.",
+    method: [
+      "The shipped town's LLM day against the stub with 20 % of first replies faulty. The stub never makes a repair reply faulty, so every first ",
+      'mistake is repaired: `llm.fallback_share.faulty_20` is 0 by construction and says nothing about a model that keeps making mistakes.',
+    ],
   },
   {
     name: 'endpoints',
@@ -222,8 +241,10 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => only(/^llm\./, await (await import('./cognition')).benchEndpoints()),
     reproduce: '`npm run bench -- endpoints`',
-    method:
-      "The generated town of 1,000 on four batching stub endpoints against one, extrapolated to game days an hour from the 25-agent realistic day's work curve.",
+    method: [
+      "The generated town of 1,000 on four batching stub endpoints against one, extrapolated to game days an hour from the 25-agent realistic day's ",
+      'work curve.',
+    ],
   },
   {
     name: 'replay',
@@ -232,7 +253,7 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./replay')).benchReplay(),
     reproduce: '`npm run bench -- replay`',
-    method: 'A recorded offline run: seeks to random game times, one viewer playing at 600×, and the world file per agent-day.',
+    method: ['A recorded offline run: seeks to random game times, one viewer playing at 600×, and the world file per agent-day.'],
   },
   {
     name: 'analysis',
@@ -241,7 +262,7 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./analysis')).benchAnalysis(),
     reproduce: '`npm run bench -- analysis`',
-    method: 'A headless offline day of the shipped town (`npm run simulate`), its analysis report and its export.',
+    method: ['A headless offline day of the shipped town (`npm run simulate`), its analysis report and its export.'],
   },
   {
     name: 'social',
@@ -251,7 +272,7 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./social')).benchSocial(),
     reproduce: '`npm run bench -- social`',
-    method: "The Valentine's Day scenario on the offline mind over several seeds: who heard of the party, and who came.",
+    method: ["The Valentine's Day scenario on the offline mind over several seeds: who heard of the party, and who came."],
   },
   {
     name: 'server',
@@ -260,8 +281,10 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./server')).benchServer(),
     reproduce: '`npm run bench -- server`',
-    method:
-      "The generated town of 1,000 served by `npm start`'s compiled server in its own process: start-up, RSS, CPU, the speed the clock keeps, `/healthz` latency.",
+    method: [
+      "The generated town of 1,000 served by `npm start`'s compiled server in its own process: start-up, RSS, CPU, the speed the clock keeps, ",
+      '`/healthz` latency.',
+    ],
   },
   {
     name: 'client',
@@ -277,8 +300,10 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./client')).benchClient(),
     reproduce: '`npm run bench -- client`',
-    method:
-      'The page in headless Chromium on the served town of 1,000: frame rate and frame p99. `client.fps.agents_1000` is at whole-town zoom, where agents are dots; `client.fps_sprites` draws sprites. `client.webgl` 0: software rendering.',
+    method: [
+      'The page in headless Chromium on the served town of 1,000: frame rate and frame p99. `client.fps.agents_1000` is at whole-town zoom, where ',
+      'agents are dots; `client.fps_sprites` draws sprites. `client.webgl` 0: software rendering.',
+    ],
   },
   {
     name: 'load',
@@ -287,7 +312,7 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./load')).benchLoad(),
     reproduce: '`npm run bench -- load`',
-    method: "1 and 200 spectators (`@colyseus/sdk` clients) on a 25-agent town in its own server process; the server's CPU and RSS from /proc.",
+    method: ["1 and 200 spectators (`@colyseus/sdk` clients) on a 25-agent town in its own server process; the server's CPU and RSS from /proc."],
   },
   {
     name: 'chaos',
@@ -313,8 +338,11 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./chaos')).benchChaos(),
     reproduce: '`npm run bench -- chaos`',
-    method:
-      'The compiled server killed (SIGKILL) 20 times on each mind, then restarted: rows lost, time to resume. `chaos.resume_*` runs from spawn to HTTP accepting, not to the town running (`chaos.started_*`); 40 samples, so its p99 is a max. Also a full disk, anonymous clients, and a forced-GC soak.',
+    method: [
+      'The compiled server killed (SIGKILL) 20 times on each mind, then restarted: rows lost, time to resume. `chaos.resume_*` runs from spawn to ',
+      'HTTP accepting, not to the town running (`chaos.started_*`); 40 samples, so its p99 is a max. Also a full disk, anonymous clients, and a ',
+      'forced-GC soak.',
+    ],
   },
   {
     name: 'outage',
@@ -323,7 +351,7 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./chaos')).benchOutage(),
     reproduce: '`npm run bench -- outage`',
-    method: 'A 25-agent town on the stub while it turns faulty, disappears and returns: the longest clock stall, fallbacks made and logged, recovery.',
+    method: ['A 25-agent town on the stub while it turns faulty, disappears and returns: the longest clock stall, fallbacks made and logged, recovery.'],
   },
   {
     name: 'soak',
@@ -365,8 +393,11 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./soak')).benchSoak(),
     reproduce: '`npm run bench -- soak` (a game day at 1×; `SOAK_GAME_HOURS=168` for a week)',
-    method:
-      "The generated town of 1,000 served from midnight by the compiled server in its own process, sampled every game hour: the world file per agent-day, CPU at 1×, RSS's trend (definition and window in bench/soak.ts's header). Writes docs/soak.svg. The clock rate and game hours of the run are in the provenance (`SOAK_CLOCK_RATE`, `SOAK_GAME_HOURS`); faster soaks understate writes.",
+    method: [
+      'The generated town of 1,000 served from midnight by the compiled server in its own process, sampled every game hour: the world file per ',
+      "agent-day, CPU at 1×, RSS's trend (definition and window in bench/soak.ts's header). Writes docs/soak.svg. The clock rate and game hours of ",
+      'the run are in the provenance (`SOAK_CLOCK_RATE`, `SOAK_GAME_HOURS`); faster soaks understate writes.',
+    ],
   },
   {
     name: 'tenk',
@@ -383,8 +414,11 @@ export const GROUPS: readonly BenchGroup[] = [
     runs: 1,
     run: async () => (await import('./tenK')).benchTenK(),
     reproduce: '`npm run bench -- tenk` (`TENK_PART=server|sim|client` for one part)',
-    method:
-      "The generated town of 10,000: served by the compiled server (start-up, RSS, speed, CPU), its served morning in process (bench/servedTown.ts: the room's whole tick at 10 Hz, step, state sync and log writes; `sim.step_*_ms.agents_10000` is that tick, not the sim core alone), and the page on it.",
+    method: [
+      'The generated town of 10,000: served by the compiled server (start-up, RSS, speed, CPU), its served morning in process (bench/servedTown.ts: ',
+      "the room's whole tick at 10 Hz, step, state sync and log writes; `sim.step_*_ms.agents_10000` is that tick, not the sim core alone), and the ",
+      'page on it.',
+    ],
   },
 ];
 

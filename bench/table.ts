@@ -98,10 +98,8 @@ export function renderBenchmarks(results: ResultsFile): string {
     '',
   ];
   const stale = GROUPS.filter((g) => results.groups[g.name]?.stale).map((g) => g.name);
-  out.push(
-    `${Object.keys(results.groups).length} groups, ${Object.values(results.groups).reduce((s, g) => s + Object.keys(g.figures).length, 0)} figures; stale: ${stale.length ? stale.join(', ') : 'none'}.`,
-    '',
-  );
+  const figures = Object.values(results.groups).reduce((s, g) => s + Object.keys(g.figures).length, 0);
+  out.push(`${Object.keys(results.groups).length} groups, ${figures} figures; stale: ${stale.length ? stale.join(', ') : 'none'}.`, '');
   for (const group of GROUPS) {
     const g = results.groups[group.name];
     out.push(`### ${group.name}`, '');
@@ -112,7 +110,7 @@ export function renderBenchmarks(results: ResultsFile): string {
     out.push(
       `Reproduce: ${group.reproduce}.${g.stale && g.staleReason ? ` Stale: ${g.staleReason}.` : ''}`,
       '',
-      `Method: ${group.method}`,
+      `Method: ${group.method.join('')}`,
       '',
       provenanceLine(g),
       '',
