@@ -89,7 +89,8 @@ export function currentCommit(): string {
 
 /** Files with uncommitted changes (tracked or not ignored); bench/results.json and BENCHMARKS.md, which a run writes, left out. */
 export function dirtyFiles(): string[] {
-  return git(['status', '--porcelain', '--untracked-files=all'])
+  // Not trimmed: each line starts with two status columns, the first often a space.
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' })
     .split('\n')
     .filter(Boolean)
     .map((l) => l.slice(3).replace(/^.* -> /, ''))
