@@ -1,7 +1,8 @@
 // `npm run bench [-- <group>… ] [--runs N] [--quick]`: runs the bench groups (bench/groups.ts: every group, or
 // those named), writes each group's figures with their provenance to bench/results.json (format in
 // bench/results.ts), marks stale groups, and regenerates BENCHMARKS.md. The only writer of bench/results.json.
-// `npm run bench:table` (`--table`): no run; staleness recomputed and BENCHMARKS.md regenerated.
+// `npm run bench:table` (`--table`): no run; figures whose keys no bench declares any more dropped, staleness
+// recomputed, BENCHMARKS.md regenerated.
 //
 // Groups are declared in bench/groups.ts: its header says how a group states its keys and the paths it measures.
 import os from 'node:os';
@@ -102,6 +103,17 @@ async function runGroup(group: BenchGroup, opts: Options, command: string): Prom
   return { provenance, stale, ...(reason ? { staleReason: reason } : {}), figures: summariseRuns(all) };
 }
 
+/** Drops figures whose keys their group no longer declares (a bench renamed or stopped writing them). */
+function pruneUndeclared(results: ResultsFile): void {
+  for (const [name, g] of Object.entries(results.groups)) {
+    const group = findGroup(name);
+    const gone = Object.keys(g.figures).filter((k) => !group || !groupDeclares(group, k));
+    for (const k of gone) delete g.figures[k];
+    if (gone.length) console.log(`${name}: dropped ${gone.join(', ')} (no longer written by its bench)`);
+    if (!Object.keys(g.figures).length) delete results.groups[name];
+  }
+}
+
 /** Every group's staleness, recomputed against the tree as it is now. */
 function markStale(results: ResultsFile): void {
   for (const [name, g] of Object.entries(results.groups)) {
@@ -127,6 +139,7 @@ async function main(): Promise<void> {
       writeResults(results);
     }
   }
+  pruneUndeclared(results);
   markStale(results);
   writeResults(results);
   writeBenchmarks(results);
