@@ -75,7 +75,8 @@ function provenanceLine(g: GroupResults): string {
     .join(', ');
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join('/');
   return (
-    `Provenance: \`${p.command}\`, ${p.runs} run${p.runs === 1 ? '' : 's'}${p.quick ? ' (quick settings)' : ''} (value: median; min–max in brackets), ` +
+    `Provenance: \`${p.command}\`, ${p.runs === 1 ? 'one run' : `${p.runs} runs (value: their median; min–max in brackets)`}` +
+    `${p.quick ? ', quick settings' : ''}, ` +
     `${p.startedAt.replace('T', ' ').slice(0, 16)} UTC, ${Math.round(p.wallS)} s, ${p.host.cpu} × ${p.host.cores}, ${p.host.memoryGb} GB, Node ${p.node}, ` +
     `load average ${load(p.loadavg.before)} before, ${load(p.loadavg.after)} after; settings: ${settings || 'defaults'}.`
   );
@@ -93,6 +94,10 @@ export function renderBenchmarks(results: ResultsFile): string {
     'run touched the code it measures (bench/groups.ts lists the paths), or when no run recorded it: the figures marked',
     `"${UNVERIFIED}" were kept from the file before it recorded provenance; nobody knows the commit, host or`,
     'settings that produced them. Re-run their group to replace them. Benchmarks are not tests: nothing here fails a build.',
+    '',
+    'Wall times depend on the machine and its load (each group gives its load average before and after); on a shared',
+    'machine the CPU-time keys (`*_cpu_*`) are the better guide. A commit marked `+dirty` had uncommitted changes outside',
+    'the paths the group measures.',
     '',
     "## Today's figures",
     '',
