@@ -51,8 +51,9 @@ function summarise(name: string, r: KillRunResult): Record<string, number> {
     [`chaos.failed_checks.${name}`]: failed.length,
     [`chaos.seen_rows.${name}`]: r.seenEvents + r.seenMemories,
     [`chaos.resume_p50_ms.${name}`]: percentile(r.resumeMs, 50),
-    [`chaos.resume_p99_ms.${name}`]: percentile(r.resumeMs, 99),
-    [`chaos.open_p99_ms.${name}`]: percentile(r.openMs, 99),
+    // Tens of restarts: the slowest, not a p99.
+    [`chaos.resume_max_ms.${name}`]: Math.max(...r.resumeMs),
+    [`chaos.open_max_ms.${name}`]: Math.max(...r.openMs),
   };
 }
 
@@ -99,11 +100,10 @@ export async function benchKills(): Promise<Record<string, number>> {
   out['chaos.kills'] = offline.cycles.length + llm.cycles.length;
   out['chaos.lost_rows'] = offline.lostRows.length + llm.lostRows.length;
   out['chaos.resume_p50_ms'] = percentile(resumes, 50);
-  out['chaos.resume_p99_ms'] = percentile(resumes, 99);
+  // 40 restarts: the slowest, not a p99.
   out['chaos.resume_max_ms'] = Math.max(...resumes);
-  out['chaos.open_p99_ms'] = percentile([...offline.openMs, ...llm.openMs], 99);
+  out['chaos.open_max_ms'] = Math.max(...offline.openMs, ...llm.openMs);
   // Serving comes first; a new world whose first start a kill cut short is started anew after it (in the background).
-  out['chaos.started_p99_ms'] = percentile([...offline.startedMs, ...llm.startedMs], 99);
   out['chaos.started_max_ms'] = Math.max(...offline.startedMs, ...llm.startedMs);
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return out;

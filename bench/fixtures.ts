@@ -7,7 +7,11 @@ import YAML from 'yaml';
 
 export function clonePersonas(count: number): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-personas-'));
-  const ids = fs.readdirSync('personas').filter((f) => f.endsWith('.yaml')).map((f) => f.replace('.yaml', '')).sort();
+  const ids = fs
+    .readdirSync('personas')
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace('.yaml', ''))
+    .sort();
   for (let i = 0; i < count; i++) {
     const base = ids[i % ids.length];
     const group = Math.floor(i / ids.length);

@@ -6,7 +6,7 @@
 // agent-day a week-long run ends with and each table's size, and draws RSS and file size over the run in
 // docs/soak.svg. CPU at 1× is the CPU one game hour took over the real minute a game hour lasts at 1×. Run alone with `npx tsx bench/soak.ts`
 // (SOAK_GAME_HOURS=72 or more gives RSS's trend over whole days after the first; 168, a game week, to quote it: over 72 hours a low first
-// half of the window nearly doubled it, BENCHMARKS.md rounds 15 and 16; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
+// half of the window nearly doubled it; SOAK_WALL_MINUTES bounds the wall time; SOAK_KEEP_FILE=path keeps
 // a copy of the world file).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ const WALL_LIMIT_MS_PER_GAME_HOUR = 2.5 * 60_000;
 const SNAPSHOT_WINDOW_GAME_HOURS = 6;
 /** The run the per-agent-day file figure is for: a week, as the issue's user leaves the town running. */
 const WEEK_DAYS = 7;
-/** Memories an agent-day of merged main's quiet 1× soak (round 5): the rate the file target is read at. */
+/** Memories an agent-day of a quiet 1× soak of the town of 1,000: the rate the file target is read at. */
 const REFERENCE_MEMORIES_PER_AGENT_DAY = 561;
 /** Bytes vec0 keeps for a vector beyond its float32 values: its rowid in the chunk (the validity bit left out). */
 const VEC0_ROWID_BYTES = 8;
@@ -258,7 +258,7 @@ export function fileAtReferenceRate(o: {
   };
 }
 
-/** KB of vec0's vector chunks (allocated a chunk of vectors per agent at a time (32 since round 4, 256 before), so ahead of the memories that fill them). */
+/** KB of vec0's vector chunks (allocated a chunk of 32 vectors per agent at a time, so ahead of the memories that fill them). */
 function vectorChunkKb(tables: Array<{ name: string; kb: number }>): number {
   return tables.filter((t) => /^vec_memories_(vector_chunks\d+|chunks)$/.test(t.name)).reduce((a, t) => a + t.kb, 0);
 }
@@ -429,10 +429,10 @@ export async function benchSoak(gameHours = Number(process.env.SOAK_GAME_HOURS ?
       // taken out (trendWithoutDayShape). A run of under two whole days after the first has too few repeated hours
       // for that, and gives the plain slope below.
       'soak.rss_slope_pct_per_day': (100 * 24 * (Number.isNaN(rssTrend) ? rssPlainSlope : rssTrend)) / meanTrend,
-      // Least squares over RSS read every wall second from the settled hour on, the day's shape included (the
-      // figure rounds 5–8 gave as soak.rss_slope_pct_per_day): % of its mean per game day.
+      // Least squares over RSS read every wall second from the settled hour on, the day's shape included: % of its
+      // mean per game day.
       'soak.rss_slope_pct_per_day_with_day_shape': (100 * 24 * rssPlainSlope) / meanRss,
-      // The same over the hourly samples only (as measured before): one sample's luck shows in it.
+      // The same over the hourly samples only: one sample's luck shows in it.
       'soak.rss_slope_pct_per_day_hourly':
         (100 *
           24 *

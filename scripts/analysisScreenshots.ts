@@ -1,7 +1,7 @@
 // Screenshots of where a researcher spends the hour after a run (issue 23), at 1024×768 in headless
 // Chromium: the analysis page of a headless scenario run after a window was applied (whole page), and
 // the inspector of Isabella in the replay of that run at 13:47, with her plan list.
-//   npx tsx scripts/analysisScreenshots.ts docs/screenshots/analysis-after-   (run `npm run build:client` first)
+//   npx tsx scripts/analysisScreenshots.ts bench/out/screenshots/analysis-after-   (run `npm run build:client` first)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,4 +39,4 @@ async function main(prefix: string): Promise<void> {
   }
 }
 
-void main(process.argv[2] ?? 'docs/screenshots/analysis-after-');
+void main(process.argv[2] ?? 'bench/out/screenshots/analysis-after-');

@@ -1,6 +1,6 @@
 // Screenshots of the first minutes in the page, for comparing the page before and after a change:
 // the opening view at 0 s and 30 s from a fresh start (1440×900), and an operator's inspector.
-//   npx tsx scripts/uxScreenshots.ts docs/screenshots/after-   (run `npm run build:client` first)
+//   npx tsx scripts/uxScreenshots.ts bench/out/screenshots/after-   (run `npm run build:client` first)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,4 +36,4 @@ async function main(prefix: string): Promise<void> {
   }
 }
 
-void main(process.argv[2] ?? 'docs/screenshots/after-');
+void main(process.argv[2] ?? 'bench/out/screenshots/after-');

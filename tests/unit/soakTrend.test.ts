@@ -56,8 +56,8 @@ describe("the soak's RSS trend", () => {
     expect(trendWithoutDayShape(sawtoothDays(1, 200, 30))).toBeNaN();
   });
 
-  it("on round 8's soak of 72 game hours: flat within 5 % a day, and 8 % a day of growth added to it is seen", () => {
-    const soak = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/soak-round8-merged.json'), 'utf8')) as { rssTrace: Trace };
+  it('on a recorded soak of 72 game hours (tests/fixtures/soak72h-rss.json): flat within 5 % a day, and 8 % a day of growth added to it is seen', () => {
+    const soak = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures/soak72h-rss.json'), 'utf8')) as { rssTrace: Trace };
     const days2and3 = soak.rssTrace.filter(([h]) => h >= 24 && h < 72);
     // Three samples a game hour are kept in the file (every tenth of the soak's).
     expect(days2and3.length).toBeGreaterThan(130);

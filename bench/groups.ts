@@ -1,0 +1,483 @@
+// The bench groups: what `npm run bench` runs, the keys each may write, the code each measures.
+//
+// How a group declares itself (one entry of GROUPS):
+// - `name`: what `npm run bench -- <name>` selects; the group's section in bench/results.json and BENCHMARKS.md.
+// - `keys`: every key the group may write, as patterns of dot-separated segments where `*` stands for one
+//   segment (letters, digits, `_`, `-`). A run that returns a key matching none of them fails; one that leaves
+//   out a key with no `*` is reported. tests/unit/benchResults.test.ts fails on a key in results.json that its
+//   group does not declare. Where two groups' patterns could match one key, the group's own section decides.
+// - `paths`: the files and folders whose code the figures depend on (the bench's own files included). A group
+//   whose recorded commit is older than the last commit touching one of them is stale.
+// - `settings(quick)`: what shapes the figures (sizes, seeds, clock rate, samples), recorded in the provenance and
+//   handed to `run`. `quick` (`npm run bench -- --quick`) is a smaller setting for a shared or slow machine (one
+//   run, fewer samples only where the key already says max); a quick run says so in its provenance. Groups that
+//   read their settings from the environment list those variables in `env` instead: their values at the run
+//   (unset ones included) are recorded.
+// - `runs`: how many times `npm run bench` runs the group by default (`--runs N` overrides); each key is
+//   recorded as the median with the min and max over the runs.
+// - `run(settings)`: one run, returning the keys' values. Import the bench module lazily, so that reading this
+//   list (as the consistency test does) loads no bench.
+// - `reproduce`, `method`: one line each in BENCHMARKS.md (the command; what is measured, on what data, and what
+//   it does not cover).
+//
+// To add a group: write its bench (a function returning `Record<string, number>`), add an entry here, run
+// `npm run bench -- <name>`, and commit bench/results.json and BENCHMARKS.md with it. Targets go in
+// bench/targets.json. To rename a key, change the bench and its pattern here: `npm run bench` and
+// `npm run bench:table` drop figures whose keys no group declares any more, so an old name cannot linger.
+
+export type Settings = Record<string, string | number | boolean | null>;
+
+export interface BenchGroup {
+  name: string;
+  keys: readonly string[];
+  paths: readonly string[];
+  settings?: (quick: boolean) => Settings;
+  env?: readonly string[];
+  runs: number;
+  run: (settings: Settings) => Promise<Record<string, number>>;
+  reproduce: string;
+  /** Joined into one paragraph: what is measured, on what data, and what it does not cover. */
+  method: readonly string[];
+}
+
+/** Keeps the keys that match `prefix` (for benches whose functions also return figures another group owns). */
+function only(prefix: RegExp, r: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(r).filter(([k]) => prefix.test(k)));
+}
+
+/** The server code nearly every served or cognitive figure depends on. */
+const SERVER = ['server/src', 'maps/town.tmj', 'personas', 'package-lock.json', 'scripts/buildServer.ts'];
+
+/** The names a cognition day writes under its prefix (bench/cognition.ts `benchLlmDay`). */
+const DAY_FIGURES = [
+  'calls_per_agent_day',
+  'tokens_per_agent_day',
+  'wall_s',
+  'bound_s',
+  'efficiency',
+  'peak_in_flight',
+  'mean_in_flight',
+  'conversations',
+  'latency_p50_ms',
+  'latency_p99_ms',
+  'completion_tokens_per_call',
+  'stub_queued_share',
+  'stub_most_running',
+];
+const dayKeys = (prefix: string): string[] => [
+  ...DAY_FIGURES.map((f) => `${prefix}.${f}`),
+  `${prefix}.calls_per_agent_day.*`,
+  `${prefix}.tokens_per_agent_day.*`,
+  ...DAY_FIGURES.map((f) => `${prefix}.${f}.realistic`),
+  `${prefix}.calls_per_agent_day.*.realistic`,
+  `${prefix}.tokens_per_agent_day.*.realistic`,
+];
+
+export const GROUPS: readonly BenchGroup[] = [
+  {
+    name: 'sim',
+    keys: [
+      'path.p50_ms',
+      'path.p99_ms',
+      'path.length_tiles',
+      ...[25, 250, 1000].flatMap((n) => [`sim.core_step_p50_ms.agents_${n}`, `sim.core_step_p99_ms.agents_${n}`, `net.bytes_per_s.agents_${n}`]),
+      'sim.core_step_cpu_p99_ms.agents_1000',
+      'sim.core_step_p50_ms.generated_1000',
+      'sim.core_step_max_ms.generated_1000',
+      'sim.core_step_cpu_max_ms.generated_1000',
+    ],
+    paths: [
+      'server/src/sim',
+      'server/src/world',
+      'server/src/protocol',
+      'server/src/rooms/stateSync.ts',
+      // The generated town's hour runs the whole offline town (Town, the offline mind, the store).
+      'server/src/town',
+      'server/src/agent',
+      'server/src/store',
+      'server/src/llm',
+      'server/src/config.ts',
+      'maps',
+      'personas',
+      'package-lock.json',
+      'bench/sim.ts',
+      'bench/bigTown.ts',
+      'bench/fixtures.ts',
+    ],
+    settings: (quick) => ({
+      seed: 1,
+      walkerPlanSeed: 7,
+      tickHz: 10,
+      clockRate: 60,
+      walkerCounts: '25,250,1000',
+      stepsPerTown: 1000,
+      pathSearches: 1020,
+      generatedAgents: 1000,
+      generatedGameMinutes: quick ? 30 : 60,
+      generatedSeed: 1,
+    }),
+    runs: 3,
+    run: async (s) => (await import('./sim')).benchSim(s),
+    reproduce: '`npm run bench -- sim`',
+    method: [
+      'The sim core alone (`Simulation.step`), no server: N walkers cloned from the shipped personas, each sent across town every 5 game minutes, ',
+      'minds that answer at once with nothing; each step times the step only, then encodes the spectator patch (`net.bytes_per_s`, one patch a ',
+      'tick). p99 over 1,000 steps after 100 warm-up steps. `path.*`: A* between the two arenas farthest apart, over 1,000 searches after 20. ',
+      '`generated_1000`: the generated town of 1,000 from 6:30 to 7:30 in lockstep (600 steps of 6 game s), the offline mind thinking between ',
+      'steps; only steps timed, so its slowest step is reported as max, not p99. Not covered: the served tick (sync, log writes, GC from ',
+      'cognition), which `tenk` measures at 10,000 (`server.tick_*_ms.agents_10000`).',
+    ],
+  },
+  {
+    name: 'memory',
+    keys: [
+      'embedder.load_ms',
+      'embedder.texts_per_s',
+      ...['n1k_d100', 'n10k_d100'].flatMap((n) => [`memory.retrieve_p50_ms.${n}`, `memory.retrieve_p99_ms.${n}`]),
+      'memory.retrieve_p50_ms.n100k_d1536',
+      'memory.retrieve_max_ms.*',
+      ...['n1k_d100', 'n10k_d100', 'n100k_d1536'].flatMap((n) => [
+        `memory.retrieve_cpu_p50_ms.${n}`,
+        `memory.first_retrieve_ms.${n}`,
+        `memory.exact_reads_per_retrieval.${n}`,
+        `memory.full_scans.${n}`,
+      ]),
+      'memory.insert_per_s',
+      'memory.insert_per_s.cached',
+      'memory.bytes_per_memory',
+      'memory.cache_bytes_per_memory',
+      'memory.insert_per_s.d1536',
+      'memory.insert_per_s.cached.d1536',
+      'memory.bytes_per_memory.d1536',
+      'memory.cache_bytes_per_memory.d1536',
+      'memory.retrieve_cpu_p50_ms.n1400_d100.cached',
+      'memory.retrieve_cpu_p50_ms.n1400_d100.reload',
+      'memory.retrieve_cpu_p50_ms.n1400_d100.sql',
+    ],
+    paths: [
+      'server/src/store',
+      'server/src/llm/OfflineEmbedder.ts',
+      'server/src/sim/rng.ts',
+      'server/assets/wordvectors',
+      'package-lock.json',
+      'bench/memory.ts',
+      'bench/sim.ts',
+    ],
+    settings: (quick) => ({
+      seedBase: 'perAgent + d',
+      queriesSmall: 1005,
+      queriesD1536: quick ? 25 : 105,
+      sizes: 'n1k_d100,n10k_d100,n100k_d1536',
+      clusters: 12,
+      k: 10,
+      weights: 'recency 0.5, importance 2, relevance 3',
+      embedderTexts: 2000,
+      cacheMissQueries: 40,
+    }),
+    runs: 3,
+    run: async (s) => (await import('./memory')).benchMemory(s),
+    reproduce: '`npm run bench -- memory`',
+    method: [
+      "The memory stream's exact retrieval (k = 10, the public code's weights) for one agent of three sharing a table: 1k and 10k memories at d = ",
+      '100 (p99 over 1,000 queries after 5), 100k at d = 1536 (100 queries after 5: max, not p99). Vectors are 12 synthetic clusters with noise, ',
+      "and the queries come from the same centres: not real text. `n1400_d100.*`: a week of one agent's memories answered from its cached columns, ",
+      "reloaded into the cache first, or through SQL. `embedder.*`: the offline word-vector embedder. Not covered: retrieval on a real run's ",
+      'memories and queries.',
+    ],
+  },
+  {
+    name: 'cognition',
+    keys: [
+      'offline.game_days_per_s.agents_25',
+      'offline_day.own_actions_min_per_agent',
+      'offline_day.statuses_changed',
+      'offline_day.agents',
+      'offline_day.conversations.*',
+      'offline_day.invitation_replans',
+      'offline_day.planning_thoughts',
+      'offline_day.lines',
+      'offline_day.distinct_line_share',
+      'interview.pass_rate',
+      'interview.pass_rate.*',
+      'interview.control_pass_rate',
+      'interview.control_pass_rate.*',
+      ...dayKeys('cognition'),
+      ...dayKeys('cognition.whole'),
+    ],
+    paths: [...SERVER, 'tests/fakes', 'bench/cognition.ts'],
+    runs: 1,
+    run: async () => (await import('./cognition')).benchCognition(),
+    reproduce: '`npm run bench -- cognition`',
+    method: [
+      'The shipped 25-agent town for a game day: on the offline mind (speed, an offline day read back, the interview benchmark with its controls), ',
+      'then on the LLM path against the in-process OpenAI-compatible stub: turn-by-turn and whole conversations, each with a fixed 1 s latency and ',
+      "as a batching server (`.realistic`). Calls and tokens per agent-day; efficiency is the stub's full-batch bound over wall time. Not covered: ",
+      "a real model's replies.",
+    ],
+  },
+  {
+    name: 'llm',
+    keys: [...dayKeys('llm.faulty_20'), 'llm.fallback_share.faulty_20', 'llm.requests_per_ask.faulty_20', 'llm.repairs_per_agent_day.faulty_20'],
+    paths: [...SERVER, 'tests/fakes', 'bench/cognition.ts'],
+    runs: 1,
+    run: async () => (await import('./cognition')).benchLlmDay('turns', 'llm.faulty_20', 0.2),
+    reproduce: '`npm run bench -- llm`',
+    method: [
+      "The shipped town's LLM day against the stub with 20 % of first replies faulty. The stub never makes a repair reply faulty, so every first ",
+      'mistake is repaired: `llm.fallback_share.faulty_20` is 0 by construction and says nothing about a model that keeps making mistakes.',
+    ],
+  },
+  {
+    name: 'endpoints',
+    keys: [
+      'llm.game_days_per_hour.*',
+      'llm.stretch_wall_s.*',
+      'llm.stretch_game_hours.*',
+      'llm.stretch_calls.*',
+      'llm.stretch_calls_per_s.*',
+      'llm.stretch_calls_max_over_min.*',
+      'llm.stretch_stub_busy_share.*',
+      'llm.stretch_work_per_agent_ratio.*',
+    ],
+    paths: [...SERVER, 'tests/fakes', 'bench/cognition.ts', 'bench/bigTown.ts'],
+    runs: 1,
+    run: async () => only(/^llm\./, await (await import('./cognition')).benchEndpoints()),
+    reproduce: '`npm run bench -- endpoints`',
+    method: [
+      "The generated town of 1,000 on four batching stub endpoints against one, extrapolated to game days an hour from the 25-agent realistic day's ",
+      'work curve.',
+    ],
+  },
+  {
+    name: 'replay',
+    keys: ['replay.world_bytes_per_agent_day', 'replay.seek_p50_ms', 'replay.seek_p99_ms', 'replay.snapshots_bytes_per_agent_day', 'replay.play_cpu_pct'],
+    paths: [...SERVER, 'bench/replay.ts'],
+    runs: 1,
+    run: async () => (await import('./replay')).benchReplay(),
+    reproduce: '`npm run bench -- replay`',
+    method: ['A recorded offline run: seeks to random game times, one viewer playing at 600×, and the world file per agent-day.'],
+  },
+  {
+    name: 'analysis',
+    keys: ['simulate.game_days_per_s.agents_25', 'analysis.report_ms', 'export.events_per_s', 'export.events', 'export.bytes_per_event'],
+    paths: [...SERVER, 'scripts/simulate.ts', 'scripts/export.ts', 'bench/analysis.ts'],
+    runs: 1,
+    run: async () => (await import('./analysis')).benchAnalysis(),
+    reproduce: '`npm run bench -- analysis`',
+    method: ['A headless offline day of the shipped town (`npm run simulate`), its analysis report and its export.'],
+  },
+  {
+    name: 'social',
+    keys: ['social.party_aware_mean', 'social.party_aware_sd', 'social.candidacy_aware_mean', 'social.attended_share_of_invited'],
+    env: ['SOCIAL_BENCH_SEEDS'],
+    paths: [...SERVER, 'scenarios', 'bench/social.ts'],
+    runs: 1,
+    run: async () => (await import('./social')).benchSocial(),
+    reproduce: '`npm run bench -- social`',
+    method: ["The Valentine's Day scenario on the offline mind over several seeds: who heard of the party, and who came."],
+  },
+  {
+    name: 'server',
+    keys: ['server.*.agents_1000', 'server.rss_mb.agents_10', 'server.agents.agents_1000'],
+    paths: [...SERVER, 'bench/server.ts', 'bench/bigTown.ts'],
+    runs: 1,
+    run: async () => (await import('./server')).benchServer(),
+    reproduce: '`npm run bench -- server`',
+    method: [
+      "The generated town of 1,000 served by `npm start`'s compiled server in its own process: start-up, RSS, CPU, the speed the clock keeps, ",
+      '`/healthz` latency.',
+    ],
+  },
+  {
+    name: 'client',
+    keys: [
+      'client.*.agents_1000',
+      'client.fps.agents_1000_inspector_open',
+      'client.fps.agents_1000_drag',
+      'client.fps.crowd_1000',
+      'client.frame_p99_ms.crowd_1000',
+      'client.webgl',
+    ],
+    paths: [...SERVER, 'client', 'bench/client.ts', 'bench/bigTown.ts'],
+    runs: 1,
+    run: async () => (await import('./client')).benchClient(),
+    reproduce: '`npm run bench -- client`',
+    method: [
+      'The page in headless Chromium on the served town of 1,000: frame rate and frame p99. `client.fps.agents_1000` is at whole-town zoom, where ',
+      'agents are dots; `client.fps_sprites` draws sprites. `client.webgl` 0: software rendering.',
+    ],
+  },
+  {
+    name: 'load',
+    keys: ['load.*.spectators_*', 'load.rss_mb.start'],
+    paths: [...SERVER, 'bench/load.ts'],
+    runs: 1,
+    run: async () => (await import('./load')).benchLoad(),
+    reproduce: '`npm run bench -- load`',
+    method: ["1 and 200 spectators (`@colyseus/sdk` clients) on a 25-agent town in its own server process; the server's CPU and RSS from /proc."],
+  },
+  {
+    name: 'chaos',
+    keys: [
+      ...['offline', 'llm'].flatMap((mind) =>
+        ['kills', 'lost_rows', 'failed_checks', 'seen_rows', 'resume_p50_ms', 'resume_max_ms', 'open_max_ms'].map((f) => `chaos.${f}.${mind}`),
+      ),
+      'chaos.kills',
+      'chaos.lost_rows',
+      'chaos.resume_p50_ms',
+      'chaos.resume_max_ms',
+      'chaos.open_max_ms',
+      'chaos.started_max_ms',
+      'chaos.disk_full_recovered',
+      'chaos.disk_full_seeds',
+      'chaos.disk_full_resume_max_ms',
+      'chaos.rooms_per_anonymous_client.*',
+      'chaos.gc_soak.*',
+    ],
+    env: ['BENCH_GC_SOAK_MINUTES'],
+    paths: [...SERVER, 'tests/chaos', 'bench/chaos.ts', 'bench/hardening.ts', 'bench/nodeSoak.ts', 'bench/forceGc.mjs'],
+    runs: 1,
+    run: async () => (await import('./chaos')).benchChaos(),
+    reproduce: '`npm run bench -- chaos`',
+    method: [
+      'The compiled server killed (SIGKILL) 20 times on each mind, then restarted: rows lost, time to resume. `chaos.resume_*` runs from spawn to ',
+      'HTTP accepting, not to the town running (`chaos.started_*`); 40 restarts (20 a mind), so the slowest is reported as max. Also a full ',
+      'disk, anonymous clients, and a ',
+      'forced-GC soak.',
+    ],
+  },
+  {
+    name: 'outage',
+    keys: ['llm_outage.*', 'llm_outage.*.*'],
+    paths: [...SERVER, 'tests/chaos', 'tests/fakes', 'bench/chaos.ts'],
+    runs: 1,
+    run: async () => (await import('./chaos')).benchOutage(),
+    reproduce: '`npm run bench -- outage`',
+    method: ['A 25-agent town on the stub while it turns faulty, disappears and returns: the longest clock stall, fallbacks made and logged, recovery.'],
+  },
+  {
+    name: 'soak',
+    keys: [
+      'soak.world_kb_per_agent_day',
+      'soak.world_kb_per_agent_day_at_*',
+      'soak.world_kb_per_agent_day_soaked',
+      'soak.world_kb_growth_per_agent_day',
+      'soak.world_kb_start_per_agent',
+      'soak.world_other_kb_per_agent_day',
+      'soak.world_bytes_per_memory',
+      'soak.file_slope_kb_per_agent_day',
+      'soak.snapshot_window_kb_per_agent',
+      'soak.vector_chunk_growth_kb_per_agent',
+      'soak.memories_per_agent_day',
+      'soak.cpu_pct_max.agents_*',
+      'soak.cpu_pct_mean.agents_*',
+      'soak.rss_slope_pct_per_day',
+      'soak.rss_slope_pct_per_day_hourly',
+      'soak.rss_slope_pct_per_day_with_day_shape',
+      'soak.rss_slope_from_hour',
+      'soak.rss_day_over_day_pct',
+      'soak.rss_mb_max',
+      'soak.rss_mb_growth',
+      'soak.rss_mb_mean_settled',
+      'soak.heap_slope_mb_per_day',
+      'soak.heap_mb_max',
+      'soak.array_buffers_mb_max',
+      'soak.cache_bytes_per_memory',
+      'soak.cache_mb_slope_per_day',
+      'soak.cache_vectors_per_memory',
+      'soak.wall_s',
+      'soak.game_hours',
+      'soak.table_kb_per_agent.*',
+      'soak.table_bytes_per_memory.*',
+    ],
+    env: ['SOAK_GAME_HOURS', 'SOAK_CLOCK_RATE', 'SOAK_WALL_MINUTES', 'MEMORY_CACHE_MB'],
+    paths: [...SERVER, 'bench/soak.ts', 'bench/bigTown.ts'],
+    runs: 1,
+    run: async () => (await import('./soak')).benchSoak(),
+    reproduce: '`npm run bench -- soak` (a game day at 1×; `SOAK_GAME_HOURS=168` for a week)',
+    method: [
+      'The generated town of 1,000 served from midnight by the compiled server in its own process, sampled every game hour: the world file per ',
+      "agent-day, CPU at 1×, RSS's trend (definition and window in bench/soak.ts's header). Writes docs/soak.svg. The clock rate and game hours of ",
+      'the run are in the provenance (`SOAK_CLOCK_RATE`, `SOAK_GAME_HOURS`); faster soaks understate writes.',
+    ],
+  },
+  {
+    name: 'tenk',
+    keys: [
+      // TENK_AGENTS other than 10,000 is for exploring with `npx tsx bench/tenK.ts`: its keys are not declared here.
+      'tenk.loadavg_1m.agents_10000',
+      ...[
+        'gc_minor',
+        'gc_major',
+        'gc_pause_p90_ms',
+        'gc_pause_max_ms',
+        'gc_pause_total_ms',
+        'steps',
+        'budget_waits_per_step',
+        'budget_wait_max_game_s',
+        'walked',
+        'schedules_run_per_step',
+        'path_tiles_searched_per_step',
+        'path_tiles_searched_ahead_per_step',
+        'paths_ahead_taken_per_step',
+        'path_searches_per_step',
+        'path_fields_dropped',
+        'town_open_ms',
+        'served_wall_ms',
+        'speed',
+        'held_for_minds_ms',
+        'cpu_pct',
+      ].map((f) => `sim.${f}.agents_10000`),
+      ...[
+        'bytes_per_s',
+        'message_bytes_per_s',
+        'lines_per_s',
+        'feed_items_per_s',
+        'spectator_bytes_per_s',
+        'patch_p99_bytes',
+        'patch_max_bytes',
+        'patch_encode_p99_ms',
+        'patch_encode_max_ms',
+        'first_state_bytes',
+      ].map((f) => `net.${f}.agents_10000`),
+      // The served tick (server.tick_*) and the compiled server (bench/server.ts's figures).
+      'server.*.agents_10000',
+      'client.*.agents_10000',
+    ],
+    env: ['TENK_AGENTS', 'TENK_PART', 'TENK_SEEDED', 'TENK_SIM_GAME_MINUTES', 'TENK_SIM_WALL_MINUTES'],
+    paths: [...SERVER, 'client', 'bench/tenK.ts', 'bench/servedTown.ts', 'bench/server.ts', 'bench/client.ts', 'bench/bigTown.ts', 'bench/sim.ts'],
+    runs: 1,
+    run: async () => (await import('./tenK')).benchTenK(),
+    reproduce: '`npm run bench -- tenk` (`TENK_PART=server|sim|client` for one part)',
+    method: [
+      'The generated town of 10,000: served by the compiled server (start-up, RSS, speed, CPU), its served morning in process (bench/servedTown.ts: ',
+      "the room's whole tick at 10 Hz: step, state sync and log writes, `server.tick_*_ms.agents_10000`), and the page on it. The default ",
+      'hour from 6:30 has about 600 ticks, so the tick, its gaps and the patches report max, not p99; `TENK_SIM_GAME_MINUTES=100` gives over ',
+      '1,000 ticks and a p99.',
+    ],
+  },
+];
+
+const SEGMENT = '[A-Za-z0-9_-]+';
+
+/** A key pattern as a regular expression: `*` is one segment. */
+export function patternRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split('.')
+    .map((s) => (s === '*' ? SEGMENT : s.replace(/[-[\]{}()+?.,\\^$|#\s]/g, '\\$&').replace(/\*/g, SEGMENT)))
+    .join('\\.');
+  return new RegExp(`^${body}$`);
+}
+
+export function groupDeclares(group: BenchGroup, key: string): boolean {
+  return group.keys.some((p) => patternRegExp(p).test(key));
+}
+
+/** The keys a run is expected to write: the patterns with no `*` (one left out is reported, not fatal). */
+export function literalKeys(group: BenchGroup): string[] {
+  return group.keys.filter((p) => !p.includes('*'));
+}
+
+export function findGroup(name: string): BenchGroup | undefined {
+  return GROUPS.find((g) => g.name === name);
+}
