@@ -91,7 +91,15 @@ function memoriesOf(agent: Persona, texts: string[], startMs: number): Memory[] 
 export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
   let mode: string | null = null;
   const embedded = o.modelFile
-    ? await EmbeddedChatModel.open({ file: o.modelFile, threads: 0, contextSize: 4096, sequences: 1, gpuLayers: 0, grammar: o.grammar ?? true, timeoutMs: o.timeoutMs ?? 600_000 })
+    ? await EmbeddedChatModel.open({
+        file: o.modelFile,
+        threads: 0,
+        contextSize: 4096,
+        sequences: 1,
+        gpuLayers: 0,
+        grammar: o.grammar ?? true,
+        timeoutMs: o.timeoutMs ?? 600_000,
+      })
     : null;
   const adapter =
     embedded ??
@@ -212,7 +220,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const modelFile = values['model-file'] ?? config.llm.modelFile;
   const baseURL = values['base-url'] ?? config.llm.baseURL ?? '';
-  if (!baseURL && !modelFile) throw new Error('llm:check: no model; pass --base-url URL (or set OPENAI_BASE_URL), or --model-file FILE.gguf (or LLM_MODEL_FILE)');
+  if (!baseURL && !modelFile)
+    throw new Error('llm:check: no model; pass --base-url URL (or set OPENAI_BASE_URL), or --model-file FILE.gguf (or LLM_MODEL_FILE)');
   if (!['on', 'off'].includes(values.grammar!)) throw new Error(`llm:check: --grammar must be on or off, not '${values.grammar}'`);
   const format = (values.format ?? config.llm.responseFormat) as ResponseFormatSetting;
   if (!['auto', 'json_schema', 'json_object', 'none'].includes(format))

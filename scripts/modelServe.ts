@@ -67,7 +67,13 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
     res.status(status).json({ error: { message, type, code: null } });
 
   app.get('/v1/models', (_req, res) => {
-    res.json({ object: 'list', data: [{ id: name, object: 'model', owned_by: 'smalltown', created: 0 }, ...(embedder ? [{ id: embedder.model, object: 'model', owned_by: 'smalltown', created: 0 }] : [])] });
+    res.json({
+      object: 'list',
+      data: [
+        { id: name, object: 'model', owned_by: 'smalltown', created: 0 },
+        ...(embedder ? [{ id: embedder.model, object: 'model', owned_by: 'smalltown', created: 0 }] : []),
+      ],
+    });
   });
 
   app.post('/v1/chat/completions', async (req, res) => {
@@ -85,14 +91,22 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
       if (!res.writableEnded) aborted.abort();
     });
     try {
-      const reply = await model.generate(b.messages, { grammar, maxTokens: b.max_completion_tokens ?? b.max_tokens, temperature: b.temperature }, aborted.signal);
+      const reply = await model.generate(
+        b.messages,
+        { grammar, maxTokens: b.max_completion_tokens ?? b.max_tokens, temperature: b.temperature },
+        aborted.signal,
+      );
       res.json({
         id: `chatcmpl-${stats.requests}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: name,
         choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: reply.finishReason, logprobs: null }],
-        usage: { prompt_tokens: reply.usage.promptTokens, completion_tokens: reply.usage.completionTokens, total_tokens: reply.usage.promptTokens + reply.usage.completionTokens },
+        usage: {
+          prompt_tokens: reply.usage.promptTokens,
+          completion_tokens: reply.usage.completionTokens,
+          total_tokens: reply.usage.promptTokens + reply.usage.completionTokens,
+        },
       });
     } catch (error) {
       if (aborted.signal.aborted) return;
@@ -107,7 +121,12 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
     if (!body.success) return fail(res, 400, `bad request: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const input = typeof body.data.input === 'string' ? [body.data.input] : body.data.input;
     const vectors = await embedder.embed(input);
-    res.json({ object: 'list', model: embedder.model, data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v] })), usage: { prompt_tokens: 0, total_tokens: 0 } });
+    res.json({
+      object: 'list',
+      model: embedder.model,
+      data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v] })),
+      usage: { prompt_tokens: 0, total_tokens: 0 },
+    });
   });
 
   app.use((_req, res) => fail(res, 404, 'not found: this server has /v1/models, /v1/chat/completions and /v1/embeddings'));

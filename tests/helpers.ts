@@ -30,18 +30,22 @@ export async function openOfflineTown(overrides: Partial<ConfigInput> = {}): Pro
 /** A server for one test file: offline mind, no idle pause, no cron jobs, quiet. */
 export async function startTestTown(overrides: Partial<ConfigInput> = {}, options: StartOptions = {}): Promise<RunningTown & { dataDir: string }> {
   const dataDir = overrides.dataDir ?? tempDir();
-  const town = await startTown({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    seed: 1,
-    idlePauseMinutes: 0,
-    backupCron: 'off',
-    idleCheckCron: 'off',
-    housekeepingCron: 'off',
-    logLevel: 'warn',
-    ...overrides,
-  }, {}, options);
+  const town = await startTown(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      seed: 1,
+      idlePauseMinutes: 0,
+      backupCron: 'off',
+      idleCheckCron: 'off',
+      housekeepingCron: 'off',
+      logLevel: 'warn',
+      ...overrides,
+    },
+    {},
+    options,
+  );
   // The server starts a new world in the background (held 'starting'); a test begins with a started town.
   await town.town.whenStarted();
   return { ...town, dataDir };

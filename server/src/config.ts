@@ -448,4 +448,3 @@ export function loadConfigFromProcess(): Config {
   const config = loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
   return config.embedderFile === undefined ? { ...config, embedderFile: 'auto' } : config;
 }
-

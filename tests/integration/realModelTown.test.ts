@@ -60,7 +60,10 @@ describe.skipIf(!model)('three residents on SmolLM2 for two game hours', () => {
 
   it('makes memories, plans and a conversation on the model, recorded in llm_calls', () => {
     const ok = (purpose: string) =>
-      town.db.db.prepare(`SELECT count(*) FROM llm_calls WHERE purpose = ? AND outcome = 'ok' AND model = ?`).pluck().get(purpose, path.basename(model!)) as number;
+      town.db.db
+        .prepare(`SELECT count(*) FROM llm_calls WHERE purpose = ? AND outcome = 'ok' AND model = ?`)
+        .pluck()
+        .get(purpose, path.basename(model!)) as number;
     expect(ok('importance'), 'importance (memories)').toBeGreaterThan(0);
     expect(ok('plan'), 'plan').toBeGreaterThanOrEqual(3);
     expect(ok('converse'), 'converse').toBeGreaterThan(0);
@@ -86,7 +89,9 @@ describe('the control: a model file that is not GGUF', () => {
     expect(() => checkSettingsOnDisk(config)).toThrow(ConfigError);
     expect(() => checkSettingsOnDisk(config)).toThrow(`LLM_MODEL_FILE: '${notGguf}' is not a GGUF model file`);
     await expect(startTown({ dataDir, port: 0, logLevel: 'silent' }, { LLM_MODEL_FILE: notGguf })).rejects.toThrow(/is not a GGUF model file/);
-    await expect(startTown({ dataDir, port: 0, logLevel: 'silent' }, { LLM_MODEL_FILE: path.join(dir, 'missing.gguf') })).rejects.toThrow(/missing\.gguf' does not exist/);
+    await expect(startTown({ dataDir, port: 0, logLevel: 'silent' }, { LLM_MODEL_FILE: path.join(dir, 'missing.gguf') })).rejects.toThrow(
+      /missing\.gguf' does not exist/,
+    );
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 });

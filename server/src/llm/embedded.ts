@@ -170,7 +170,11 @@ export class EmbeddedChatModel implements ChatModel {
     const chat = new LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
     try {
       const history: ChatHistoryItem[] = messages.map((m) =>
-        m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] },
+        m.role === 'system'
+          ? { type: 'system', text: m.content }
+          : m.role === 'user'
+            ? { type: 'user', text: m.content }
+            : { type: 'model', response: [m.content] },
       );
       history.push({ type: 'model', response: [] });
       const before = sequence.tokenMeter.getState();
