@@ -1,0 +1,167 @@
+// Benchmarks on the real models `npm run models:fetch` brings (models/, git-ignored):
+// - benchRecall: the sentence embedder against the word vectors on paraphrased questions (recall@5, with a
+//   shuffled control), its speed, and retrieval at 10k memories of its dimension;
+// - benchLlmReal: llm:check on each chat model, in this process (grammar on and off) and over HTTP through
+//   `model:serve` (json_schema honoured and ignored): per variant, the share of asks valid at once, repaired,
+//   mended and fallen back, latency and tokens; tokens a second;
+// - benchTownReal: the shipped town on SmolLM2 in this process for a wall-time budget: game hours reached, the
+//   wall time a game hour costs, calls and tokens per agent-hour, the fallback share, and how busy the model's
+//   sequences were (cognition.efficiency.real_smollm2).
+// A missing model stops the bench with the command that fetches it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { EmbeddedEmbedder } from '../server/src/llm/embedded';
+import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
+import { recallAtK, shuffled } from '../tests/fixtures/paraphrases';
+import { clonePersonas } from './fixtures';
+import { manifest } from '../scripts/models/fetch';
+import { benchRetrieve } from './memory';
+import type { Settings } from './groups';
+
+function modelFile(id: string): string {
+  const entry = manifest()[id];
+  const file = path.join('models', entry!.file);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run models:fetch\` first`);
+  return file;
+}
+
+export async function benchRecall(settings: Settings): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const t0 = performance.now();
+  const real = await EmbeddedEmbedder.open(modelFile('minilm'));
+  out['embedder.real.load_ms'] = performance.now() - t0;
+  const seen = new Map<string, Float32Array>();
+  const embedReal = async (texts: string[]) => {
+    const missing = texts.filter((t) => !seen.has(t));
+    (await real.embed(missing)).forEach((v, i) => seen.set(missing[i]!, v));
+    return texts.map((t) => seen.get(t)!);
+  };
+  const words = loadOfflineEmbedder();
+  out['memory.recall_at_5.real'] = await recallAtK(embedReal);
+  out['memory.recall_at_5.word_vectors'] = await recallAtK((t) => words.embed(t));
+  out['memory.recall_at_5.real_shuffled_control'] = await recallAtK(embedReal, 5, shuffled);
+  const texts = Array.from({ length: Number(settings.embedderTexts) }, (_, i) => `Isabella Rivera is serving coffee to customer number ${i} at Hobbs Cafe`);
+  const t1 = performance.now();
+  await real.embed(texts);
+  out['embedder.real.texts_per_s'] = texts.length / ((performance.now() - t1) / 1000);
+  const r = benchRetrieve(10_000, real.dimension, Number(settings.queries));
+  out['memory.retrieve_p50_ms.n10k_d384'] = r.p50;
+  out['memory.retrieve_p99_ms.n10k_d384'] = r.p99;
+  return out;
+}
+
+const CHECK_VARIANTS = [
+  { name: 'embedded', http: false, constrained: true },
+  { name: 'embedded_free', http: false, constrained: false },
+  { name: 'http', http: true, constrained: true },
+  { name: 'http_free', http: true, constrained: false },
+] as const;
+
+export async function benchLlmReal(settings: Settings): Promise<Record<string, number>> {
+  const { runLlmCheck } = await import('../scripts/llmCheck');
+  const { startModelServer } = await import('../scripts/modelServe');
+  const { EmbeddedChatModel } = await import('../server/src/llm/embedded');
+  const out: Record<string, number> = {};
+  for (const id of String(settings.models).split(',')) {
+    const file = modelFile(id);
+    for (const v of CHECK_VARIANTS) {
+      const server = v.http ? await startModelServer({ model: file, port: 0, jsonSchema: v.constrained, sequences: 1 }) : null;
+      const t0 = performance.now();
+      const report = await runLlmCheck({
+        baseURL: server?.url ?? '',
+        modelFile: server ? undefined : file,
+        grammar: v.constrained,
+        model: path.basename(file),
+        repeat: Number(settings.repeat),
+        timeoutMs: 600_000,
+      });
+      const wallS = (performance.now() - t0) / 1000;
+      await server?.close();
+      const sum = (f: (r: (typeof report.rows)[number]) => number) => report.rows.reduce((n, r) => n + f(r), 0);
+      const asks = Math.max(
+        1,
+        sum((r) => r.asks),
+      );
+      const prefix = `llm.real.${id}.${v.name}`;
+      out[`${prefix}.valid_share`] = sum((r) => r.valid) / asks;
+      out[`${prefix}.repaired_share`] = sum((r) => r.repaired) / asks;
+      out[`${prefix}.mended_share`] = sum((r) => r.mended) / asks;
+      out[`${prefix}.fallback_share`] = sum((r) => r.fellBack) / asks;
+      out[`${prefix}.requests_per_ask`] = sum((r) => r.requests) / asks;
+      out[`${prefix}.tokens_per_ask`] = sum((r) => r.tokens) / asks;
+      out[`${prefix}.wall_s`] = wallS;
+      if (v.name === 'embedded') {
+        out[`llm.real.${id}.valid_share`] = out[`${prefix}.valid_share`]!;
+        out[`llm.real.${id}.fallback_share`] = out[`${prefix}.fallback_share`]!;
+        for (const r of report.rows) if (r.asks > 0) out[`llm.real.${id}.fallback_share.${r.purpose}`] = r.fellBack / r.asks;
+      }
+      console.log(`\n${id} ${v.name} (${wallS.toFixed(0)} s):`);
+      console.log((await import('../scripts/llmCheck')).formatCheck(report));
+    }
+    // Speed on a fixed ask: a plan-sized reply, constrained, on one sequence.
+    const model = await EmbeddedChatModel.open({ file, threads: 0, contextSize: 2048, sequences: 1, gpuLayers: 0, grammar: true, timeoutMs: 600_000 });
+    for (let i = 0; i < 3; i++)
+      await model.generate([{ role: 'user', content: `Describe, in about eighty words, a morning at a small-town cafe (take ${i}).` }], {
+        maxTokens: 120,
+        temperature: 0,
+      });
+    const f = model.figures();
+    out[`llm.real.tokens_per_s.${id}`] = f.generationTokensPerS ?? 0;
+    out[`llm.real.prompt_tokens_per_s.${id}`] = f.promptTokensPerS ?? 0;
+    await model.close();
+  }
+  return out;
+}
+
+export async function benchTownReal(settings: Settings): Promise<Record<string, number>> {
+  const { loadConfig } = await import('../server/src/config');
+  const { Town } = await import('../server/src/town/Town');
+  const { buildMinds } = await import('../server/src/town/minds');
+  const { createLogger } = await import('../server/src/town/logger');
+  const file = modelFile('smollm2');
+  const agents = Number(settings.agents);
+  const config = loadConfig(
+    {},
+    {
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-real-')),
+      personasDir: clonePersonas(agents),
+      startTime: '2026-02-13T06:00',
+      logLevel: 'silent',
+      llm: { modelFile: file, sequences: Number(settings.sequences), contextSize: 4096, timeoutMs: 300_000 },
+    },
+  );
+  const minds = await buildMinds(config, createLogger('silent'));
+  let fallbacks = 0;
+  const town = await Town.open(config, {
+    embedder: minds.embedder,
+    createMind: (hooks) => minds.createMind({ ...hooks, onFallback: (r) => (fallbacks++, hooks.onFallback(r)) }),
+    logger: createLogger('silent'),
+  });
+  const start = town.gameMs;
+  const budgetMs = Number(settings.wallMinutes) * 60_000;
+  const t0 = performance.now();
+  // Lockstep one game minute at a time until the wall budget is spent: game time moves only as cognition allows.
+  while (performance.now() - t0 < budgetMs) await town.loop.runLockstep(town.gameMs + 60_000, 30_000);
+  const wallS = (performance.now() - t0) / 1000;
+  const hours = (town.gameMs - start) / 3_600_000;
+  const n = town.sim.agents().length;
+  const calls = town.db.summariseCalls();
+  const busyMs = (town.db.db.prepare('SELECT coalesce(sum(latency_ms), 0) FROM llm_calls WHERE cached = 0').pluck().get() as number) ?? 0;
+  const { LlmMind } = await import('../server/src/agent/LlmMind');
+  const mind = town.mind as InstanceType<typeof LlmMind>;
+  const asks = [...mind.tally.values()].reduce((s, t) => s + t.asks, 0);
+  const out: Record<string, number> = {
+    'llm.real.town.agents': n,
+    'llm.real.town.game_hours': hours,
+    'llm.real.town.wall_s_per_game_hour': hours > 0 ? wallS / hours : wallS,
+    'llm.real.game_days_per_hour.smollm2': hours / 24 / (wallS / 3600),
+    'llm.real.town.calls_per_agent_hour': calls.calls / n / Math.max(hours, 1e-9),
+    'llm.real.town.tokens_per_agent_hour': (calls.promptTokens + calls.completionTokens) / n / Math.max(hours, 1e-9),
+    'llm.real.town.fallback_share': fallbacks / Math.max(1, asks),
+    'cognition.efficiency.real_smollm2': busyMs / Number(settings.sequences) / 1000 / wallS,
+  };
+  await town.close();
+  return out;
+}
