@@ -529,17 +529,26 @@ export const GROUPS: readonly BenchGroup[] = [
       'llm.real.town.tokens_per_agent_hour',
       'llm.real.town.fallback_share',
       'cognition.efficiency.real_smollm2',
+      'llm.real.served.patches_per_s.*',
+      'llm.real.served.patch_gap_max_ms.*',
+      'llm.real.served.model_busy_share.*',
     ],
     paths: [...SERVER, 'bench/realModels.ts'],
-    settings: (quick) => ({ agents: 25, sequences: 2, wallMinutes: quick ? 5 : 15, start: '2026-02-13T06:00' }),
+    settings: (quick) => ({ agents: 25, sequences: 2, wallMinutes: quick ? 5 : 15, start: '2026-02-13T06:00', servedWindowS: quick ? 30 : 60 }),
     runs: 1,
-    run: async (s) => (await import('./realModels')).benchTownReal(s),
+    run: async (s) => {
+      const { benchTownReal, benchServedReal } = await import('./realModels');
+      return { ...(await benchServedReal(s)), ...(await benchTownReal(s)) };
+    },
     reproduce: '`npm run models:fetch && npm run bench -- realtown`',
     method: [
       'The shipped residents cloned to 25, on SmolLM2 in this process (2 sequences), in lockstep from 06:00 for a wall-time budget: game hours ',
       "reached and the days a wall hour that makes, calls and tokens per agent-hour, the fallback share of asks, and the model's busy share ",
       "(summed call latency over sequences × wall time). The morning is the busiest part of a day (every plan is made then): a full day's rate ",
-      "would be higher. Not covered: the Valentine's scenario over two game days on a real model (it does not fit in a session here).",
+      "would be higher. `llm.real.served.*`: the shipped town served as by `npm start` (clock policy `run`), one spectator's patches a second ",
+      'and longest gap, on the offline mind and on SmolLM2 while it generates (`model_busy_share`: the share of half-second samples with an ask ',
+      "running). Not covered: the page's frame rate (the client does no model work), and the Valentine's scenario over two game days on a real ",
+      'model (it does not fit in a session here).',
     ],
   },
 ];

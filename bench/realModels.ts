@@ -165,3 +165,43 @@ export async function benchTownReal(settings: Settings): Promise<Record<string, 
   await town.close();
   return out;
 }
+
+/**
+ * The served town (what `npm start` runs, as a process) with one spectator, on the offline mind and on SmolLM2 in
+ * process: the patches a second the spectator decodes and the longest gap between two, over a window while the
+ * model is generating. Inference on llama.cpp's threads must leave the tick and its patches as they are.
+ */
+export async function benchServedReal(settings: Settings): Promise<Record<string, number>> {
+  const { startServerProcess } = await import('./bigTown');
+  const { joinSpectators } = await import('./load');
+  const out: Record<string, number> = {};
+  const town = { mapFile: 'maps/town.tmj', personasDir: 'personas' };
+  for (const [name, env] of [
+    ['offline', { EMBEDDER_FILE: 'none' }],
+    ['smollm2', { LLM_MODEL_FILE: modelFile('smollm2'), EMBEDDER_FILE: 'none' }],
+  ] as const) {
+    const server = await startServerProcess(town, { CLOCK_POLICY: 'run', CLOCK_RATE: '60', ...env });
+    try {
+      const [spectator] = await joinSpectators(server.url, 1);
+      await new Promise((r) => setTimeout(r, 3000));
+      const start = performance.now();
+      Object.assign(spectator!, { patches: 0, lastAt: start, maxGapMs: 0 });
+      let busySamples = 0;
+      let samples = 0;
+      while (performance.now() - start < Number(settings.servedWindowS) * 1000) {
+        await new Promise((r) => setTimeout(r, 500));
+        const h = (await (await fetch(`${server.url}/healthz`)).json()) as { llmModel?: { running: number } };
+        samples++;
+        if ((h.llmModel?.running ?? 0) > 0) busySamples++;
+      }
+      const elapsedS = (performance.now() - start) / 1000;
+      out[`llm.real.served.patches_per_s.${name}`] = spectator!.patches / elapsedS;
+      out[`llm.real.served.patch_gap_max_ms.${name}`] = spectator!.maxGapMs;
+      if (name !== 'offline') out[`llm.real.served.model_busy_share.${name}`] = busySamples / Math.max(1, samples);
+      await spectator!.room.leave();
+    } finally {
+      await server.close();
+    }
+  }
+  return out;
+}
