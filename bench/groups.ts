@@ -532,13 +532,26 @@ export const GROUPS: readonly BenchGroup[] = [
       'llm.real.served.patches_per_s.*',
       'llm.real.served.patch_gap_max_ms.*',
       'llm.real.served.model_busy_share.*',
+      'interview.real.pass_rate.smollm2',
+      'interview.real.control_pass_rate.smollm2',
+      'interview.real.pass_rate.smollm2.*',
+      'interview.real.control_pass_rate.smollm2.*',
     ],
     paths: [...SERVER, 'bench/realModels.ts'],
-    settings: (quick) => ({ agents: 25, sequences: 2, wallMinutes: quick ? 5 : 15, start: '2026-02-13T06:00', servedWindowS: quick ? 30 : 60 }),
+    settings: (quick) => ({
+      agents: 25,
+      sequences: 2,
+      wallMinutes: quick ? 5 : 15,
+      start: '2026-02-13T06:00',
+      servedWindowS: quick ? 30 : 60,
+      interviewAgents: 5,
+      interviewAfterGameHours: 2,
+    }),
     runs: 1,
     run: async (s) => {
       const { benchTownReal, benchServedReal } = await import('./realModels');
-      return { ...(await benchServedReal(s)), ...(await benchTownReal(s)) };
+      const { benchInterviewReal } = await import('./realModels');
+      return { ...(await benchServedReal(s)), ...(await benchTownReal(s)), ...(await benchInterviewReal(s)) };
     },
     reproduce: '`npm run models:fetch && npm run bench -- realtown`',
     method: [
@@ -548,7 +561,8 @@ export const GROUPS: readonly BenchGroup[] = [
       "would be higher. `llm.real.served.*`: the shipped town served as by `npm start` (clock policy `run`), one spectator's patches a second ",
       'and longest gap, on the offline mind and on SmolLM2 while it generates (`model_busy_share`: the share of half-second samples with an ask ',
       "running). Not covered: the page's frame rate (the client does no model work), and the Valentine's scenario over two game days on a real ",
-      'model (it does not fit in a session here).',
+      'model (it does not fit in a session here). `interview.real.*`: five residents on SmolLM2 through two morning hours, then each asked ',
+      "the five categories' questions and graded against its own records, with the offline grader's controls: the LLM mind's believability.",
     ],
   },
 ];

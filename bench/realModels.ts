@@ -205,3 +205,38 @@ export async function benchServedReal(settings: Settings): Promise<Record<string
   }
   return out;
 }
+
+/**
+ * The interview benchmark on SmolLM2's answers: a town of `interviewAgents` residents run in lockstep through
+ * its morning, then every resident asked the five categories' questions, graded against its own records, with
+ * the offline grader's controls (another agent's records, shuffled records, a generic answer).
+ */
+export async function benchInterviewReal(settings: Settings): Promise<Record<string, number>> {
+  const { loadConfig } = await import('../server/src/config');
+  const { Town } = await import('../server/src/town/Town');
+  const { buildMinds } = await import('../server/src/town/minds');
+  const { createLogger } = await import('../server/src/town/logger');
+  const { interviewTown } = await import('../server/src/analysis/believability');
+  const config = loadConfig(
+    {},
+    {
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-interview-')),
+      personasDir: clonePersonas(Number(settings.interviewAgents)),
+      startTime: '2026-02-13T06:00',
+      logLevel: 'silent',
+      llm: { modelFile: modelFile('smollm2'), sequences: 2, contextSize: 4096, timeoutMs: 300_000 },
+    },
+  );
+  const minds = await buildMinds(config, createLogger('silent'));
+  const town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
+  await town.loop.runLockstep(town.gameMs + Number(settings.interviewAfterGameHours) * 3_600_000, 30_000);
+  const report = await interviewTown(town);
+  const out: Record<string, number> = {
+    'interview.real.pass_rate.smollm2': report.overall,
+    'interview.real.control_pass_rate.smollm2': report.controlPassRate,
+  };
+  for (const [category, rate] of Object.entries(report.passRate)) out[`interview.real.pass_rate.smollm2.${category}`] = rate;
+  for (const [control, c] of Object.entries(report.controls)) out[`interview.real.control_pass_rate.smollm2.${control}`] = c.overall;
+  await town.close();
+  return out;
+}
