@@ -100,7 +100,7 @@ export class EmbeddedChatModel implements ChatModel {
     const threads = settings.threads || defaultThreads();
     let context: LlamaContext;
     try {
-      context = await model.createContext({ contextSize: settings.contextSize * settings.sequences, sequences: settings.sequences, threads });
+      context = await model.createContext({ contextSize: settings.contextSize, sequences: settings.sequences, threads });
     } catch (error) {
       await model.dispose();
       throw new Error(
