@@ -1,7 +1,12 @@
-import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import yaml from 'yaml';
+import { loadTownMap } from './server/src/world/map';
+import { gatheringIn } from './server/src/agent/offlinePlanning';
 import { readMeaning } from './server/src/agent/meaning';
-const db = new Database('/tmp/w42/base/valentines.sqlite', { readonly: true });
-const rows = db.prepare('select distinct description from memories').all() as Array<{description: string}>;
-let n = 0; const t0 = Date.now();
-for (const r of rows) { try { readMeaning(r.description); n++; } catch (e) { console.log('ERR', r.description, (e as Error).stack?.split('\n').slice(0,3).join(' | ')); } }
-console.log(n, rows.length, Date.now() - t0, 'ms');
+import { rateImportanceHeuristically } from './server/src/agent/offlineImportance';
+const map = loadTownMap('maps/town.tmj');
+const heard = Date.UTC(2026, 1, 13, 6);
+for (const f of fs.readdirSync('scenarios/general')) {
+  const s = yaml.parse(fs.readFileSync('scenarios/general/' + f, 'utf8'));
+  for (const w of s.interventions) { const m = readMeaning(w.text); console.log(f, w.agent, JSON.stringify(gatheringIn(w.text, heard, map)), m.secret, m.open, m.subject, rateImportanceHeuristically(w.text, undefined, heard)); }
+}

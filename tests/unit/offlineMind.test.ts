@@ -74,8 +74,8 @@ describe('the offline mind', () => {
     expect(rateImportanceHeuristically('Omar Haddad is stacking shelves')).toBe(2);
     // A gathering with neither time nor day is not one the reader can place (meaning.ts): base; dated and soon: + gathering + ahead + soon.
     expect(rateImportanceHeuristically('There is a party at the pub')).toBe(2);
-    expect(rateImportanceHeuristically('There is a party at the pub tomorrow at 8pm')).toBe(8);
-    expect(rateImportanceHeuristically('There is a book club at the pub tomorrow at 8pm')).toBe(8);
+    expect(rateImportanceHeuristically('There is a party at the pub tomorrow at 8pm')).toBe(7);
+    expect(rateImportanceHeuristically('There is a book club at the pub tomorrow at 8pm')).toBe(7);
     expect(rateImportanceHeuristically('There was a fire at the shop')).toBe(9);
   });
 

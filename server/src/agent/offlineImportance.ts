@@ -1,6 +1,6 @@
 // The offline mind's importance: what a memory means (meaning.ts), weighed by the documented parameters
 // below, the same for any wording of the same thing (server/src/agent/README.md).
-import { readMeaning, type DayRef } from './meaning';
+import { readDay, readMeaning, type DayRef } from './meaning';
 import { isDanger } from './socialModel';
 
 /**
@@ -15,15 +15,15 @@ export const IMPORTANCE_PARAMETERS = {
   mundane: 1,
   /** News about a named person (a change in their life, their plans). Reason: we track people we know. */
   aboutPerson: 1,
-  /** Something dated ahead (a day or a clock time, not over). Reason: one can act on it; it shapes plans. */
+  /** Something dated ahead (a day named, not told as over). Reason: one can act on it; it shapes plans. */
   ahead: 3,
   /** A gathering others can go to. Reason: it bears on the listener's own plans and relationships. */
-  gathering: 2,
+  gathering: 1,
   /** It happens within `soonHours` of being heard. Reason: what is soon needs a decision now. */
   soon: 1,
   soonHours: 48,
-  /** Told in confidence. Reason: a confidence is weighty to the one who holds it. */
-  secret: 1,
+  /** Told in confidence. Reason: what someone chose to hide matters to them (a confided candidacy rated 8 under the old table, as here). */
+  secret: 2,
   /** A danger (fire, flood, alarm: socialModel.isDanger). Reason: safety comes first. */
   danger: 9,
   /** It names the agent itself. Reason: what is about us matters more to us. */
@@ -34,12 +34,10 @@ export const IMPORTANCE_PARAMETERS = {
 
 const MUNDANE = /\b(sleeping|resting|is in use|idle|walking|getting ready|brushing|showering|taking a shower|washing)\b/i;
 const HEARD_FROM = /\s*\(heard from [^)]*\)\s*$/;
-/** A date named (the reader's DayRef), or an intention ahead ("will", "is going to", "plans to", "is running for"). */
-const INTENTION = /\b(will|is going to|are going to|plans? to|is planning|intends? to|is running for|is standing for|is moving|is leaving|is getting)\b/i;
 
 /**
  * 1..10 from what the text means: base, or mundane for a routine state; + news about a person; + ahead
- * (a day or an intention) and + gathering, + soon, + secret; a danger rates `danger`; + self when it names
+ * (a day named) and + gathering, + soon, + secret; a danger rates `danger`; + self when it names
  * the agent (its first name). Second-hand news is rated as the news itself, less secondHandDiscount.
  * `heardGameMs` places relative days and "soon"; without it, a dated gathering counts as soon.
  */
@@ -52,8 +50,8 @@ export function rateImportanceHeuristically(text: string, persona?: { name: stri
   if (isDanger(description)) score = Math.max(score, k.danger);
   else {
     const g = meaning.gathering;
-    const dated = g?.day ?? null;
-    const ahead = (g !== null && !g.past && (g.placed || dated !== null)) || INTENTION.test(description);
+    // Dated: a gathering not over, or any news that names a day (meaning.readDay: "on March 1", "tomorrow", "on Saturday").
+    const ahead = g ? !g.past && g.day !== null : readDay(description) !== null;
     if (meaning.subject !== null && (ahead || meaning.secret)) score += k.aboutPerson;
     if (ahead) score += k.ahead;
     if (g && !g.past) {
