@@ -142,4 +142,26 @@ describe('the defect scan over a world', () => {
     expect(scanWorldDefects(clean)).toEqual([]);
     clean.close();
   });
+
+  it('flags an introduction to a housemate, and not one to a stranger (control)', () => {
+    const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    const omar = asAgentId('omar');
+    const samira = asAgentId('samira');
+    const claire = asAgentId('claire');
+    const record = (name: string, home: string) => ({ name, age: 40, innate: [], learned: `${name} lives here.`, currently: '', lifestyle: '', home, workplace: null });
+    const line = (t: number, speaker: typeof omar, listener: typeof omar, text: string) =>
+      ({ gameMs: t, kind: 'conversation.utterance', agentId: speaker, data: { conversationId: t, speaker, listener, text } }) as EventInput;
+    db.events.append([
+      { gameMs: 0, kind: 'persona.set', agentId: omar, data: record('Omar Haddad', 'Haddad House') },
+      { gameMs: 0, kind: 'persona.set', agentId: samira, data: record('Samira Haddad', 'Haddad House') },
+      { gameMs: 0, kind: 'persona.set', agentId: claire, data: record('Claire Moreau', 'Moreau House') },
+      line(1, omar, samira, "Good morning! I don't think we've met. I'm Omar Haddad."),
+      line(2, samira, omar, 'Nice to meet you, Omar.'),
+      line(3, omar, claire, "Good morning! I don't think we've met. I'm Omar Haddad."),
+      line(4, omar, samira, 'Good morning, Samira! How have you been?'),
+    ]);
+    const hits = scanWorldDefects(db).filter((h) => h.pattern === 'introducing oneself to a housemate');
+    expect(hits.map((h) => h.text)).toEqual(["Good morning! I don't think we've met. I'm Omar Haddad.", 'Nice to meet you, Omar.']);
+    db.close();
+  });
 });

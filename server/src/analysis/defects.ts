@@ -54,6 +54,14 @@ export function knownPersonAsThey(text: string, people: ReadonlyMap<string, Pron
   return false;
 }
 
+/** A stranger's introduction ("I don't think we've met", "Nice to meet you"): a defect when said to a housemate. */
+const INTRODUCTION = /\b(we've met|we have met|we've not met|we haven't met|nice to meet you|pleased to meet you)\b/i;
+
+/** Whether a line introduces the speaker as to a stranger. */
+export function isIntroduction(line: string): boolean {
+  return INTRODUCTION.test(line);
+}
+
 /** Sympathy said straight after good news. */
 const SYMPATHY = /^(Oh no|That's a shame|I'm sorry to hear)/;
 const GOOD_NEWS = /\b(party|celebrat\w*|wedding|birthday|concert|festival|invit\w*|engaged|promot\w*)\b/i;
@@ -101,13 +109,19 @@ export function scanWorldDefects(db: WorldDb): DefectHit[] {
     if (knownPersonAsThey(text, people)) found.push({ pattern: '"their"/"them" for someone known as he or she', where, text });
     return found;
   };
+  /** Each resident's home (persona.set), so a line to a housemate is known as one. */
+  const homes = new Map<string, string>();
   for (const e of db.events.read(0, Number.MAX_SAFE_INTEGER, 10_000_000)) {
     if (e.kind === 'persona.set') {
       const stated = statedPronouns(e.data);
       if (stated) people.set(e.data.name, stated);
+      if (e.agentId) homes.set(e.agentId, e.data.home);
     } else if (e.kind === 'relationship.revised') hits.push(...defectsOf(e.data.summary, 'relationship'));
     else if (e.kind === 'conversation.utterance') {
       hits.push(...defectsOf(e.data.text, 'utterance'));
+      const home = homes.get(e.data.speaker);
+      if (home !== undefined && home === homes.get(e.data.listener) && isIntroduction(e.data.text))
+        hits.push({ pattern: 'introducing oneself to a housemate', where: 'utterance', text: e.data.text });
       const previous = lastLine.get(e.data.conversationId);
       if (previous !== undefined && sympathyToGoodNews(previous, e.data.text))
         hits.push({ pattern: 'sympathy to good news', where: 'utterance', text: `${previous} → ${e.data.text}` });
