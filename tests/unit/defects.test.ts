@@ -148,7 +148,16 @@ describe('the defect scan over a world', () => {
     const omar = asAgentId('omar');
     const samira = asAgentId('samira');
     const claire = asAgentId('claire');
-    const record = (name: string, home: string) => ({ name, age: 40, innate: [], learned: `${name} lives here.`, currently: '', lifestyle: '', home, workplace: null });
+    const record = (name: string, home: string) => ({
+      name,
+      age: 40,
+      innate: [],
+      learned: `${name} lives here.`,
+      currently: '',
+      lifestyle: '',
+      home,
+      workplace: null,
+    });
     const line = (t: number, speaker: typeof omar, listener: typeof omar, text: string) =>
       ({ gameMs: t, kind: 'conversation.utterance', agentId: speaker, data: { conversationId: t, speaker, listener, text } }) as EventInput;
     db.events.append([

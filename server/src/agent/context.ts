@@ -100,7 +100,12 @@ export interface AgentRuntimeDeps {
 export class CognitionContext {
   readonly settings: RuntimeSettings;
   private readonly statuses = new Map<string, string>();
-  private everyoneCache: { version: number; names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns>; households: ReadonlyMap<string, string[]> } | null = null;
+  private everyoneCache: {
+    version: number;
+    names: ReadonlyMap<string, string>;
+    pronouns: ReadonlyMap<string, Pronouns>;
+    households: ReadonlyMap<string, string[]>;
+  } | null = null;
   /** Decisions logged lately (see logDecision). */
   private readonly decided = new Set<string>();
 

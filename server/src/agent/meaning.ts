@@ -178,7 +178,30 @@ export function readMeaning(text: string): Meaning {
 const MAY_BE_SECRET = /n't|\bnot\b|\bno\b|nobody|\bnever\b|secret|quiet|between|confiden|wraps|hush|\bkeep|to (him|her|them)sel/i;
 /** A sentence's leading capitalised words (its subject when it is a name), for the lines the gate spares the parser. */
 const LEADING_NAME = /^([A-Z][\w’'-]*(?:\s+[A-Z][\w’'-]*)*)\b/;
-const FUNCTION_WORDS = new Set(['The', 'A', 'An', 'There', 'This', 'That', 'It', 'He', 'She', 'They', 'We', 'I', 'You', 'Our', 'My', 'His', 'Her', 'Their', 'Between', 'Later', 'Next', 'After']);
+const FUNCTION_WORDS = new Set([
+  'The',
+  'A',
+  'An',
+  'There',
+  'This',
+  'That',
+  'It',
+  'He',
+  'She',
+  'They',
+  'We',
+  'I',
+  'You',
+  'Our',
+  'My',
+  'His',
+  'Her',
+  'Their',
+  'Between',
+  'Later',
+  'Next',
+  'After',
+]);
 const NOTHING: Meaning = { gathering: null, secret: false, open: false, subject: null };
 
 function read(text: string): Meaning {
@@ -317,7 +340,15 @@ function nounPhraseAt(s: Term[], i: number): NounPhrase | null {
   const start = k;
   while (k < s.length) {
     const t = s[k];
-    if (PREPOSITIONS.has(t.lower) || t.tags.has('Preposition') || t.tags.has('Conjunction') || t.tags.has('Pronoun') || t.tags.has('Time') || t.tags.has('Determiner')) break;
+    if (
+      PREPOSITIONS.has(t.lower) ||
+      t.tags.has('Preposition') ||
+      t.tags.has('Conjunction') ||
+      t.tags.has('Pronoun') ||
+      t.tags.has('Time') ||
+      t.tags.has('Determiner')
+    )
+      break;
     if (t.tags.has('Verb') && !t.tags.has('Noun')) break;
     if (t.tags.has('Value') || t.tags.has('Month') || t.tags.has('WeekDay')) break;
     words.push(t.text);

@@ -75,9 +75,7 @@ function isSoon(day: DayRef | null, heardGameMs?: number): boolean {
   if (heardGameMs === undefined) return true;
   const heard = new Date(heardGameMs);
   const at =
-    day.kind === 'date'
-      ? Date.UTC(heard.getUTCFullYear(), day.month, day.dayOfMonth)
-      : heardGameMs + (((day.weekday - heard.getUTCDay() + 7) % 7) * 86_400_000);
+    day.kind === 'date' ? Date.UTC(heard.getUTCFullYear(), day.month, day.dayOfMonth) : heardGameMs + ((day.weekday - heard.getUTCDay() + 7) % 7) * 86_400_000;
   const hours = (at - heardGameMs) / 3_600_000;
   return hours >= -24 && hours <= IMPORTANCE_PARAMETERS.soonHours;
 }

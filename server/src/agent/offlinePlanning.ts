@@ -80,7 +80,8 @@ export function gatheringIn(text: string, heardGameMs: number, map: TownMap): Ga
   const names = sectorNamesOf(map);
   const where = g.placeText?.toLowerCase() ?? '';
   const lower = text.toLowerCase();
-  const sector = (names.find((s) => where.includes(s.lower) || (where.length > 3 && s.lower.includes(where))) ?? names.find((s) => lower.includes(s.lower)))?.sector;
+  const sector = (names.find((s) => where.includes(s.lower) || (where.length > 3 && s.lower.includes(where))) ?? names.find((s) => lower.includes(s.lower)))
+    ?.sector;
   if (!sector || sector.arenas.length === 0) return null;
   // A place is not a gathering ("runs Hobbs Cafe on Saturday at 9am").
   if (names.some((s) => s.lower === g.kind.toLowerCase())) return null;
@@ -213,7 +214,8 @@ export function findAppointments(
     const g = gatheringIn(sentence, m.createdGameMs, map);
     if (!g || g.day !== day) continue;
     // The host is whom the reader names as hosting it (else the one the sentence is about), in its own memory, not heard.
-    const host = !accepted && m.triple?.predicate !== 'said' && m.kind !== 'chat' && (g.host ? isPersonNamed(g.host, persona.name) : isAbout(sentence, persona.name));
+    const host =
+      !accepted && m.triple?.predicate !== 'said' && m.kind !== 'chat' && (g.host ? isPersonNamed(g.host, persona.name) : isAbout(sentence, persona.name));
     const key = `${g.sector}|${g.minuteOfDay}`;
     if ((!accepted && !host) || seen.has(key) || declined.some((d) => d && d.sector === g.sector && d.day === g.day)) continue;
     seen.add(key);

@@ -216,9 +216,12 @@ function onOwn(
   });
 }
 
-/** The negation control: every sentence of the answer negated ("I run Hobbs Cafe" → "I do not run Hobbs Cafe"). */
+/** The negation control: every clause of the answer negated ("I run Hobbs Cafe, then go home" → "I do not run Hobbs Cafe, then do not go home"). */
 export function negated(answer: string): string {
-  return nlp(answer).sentences().toNegative().text();
+  return answer
+    .split(/(?<=[,;:])\s+/)
+    .map((clause) => nlp(clause).sentences().toNegative().text())
+    .join(' ');
 }
 
 /**
@@ -322,29 +325,36 @@ export class InterviewGrader {
   /** The town's homes and workplaces (sectors): what a claim to live or work somewhere is checked against. */
   private readonly places: Set<string>;
 
-  /** Rule 6: a negated sentence that says what one of its records says plainly, or a home, workplace or kinship its records contradict. */
+  /** Rule 6: a negated clause that says what one of its records says plainly, or a home, workplace or kinship its records contradict. */
   private denialIn(answer: string, record: AgentRecord): string | null {
-    const sentences = answer.split(/(?<=[.!?])\s+/);
-    if (sentences.some((s) => NEGATION.test(s))) {
+    // The clause that holds the negation ("…: I did not feel like going"), its speaker's own name left out.
+    const clauses = answer.split(/(?<=[.!?;:,])\s+/).filter((c) => NEGATION.test(c));
+    if (clauses.length > 0) {
       const items = INTERVIEW_CATEGORIES.flatMap((c) => SOURCES[c](record)).filter((t) => t && !NEGATION.test(t));
-      const name = new Set(contentWords(record.persona.name));
-      for (const sentence of sentences.filter((s) => NEGATION.test(s))) {
-        const words = new Set(contentWords(sentence).filter((w) => !name.has(w)));
+      const names = new Set(contentWords(record.persona.name));
+      const first = record.persona.name.split(' ')[0];
+      for (const clause of clauses) {
+        if (new RegExp(`\\bI(?:'m| am) not ${first}\\b`).test(clause)) return 'denies being itself';
+        const words = new Set(contentWords(clause).filter((w) => !names.has(w)));
         const said = items.find((t) => contentWords(t).filter((w) => words.has(w)).length >= MIN_GROUNDED_WORDS);
         if (said) return `denies its records ("${said.slice(0, 60)}")`;
       }
     }
     const p = record.persona;
-    const place = (re: RegExp) => {
-      const m = re.exec(answer)?.[1];
-      return m ? ([...this.places].find((x) => m.startsWith(x)) ?? null) : null;
-    };
-    const home = place(/\bI(?: live|'m living| am living| stay)(?: at| in) (?:the )?([A-Z][\w']*(?: [A-Z][\w']*)*)/);
-    if (home && home !== p.home) return `says it lives at ${home}, not ${p.home}`;
-    const work = place(/\bI(?: work|'m working| am working)(?: at| in) (?:the )?([A-Z][\w']*(?: [A-Z][\w']*)*)/);
-    if (work && work !== sectorOf(p.workplace)) return `says it works at ${work}, not ${sectorOf(p.workplace) ?? 'nowhere'}`;
-    const kin = new RegExp(`\\b([A-Z][a-z]+(?: [A-Z][a-z]+)?) is my (${KIN.join('|')})\\b`).exec(answer);
-    if (kin) {
+    // Every claim to live or work at a place of the town, not only the first.
+    const claimed = (verbs: RegExp) =>
+      [...answer.matchAll(verbs)].map((m) => {
+        const rest = answer
+          .slice((m.index ?? 0) + m[0].length)
+          .replace(/^the\s+/i, '')
+          .toLowerCase();
+        return [...this.places].find((x) => rest.startsWith(x.toLowerCase()) || rest.startsWith(x.toLowerCase().replace(/^the\s+/, ''))) ?? null;
+      });
+    const home = claimed(/\bI(?: live|'m living| am living| stay)(?: at| in) /g).find((x) => x !== null && x !== p.home);
+    if (home) return `says it lives at ${home}, not ${p.home}`;
+    const work = claimed(/\bI(?: work|'m working| am working)(?: at| in) /g).find((x) => x !== null && x !== sectorOf(p.workplace));
+    if (work) return `says it works at ${work}, not ${sectorOf(p.workplace) ?? 'nowhere'}`;
+    for (const kin of answer.matchAll(new RegExp(`\\b([A-Z][a-z]+(?: [A-Z][a-z]+)?) is my (${KIN.join('|')})\\b`, 'g'))) {
       const line = record.known.find((k) => k.name === kin[1] || k.name.split(' ')[0] === kin[1])?.relationship;
       if (line !== undefined && !new RegExp(`\\b${kin[2]}\\b`, 'i').test(line)) return `calls ${kin[1]} its ${kin[2]}, which its records do not say`;
     }
