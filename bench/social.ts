@@ -2,6 +2,13 @@
 // default 1..5), each figure's mean over them: how far the party and the candidacy spread
 // (`social.party_aware_mean`, `social.party_aware_sd`, `social.candidacy_aware_mean`) and the share of
 // invitees (those who received an invitation act) at the party (`social.attended_share_of_invited`).
+// Beside them, the generality figures (issue 42): the scenarios of scenarios/general (a club, a dinner, a
+// sale, a protest, a wedding, each with a secret, in words of their own) over the same seeds:
+// `social.general.event_aware_mean` (the mean over scenarios of each one's mean awareness of its event at
+// the end), `social.general.event_aware_sd` (the sd of those per-scenario means: how evenly the model
+// spreads news whatever its wording), `social.general.invited_mean` (invitees per scenario and seed) and
+// `social.general.secret_to_event_ratio` (mean secret awareness over mean event awareness; below 1 when
+// secrets spread less), and each scenario's own `social.general.<name>.event_aware_mean`.
 // Run alone with `npx tsx bench/social.ts`; `npm run simulate -- --scenario scenarios/valentines.yaml
 // --seeds 1..10` gives the same figures with the whole table.
 import fs from 'node:fs';
@@ -14,6 +21,7 @@ import { createLogger } from '../server/src/town/logger';
 import { parseSeeds } from '../scripts/simulate';
 
 const SCENARIO = 'scenarios/valentines.yaml';
+const GENERAL_DIR = 'scenarios/general';
 
 export async function benchSocial(): Promise<Record<string, number>> {
   const seeds = parseSeeds(process.env.SOCIAL_BENCH_SEEDS ?? '1..5');
@@ -38,9 +46,54 @@ export async function benchSocial(): Promise<Record<string, number>> {
     'social.party_aware_sd': p.sd,
     'social.candidacy_aware_mean': meanSd(candidacy).mean,
     'social.attended_share_of_invited': meanSd(share).mean,
+    ...(await benchSocialGeneral(seeds)),
+  };
+}
+
+/** The scenarios of scenarios/general over `seeds`: the `social.general.*` figures of the header. */
+export async function benchSocialGeneral(seeds: number[]): Promise<Record<string, number>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-general-'));
+  const files = fs
+    .readdirSync(GENERAL_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
+  const out: Record<string, number> = {};
+  const eventMeans: number[] = [];
+  const secretMeans: number[] = [];
+  const invited: number[] = [];
+  for (const file of files) {
+    const scenarioFile = path.join(GENERAL_DIR, file);
+    const event: number[] = [];
+    const secret: number[] = [];
+    for (const seed of seeds) {
+      const scenario = { ...loadScenario(scenarioFile), seed };
+      const run = await runScenario({ scenario, scenarioFile, world: `${scenario.name}-${seed}`, env: { DATA_DIR: dataDir }, logger: createLogger('silent') });
+      if (!run.report) throw new Error(`bench social: ${file} seed ${seed} did not finish`);
+      const report = run.report;
+      const topic = (name: string) => report.topics.find((t) => t.name === name)?.aware_end ?? 0;
+      event.push(topic('event'));
+      secret.push(topic('secret'));
+      invited.push(report.attendance[0]?.invited ?? 0);
+    }
+    const name = file.replace(/\.yaml$/, '');
+    out[`social.general.${name}.event_aware_mean`] = meanSd(event).mean;
+    out[`social.general.${name}.secret_aware_mean`] = meanSd(secret).mean;
+    eventMeans.push(meanSd(event).mean);
+    secretMeans.push(meanSd(secret).mean);
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const e = meanSd(eventMeans);
+  return {
+    'social.general.event_aware_mean': e.mean,
+    'social.general.event_aware_sd': e.sd,
+    'social.general.invited_mean': meanSd(invited).mean,
+    'social.general.secret_to_event_ratio': e.mean > 0 ? meanSd(secretMeans).mean / e.mean : 0,
+    ...out,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchSocial().then((r) => console.table(r));
+  // SOCIAL_BENCH_ONLY=general runs the generality scenarios alone.
+  const run = process.env.SOCIAL_BENCH_ONLY === 'general' ? benchSocialGeneral(parseSeeds(process.env.SOCIAL_BENCH_SEEDS ?? '1..5')) : benchSocial();
+  run.then((r) => console.table(r));
 }

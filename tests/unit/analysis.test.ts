@@ -109,6 +109,9 @@ describe('metrics of a hand-built world', () => {
         invited_present: 0,
         invited_present_guests: 0,
         attended_share_of_invited: 0,
+        // Ada heard at 06:00, before the 07:00 window; Cy at 07:00 and Bo at 09:00, once it had begun: reported apart.
+        aware_before: 1,
+        aware_after: 2,
         agents: [{ id: 'ada', name: 'Ada Lane', minutes: 40, invited: false, host: true, staff: false }],
       },
     ]);

@@ -114,6 +114,9 @@ describe('the interview grader', () => {
       const report = gradeInterviews(asked, town, seed);
       for (const control of ['other-agent', 'shuffled', 'generic'] as const)
         expect(report.controls[control].overall, `${control}, seed ${seed}`).toBeLessThanOrEqual(0.1);
+      // The controls built from the agent's own words (negated, contradicted, salad) fail on its own records.
+      for (const control of ['negation', 'contradiction', 'word-salad'] as const)
+        expect(report.controls[control].overall, `${control}, seed ${seed}`).toBeLessThanOrEqual(0.05);
       expect(report.controlPassRate).toBeLessThanOrEqual(0.1);
     }
   });
@@ -160,5 +163,24 @@ describe('the interview grader', () => {
 
   it('says which records it lacks', () => {
     expect(() => new InterviewGrader(town).grade('zed', 'memory', 'Who?', 'Nobody.')).toThrow('no records for agent "zed"');
+  });
+
+  it('fails wrong answers written by hand: negation, contradiction and word salad, each with its reason', () => {
+    const grader = new InterviewGrader(town);
+    const ana = (category: InterviewCategory, question: string, answer: string) => grader.grade('ana', category, question, answer).failure;
+    expect(ana('self-knowledge', 'Give an introduction of yourself.', 'I hate baking and I have never baked sourdough loaves; I am not the baker of the village.')).toMatch(/denies its records/);
+    expect(ana('self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva. I bake sourdough loaves before dawn. I live at Keller Forge.")).toMatch(/lives at Keller Forge/);
+    expect(ana('self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva. I bake sourdough loaves before dawn. I work at the Post Office.")).toMatch(/works at Post Office/);
+    expect(ana('memory', 'Who is Bruno Keller?', 'Bruno Keller is my husband. He said the blacksmith needs paint.')).toMatch(/calls Bruno Keller its husband/);
+    expect(ana('plans', 'What are your plans for today?', 'sourdough loaves baking dawn Silva Bakery kitchen lunch.')).toMatch(/not sentences/);
+  });
+
+  it('passes the same answers said plainly (controls of the test above)', () => {
+    const grader = new InterviewGrader(town);
+    expect(grader.grade('ana', 'self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva, the baker of the village. I bake sourdough loaves before dawn.")).toEqual({ passed: true, failure: null });
+    expect(grader.grade('ana', 'memory', 'Who is Bruno Keller?', `Bruno? An old friend from school. ${town.get('ana')!.memories[2].description}.`)).toEqual({
+      passed: true,
+      failure: null,
+    });
   });
 });

@@ -1,7 +1,15 @@
 // The defect patterns must catch what a reader would stop at (the controls: the defects the issue
 // quoted, each caught), and let a well-formed text through.
 import { describe, expect, it } from 'vitest';
-import { objectMismatch, scanWorldDefects, sympathyToGoodNews, textDefects } from '../../server/src/analysis/defects';
+import {
+  insightOffSubject,
+  objectMismatch,
+  replyNamesOtherKind,
+  scanTalkDefects,
+  scanWorldDefects,
+  sympathyToGoodNews,
+  textDefects,
+} from '../../server/src/analysis/defects';
 import { openWorldDb } from '../../server/src/store/WorldDb';
 import type { EventInput } from '../../server/src/protocol/events';
 import { asAgentId } from '../../server/src/world/types';
@@ -141,5 +149,59 @@ describe('the defect scan over a world', () => {
     ]);
     expect(scanWorldDefects(clean)).toEqual([]);
     clean.close();
+  });
+
+  it('flags an introduction to a housemate, and not one to a stranger (control)', () => {
+    const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    const omar = asAgentId('omar');
+    const samira = asAgentId('samira');
+    const claire = asAgentId('claire');
+    const record = (name: string, home: string) => ({
+      name,
+      age: 40,
+      innate: [],
+      learned: `${name} lives here.`,
+      currently: '',
+      lifestyle: '',
+      home,
+      workplace: null,
+    });
+    const line = (t: number, speaker: typeof omar, listener: typeof omar, text: string) =>
+      ({ gameMs: t, kind: 'conversation.utterance', agentId: speaker, data: { conversationId: t, speaker, listener, text } }) as EventInput;
+    db.events.append([
+      { gameMs: 0, kind: 'persona.set', agentId: omar, data: record('Omar Haddad', 'Haddad House') },
+      { gameMs: 0, kind: 'persona.set', agentId: samira, data: record('Samira Haddad', 'Haddad House') },
+      { gameMs: 0, kind: 'persona.set', agentId: claire, data: record('Claire Moreau', 'Moreau House') },
+      line(1, omar, samira, "Good morning! I don't think we've met. I'm Omar Haddad."),
+      line(2, samira, omar, 'Nice to meet you, Omar.'),
+      line(3, omar, claire, "Good morning! I don't think we've met. I'm Omar Haddad."),
+      line(4, omar, samira, 'Good morning, Samira! How have you been?'),
+    ]);
+    const hits = scanWorldDefects(db).filter((h) => h.pattern === 'introducing oneself to a housemate');
+    expect(hits.map((h) => h.text)).toEqual(["Good morning! I don't think we've met. I'm Omar Haddad.", 'Nice to meet you, Omar.']);
+    db.close();
+  });
+
+  it('flags talk that does not follow what was said (a reply naming another kind, one line over and over, an insight off its subject, stacked prefixes), and not its controls', () => {
+    expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A party? Lovely.')).toBe(true);
+    expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A book club? Lovely.')).toBe(false);
+    expect(insightOffSubject('Something important about Rosa Bianchi: Samira is planning to stock flowers.')).toBe(true);
+    expect(insightOffSubject('Something important about Rosa Bianchi: Rosa is leaving for Lisbon.')).toBe(false);
+    expect(insightOffSubject('Something important about Rosa Bianchi: she is leaving for Lisbon.')).toBe(false);
+    const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
+    const omar = asAgentId('omar');
+    const line = (t: number, text: string) =>
+      ({ gameMs: t, kind: 'conversation.utterance', agentId: omar, data: { conversationId: t, speaker: omar, listener: omar, text } }) as EventInput;
+    const loop = 'After this I will be sitting at a table at home.';
+    // Said four times on one day: a loop; three times on the next (the control): not.
+    const status = (t: number, currently: string) => ({ gameMs: t, kind: 'status.revised', agentId: omar, data: { day: 1, currently } }) as EventInput;
+    db.events.append([
+      ...[1, 2, 3, 4].map((h) => line(h * 3_600_000, loop)),
+      ...[1, 2, 3].map((h) => line(86_400_000 + h * 3_600_000, loop)),
+      status(5, "Omar sells. Still on Omar's mind from yesterday: Something important about Samira Haddad: she sells flowers."),
+      status(6, "Omar sells. Still on Omar's mind from yesterday: Samira Haddad sells flowers."),
+    ]);
+    expect(scanTalkDefects(db).map((h) => h.pattern)).toEqual(['the same line over and over in a day', 'stacked prefixes']);
+    db.close();
   });
 });

@@ -100,7 +100,12 @@ export interface AgentRuntimeDeps {
 export class CognitionContext {
   readonly settings: RuntimeSettings;
   private readonly statuses = new Map<string, string>();
-  private everyoneCache: { version: number; names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns> } | null = null;
+  private everyoneCache: {
+    version: number;
+    names: ReadonlyMap<string, string>;
+    pronouns: ReadonlyMap<string, Pronouns>;
+    households: ReadonlyMap<string, string[]>;
+  } | null = null;
   /** Decisions logged lately (see logDecision). */
   private readonly decided = new Set<string>();
 
@@ -147,7 +152,15 @@ export class CognitionContext {
   relationshipsOf(agentId: AgentId): Map<string, string> {
     // Ablated: everyone is a stranger (no persona lines, nothing kept from past talks).
     if (this.settings.ablation === 'no-relationships') return new Map();
-    const out = new Map(Object.entries(this.persona(agentId).relationships));
+    const me = this.persona(agentId);
+    const out = new Map(Object.entries(me.relationships));
+    // Residents who share a home know each other (the household, from the personas' homes on the map),
+    // whatever their files say: a line the persona file or a talk may refine.
+    for (const id of this.everyone().households.get(me.home) ?? []) {
+      if (id === agentId || out.has(id)) continue;
+      const other = this.deps.personas.get(id);
+      if (other) out.set(id, householdLine(other, me));
+    }
     for (const r of this.deps.records.relationshipsOf(agentId)) out.set(r.otherId, r.summary);
     return out;
   }
@@ -176,17 +189,21 @@ export class CognitionContext {
   }
 
   /** Everyone's name by id and stated pronouns by name: kept while a PersonaMap is unchanged, else made anew. */
-  private everyone(): { names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns> } {
+  private everyone(): { names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns>; households: ReadonlyMap<string, string[]> } {
     const { personas } = this.deps;
     const version = personas instanceof PersonaMap ? personas.version : null;
     if (this.everyoneCache && version !== null && this.everyoneCache.version === version) return this.everyoneCache;
     const names = new Map([...personas.values()].map((p) => [p.id as string, p.name]));
     const pronouns = new Map<string, Pronouns>();
+    const households = new Map<string, string[]>();
     for (const p of personas.values()) {
       const stated = statedPronouns(p);
       if (stated) pronouns.set(p.name, stated);
+      const home = households.get(p.home);
+      if (home) home.push(p.id);
+      else households.set(p.home, [p.id]);
     }
-    this.everyoneCache = { version: version ?? -1, names, pronouns };
+    this.everyoneCache = { version: version ?? -1, names, pronouns, households };
     return this.everyoneCache;
   }
 
@@ -198,4 +215,9 @@ export class CognitionContext {
     this.decided.add(key);
     this.deps.emit([{ gameMs, kind: 'agent.decided', agentId, data: { ...d, otherId: d.otherId as AgentId | null } }]);
   }
+}
+
+/** What a resident thinks of a housemate its file does not mention: "Samira Haddad lives at Haddad House with Omar." */
+export function householdLine(other: Pick<Persona, 'name' | 'home'>, self: Pick<Persona, 'name'>): string {
+  return `${other.name} lives at ${other.home} with ${self.name.split(' ')[0]}.`;
 }

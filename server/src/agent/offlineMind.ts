@@ -45,17 +45,17 @@ export class OfflineMind implements Mind {
   readonly label = 'offline';
 
   async rateImportance(ctx: MindContext, descriptions: string[]): Promise<number[]> {
-    return descriptions.map((d) => rateImportanceHeuristically(d, ctx.agent.persona));
+    return descriptions.map((d) => rateImportanceHeuristically(d, ctx.agent.persona, ctx.gameMs));
   }
 
   /**
-   * Ratings from the keyword table (its own actions without the bonus for naming it: they are routine);
+   * Ratings from what each observation means (offlineImportance.ts; its own actions without the bonus for naming it: they are routine);
    * a reaction when something rates 6 or more; and whom to talk to: someone it knows, or has news for,
    * and has not just talked with; now and then a stranger.
    */
   async appraise(ctx: MindContext, observations: Observation[], company: Acquaintance[]): Promise<Appraisal> {
     const self = ctx.agent.persona;
-    const ratings = observations.map((o) => rateImportanceHeuristically(o.description, o.actorId === self.id ? undefined : self));
+    const ratings = observations.map((o) => rateImportanceHeuristically(o.description, o.actorId === self.id ? undefined : self, ctx.gameMs));
     return { ratings, react: ratings.some((r) => r >= REACT_IMPORTANCE), talkTo: chooseCompany(ctx, company) };
   }
 

@@ -12,7 +12,8 @@ import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
 import { Rng } from '../sim/rng';
 import { dayIndex, formatClock, GAME_MS_PER_DAY } from '../protocol/time';
 import { fitAction, splicePlan, type DayPlan, type HourBlock, type PlannedAction } from '../protocol/plan';
-import { isAbout } from './voice';
+import { isAbout, mentions } from './voice';
+import { readMeaning, type Audience, type DayRef } from './meaning';
 import { decide, keepProbability, traitsOf, type KeepInputs, type SocialDecision } from './socialModel';
 
 /** [what the person who works there does, what a visitor does] with each kind of object. */
@@ -46,9 +47,6 @@ const OBJECT_VERBS: Record<string, [string, string]> = {
 };
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const GATHERINGS =
-  /\b(party|meeting|concert|dinner|celebration|gathering|wedding|birthday|reading|talk|exhibition|festival|quiz night|quiz|game night|picnic)\b/i;
 /** How long the offline mind stays at a gathering. */
 const GATHERING_MINUTES = 90;
 /** What the morning revision appends to the persona's status ("… Still on Yumi's mind from yesterday: …"); replaced the next morning. */
@@ -63,25 +61,40 @@ export interface Gathering {
   day: number;
   /** Minute of that day, 0..1439. */
   minuteOfDay: number;
+  /** Who hosts it, as the text names them, when it does. */
+  host: string | null;
+  audience: Audience;
+  /** Told in the past tense. */
+  past: boolean;
 }
 
 /**
- * The gathering a sentence tells of, if it names a kind of gathering, a time, a place in the map and a
- * day: a date ("February 14", "14 February"), a weekday ("on Saturday": the next one from when it was
- * heard), or "today", "tonight", "tomorrow" (from when it was heard).
+ * The gathering a sentence tells of (meaning.ts reads it once: what, who hosts it, when, for whom), placed
+ * on the map and in the calendar: its place phrase (else the whole sentence) names a sector of the map, its
+ * day is a date, a weekday (the next one from when it was heard) or one relative to when it was heard.
+ * Null when the sentence tells of none, or of one the reader could not place in time or on the map.
  */
 export function gatheringIn(text: string, heardGameMs: number, map: TownMap): Gathering | null {
-  // The cheap tests first: a plan reads every memory of its agent through here, and most name no gathering.
-  const kind = GATHERINGS.exec(text)?.[1]?.toLowerCase();
-  const time = kind ? /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/i.exec(text) : null;
-  if (!kind || !time) return null;
+  const g = readMeaning(text).gathering;
+  if (!g || !g.placed || g.minuteOfDay === null || g.day === null) return null;
+  const names = sectorNamesOf(map);
+  const where = g.placeText?.toLowerCase() ?? '';
   const lower = text.toLowerCase();
-  const sector = sectorNamesOf(map).find((s) => lower.includes(s.lower))?.sector;
-  const day = dayIn(text, heardGameMs);
-  if (!sector || day === null || sector.arenas.length === 0) return null;
-  let hour = Number(time[1]) % 12;
-  if (time[3].toLowerCase() === 'pm') hour += 12;
-  return { kind, sector: sector.name, arenaAddress: sector.arenas[0].address, day, minuteOfDay: hour * 60 + Number(time[2] ?? 0) };
+  const sector = (names.find((s) => where.includes(s.lower) || (where.length > 3 && s.lower.includes(where))) ?? names.find((s) => lower.includes(s.lower)))
+    ?.sector;
+  if (!sector || sector.arenas.length === 0) return null;
+  // A place is not a gathering ("runs Hobbs Cafe on Saturday at 9am").
+  if (names.some((s) => s.lower === g.kind.toLowerCase())) return null;
+  return {
+    kind: g.kind,
+    sector: sector.name,
+    arenaAddress: sector.arenas[0].address,
+    day: dayOf(g.day, heardGameMs),
+    minuteOfDay: g.minuteOfDay,
+    host: g.host,
+    audience: g.audience,
+    past: g.past,
+  };
 }
 
 type Sector = TownMap['places']['sectors'][number];
@@ -93,22 +106,18 @@ function sectorNamesOf(map: TownMap): Array<{ lower: string; sector: Sector }> {
   return names;
 }
 
-/** "February 14" or "14 February" (or "14th of February") for each month, in the months' order. */
-const DATE_OF_MONTH = MONTHS.map((month) => new RegExp(`\\b${month}\\s+(\\d{1,2})(st|nd|rd|th)?\\b|\\b(\\d{1,2})(st|nd|rd|th)?\\s+(of\\s+)?${month}\\b`, 'i'));
-const WEEKDAY = WEEKDAYS.map((w) => new RegExp(`\\b${w}\\b`, 'i'));
-
-function dayIn(text: string, heardGameMs: number): number | null {
+/** The game day of a day as said, from when it was heard: a date in the year it was heard, the next such weekday, or days ahead. */
+function dayOf(ref: DayRef, heardGameMs: number): number {
   const heard = dayIndex(heardGameMs);
   const date = new Date(heard * GAME_MS_PER_DAY);
-  for (let m = 0; m < 12; m++) {
-    const hit = DATE_OF_MONTH[m].exec(text);
-    if (hit) return Math.floor(Date.UTC(date.getUTCFullYear(), m, Number(hit[1] ?? hit[3])) / GAME_MS_PER_DAY);
-  }
-  const weekday = WEEKDAY.findIndex((w) => w.test(text));
-  if (weekday >= 0) return heard + ((weekday - date.getUTCDay() + 7) % 7);
-  if (/\b(today|tonight|this (morning|afternoon|evening))\b/i.test(text)) return heard;
-  if (/\btomorrow\b/i.test(text)) return heard + 1;
-  return null;
+  if (ref.kind === 'date') return Math.floor(Date.UTC(date.getUTCFullYear(), ref.month, ref.dayOfMonth) / GAME_MS_PER_DAY);
+  if (ref.kind === 'weekday') return heard + ((ref.weekday - date.getUTCDay() + 7) % 7);
+  return heard + ref.daysAhead;
+}
+
+/** The game time a gathering begins. */
+export function gatheringStartMs(g: Pick<Gathering, 'day' | 'minuteOfDay'>): number {
+  return g.day * GAME_MS_PER_DAY + g.minuteOfDay * 60_000;
 }
 
 /** "February 14" of a game day. */
@@ -204,7 +213,9 @@ export function findAppointments(
     const accepted = m.triple?.predicate === 'plans' && / plans to go to /.test(sentence);
     const g = gatheringIn(sentence, m.createdGameMs, map);
     if (!g || g.day !== day) continue;
-    const host = !accepted && m.triple?.predicate !== 'said' && m.kind !== 'chat' && isAbout(sentence, persona.name);
+    // The host is whom the reader names as hosting it (else the one the sentence is about), in its own memory, not heard.
+    const host =
+      !accepted && m.triple?.predicate !== 'said' && m.kind !== 'chat' && (g.host ? isPersonNamed(g.host, persona.name) : isAbout(sentence, persona.name));
     const key = `${g.sector}|${g.minuteOfDay}`;
     if ((!accepted && !host) || seen.has(key) || declined.some((d) => d && d.sector === g.sector && d.day === g.day)) continue;
     seen.add(key);
@@ -231,6 +242,11 @@ export function findAppointments(
     chosen.push(host ? { ...action, description: `hosting the ${g.kind} at ${g.sector}` } : action);
   }
   return { chosen: chosen.sort((a, b) => a.startMinute - b.startMinute), skipped };
+}
+
+/** Whether a name as said ("Isabella", "Isabella Rivera") is the person `fullName`. */
+export function isPersonNamed(said: string, fullName: string): boolean {
+  return said === fullName || said === fullName.split(' ')[0] || mentions(said, fullName);
 }
 
 /** A reflection's insight (a thought citing evidence), not a planning thought. */

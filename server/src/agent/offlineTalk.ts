@@ -22,7 +22,8 @@ import type {
 } from './mind';
 import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
 import { afterThat, pronounsOf, townCast, type Cast } from './grammar';
-import { dateLabel, gatheringAction, gatheringIn, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
+import { dateLabel, gatheringAction, gatheringIn, gatheringStartMs, isPersonNamed, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
+import { readMeaning } from './meaning';
 import { GAME_MS_PER_DAY } from '../protocol/time';
 import {
   acceptProbability,
@@ -30,8 +31,6 @@ import {
   decide,
   inviteProbability,
   isConfidant,
-  isPublic,
-  isSecret,
   tellProbability,
   traitsOf,
   type AcceptInputs,
@@ -111,7 +110,9 @@ function answerTo(ctx: MindContext, input: TurnInput, acts: SpeechAct[], rng: Rn
   const told = acts.find((a) => a.kind === 'tell');
   if (!told) return null;
   if (BAD_NEWS.test(told.fact)) return { text: rng.pick(["Oh no, that's worrying.", "That's a shame. I'm sorry to hear it."]), acts: [] };
-  if (gatheringIn(told.fact, ctx.gameMs, ctx.map)) return { text: rng.pick(['That sounds fun!', 'Oh, how nice.', 'A party? Lovely.']), acts: [] };
+  const g = gatheringIn(told.fact, ctx.gameMs, ctx.map);
+  // The reply names what it heard of: a book club is not a party.
+  if (g) return { text: rng.pick(['That sounds fun!', 'Oh, how nice.', `${capitalise(articleFor(g.kind))}? Lovely.`]), acts: [] };
   if (rateImportanceHeuristically(told.fact) >= 7)
     return { text: rng.pick(['Really? That is big news.', "No! I hadn't heard.", 'Well, that is something.']), acts: [] };
   return { text: rng.pick(['Oh, interesting.', 'Is that so?', "I hadn't heard that.", 'Good to know.']), acts: [] };
@@ -171,11 +172,19 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
     const told = addressing(firstPerson(sentence, me.name, others), input.partner.name, others);
     const own = isAbout(sentence, me.name);
     const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
-    const ownGathering = own ? gatheringIn(sentence, memory.createdGameMs, ctx.map) : null;
-    if (ownGathering && /\binvit|everyone|all welcome|wants? .* to come\b/i.test(sentence)) {
-      // A host does not invite to what has begun (nor tell of it as news).
-      if (ownGathering.day * GAME_MS_PER_DAY + ownGathering.minuteOfDay * 60_000 <= ctx.gameMs) continue;
-      const inputs = { closeness };
+    // What the memory means (meaning.ts), read once: a gathering (and whether the speaker hosts it), a secret, an open call.
+    const meaning = readMeaning(sentence);
+    const heard = memory.triple?.predicate === 'said' || memory.kind === 'chat';
+    const gathering = gatheringIn(sentence, memory.createdGameMs, ctx.map);
+    // A gathering that is over (or told in the past tense) is not told as coming: the eligibility decision is logged, with p 0.
+    if (gathering && (gathering.past || gatheringStartMs(gathering) <= ctx.gameMs)) {
+      const inputs = { over: true, startsGameMs: gatheringStartMs(gathering) };
+      ctx.decide?.(decide(ctx.seed, 'tell', key, sentence, input.partner.id, 0, inputs));
+      continue;
+    }
+    const hosting = gathering !== null && !heard && (gathering.host ? isPersonNamed(gathering.host, me.name) : own);
+    if (hosting) {
+      const inputs = { closeness, inviteOnly: gathering.audience === 'invited' };
       const d = decide(ctx.seed, 'invite', key, sentence, input.partner.id, inviteProbability(inputs), inputs);
       ctx.decide?.(d);
       if (!d.chose) continue;
@@ -185,8 +194,8 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
       closeness,
       confidant,
       concernsListener: (own && input.relationship !== null) || concerns(ctx, input.partner, sentence),
-      secret: isSecret(sentence),
-      public: isPublic(sentence),
+      secret: meaning.secret,
+      public: meaning.open,
       talkative: traits.talkative,
       discreet: traits.discreet,
       hoursSinceHeard: Math.round((ctx.gameMs - Math.max(memory.createdGameMs, memory.rehearsedGameMs ?? 0)) / 360_000) / 10,
@@ -383,6 +392,16 @@ function distinct(memories: Memory[]): Memory[] {
   const out: Memory[] = [];
   for (const m of memories) if (!out.some((o) => similar(newsSentence(o), newsSentence(m)))) out.push(m);
   return out;
+}
+
+/** "a book club", "an open day", "the Valentine's Day party" (a name's possessive takes "the"). */
+function articleFor(kind: string): string {
+  if (/^[A-Z]/.test(kind)) return `the ${kind}`;
+  return `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function shorten(text: string, max: number): string {

@@ -7,6 +7,7 @@
 // measured (BENCHMARKS.md, "Social decisions"), and the report prints the paper's figures beside ours.
 import type { Persona } from '../world/persona';
 import { Rng } from '../sim/rng';
+import { readMeaning } from './meaning';
 
 export const SOCIAL_PARAMETERS = {
   /** Chance (0..1) of passing one piece of news on in a talk, before the factors below. Reason: people pass on news they find interesting half the time. */
@@ -18,9 +19,9 @@ export const SOCIAL_PARAMETERS = {
    * to someone who knows the teller). Reason: we tell people what matters to them, and our own news to those who know us.
    */
   tellConcernsFactor: 1.5,
-  /** Factor (×) on news with a secrecy cue ("told no one", "secret", "between us"). Reason: most people keep a secret most of the time. */
+  /** Factor (×) on news told in confidence (meaning.ts: "told no one", "keeping it quiet", "between us"). Reason: most people keep a secret most of the time. */
   tellSecretFactor: 0.2,
-  /** Factor (×) on news meant to be spread ("everyone", "all welcome", "open to all"). Reason: the mirror of a secret: it asks to be passed on. */
+  /** Factor (×) on news meant to be spread (meaning.ts: an open audience, "anyone is welcome", "everyone"). Reason: the mirror of a secret: it asks to be passed on. */
   tellPublicFactor: 1.5,
   /**
    * Factor (×) on a secret told to the teller's confidant (a spouse, a relative, or someone it says it trusts or relies on), in place of
@@ -101,7 +102,6 @@ export interface SocialDecision {
   chose: boolean;
 }
 
-const SECRET = /\b(told no one|tell no one|told nobody|secret|don'?t tell|do not tell|between us|keep (it|this) quiet|confidential)\b/i;
 const TALKATIVE = /\b(talkative|chatty|sociable|outgoing|nosy|loud|friendly|gossip\w*)\b/i;
 const DISCREET = /\b(discreet|reserved|quiet|shy|loyal|principled|private)\b/i;
 /** Kin, partners and people the agent says it trusts: whom a secret is shared with ("Ruth is Arthur's wife", "Tomas relies on her"). */
@@ -110,16 +110,14 @@ const CONFIDANT = new RegExp(`\\b(${KIN}|trust\\w*|relies on|confid\\w*|best fri
 const DISTRUST = /\b(doesn'?t|does not|don'?t|do not|never|not) trust|\b(dis|mis)trust/i;
 const FORGETFUL = /\b(forgetful|disorganised|disorganized|dreamy|scatter\w*)\b/i;
 
-const PUBLIC = /\b(everyone|everybody|all welcome|open to all|whole town)\b/i;
-
-/** Whether a text asks to be passed on. */
+/** Whether a text asks to be passed on (meaning.ts: an open gathering, or news for everyone). */
 export function isPublic(text: string): boolean {
-  return PUBLIC.test(text);
+  return readMeaning(text).open;
 }
 
-/** Whether a text carries a secrecy cue. */
+/** Whether a text is told in confidence (meaning.ts: "has told no one", "keeping it quiet", "between us", …). */
 export function isSecret(text: string): boolean {
-  return SECRET.test(text);
+  return readMeaning(text).secret;
 }
 
 export function traitsOf(p: Pick<Persona, 'innate'>): { talkative: boolean; discreet: boolean; forgetful: boolean } {
@@ -177,10 +175,13 @@ export function tellProbability(i: TellInputs, k: SocialParameters = SOCIAL_PARA
 
 export interface InviteInputs {
   closeness: number;
+  /** The gathering is by invitation only ("invite-only", "private", "just close friends"): a host invites only people it knows. */
+  inviteOnly?: boolean;
 }
 
-/** The chance that a host mentions (and so invites the listener to) its own gathering in a talk. */
+/** The chance that a host mentions (and so invites the listener to) its own gathering in a talk: none for a stranger to an invite-only one. */
 export function inviteProbability(i: InviteInputs, k: SocialParameters = SOCIAL_PARAMETERS): number {
+  if (i.inviteOnly && i.closeness <= 0) return 0;
   return clamp01(k.inviteBase * scale(k.inviteStrangerFactor, i.closeness));
 }
 

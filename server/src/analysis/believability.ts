@@ -12,26 +12,76 @@
 //     document frequency over the town's agents), score higher against the agent's own records than
 //     against any other resident's. Words that every agent's records hold weigh nothing, so news all
 //     the town heard, or a sentence that could be anybody's, grounds nothing.
-// Rule 4 is what lets the grader fail: the controls are the same answers graded against another
-// agent's records (every record moved one resident along), against records shuffled item by item
-// across the town (seeded), and a generic sentence per category graded against the agent's own
-// records. Real answers should pass (≥ 0.8); every control should not (≤ 0.1).
+//  5. it is made of sentences: at least MIN_FUNCTION_WORD_SHARE of its words are function words
+//     (pronouns, determiners, prepositions, auxiliaries, conjunctions), as any English sentence's are;
+//  6. it does not deny its records: no sentence with a negation ("not", "never", "n't") that says what
+//     a record item says (MIN_GROUNDED_WORDS of its content words) where the item itself has none; and
+//     no claim of a home, a workplace or a kinship its records contradict ("I live at <another home>",
+//     "I work at <another place>", "<someone> is my <kin>" where its line about them says otherwise).
+// Rule 4 is what lets the grader fail on borrowed records; 5 and 6 on answers built from the agent's own
+// words. The controls are the same answers graded against another agent's records (every record moved
+// one resident along), against records shuffled item by item across the town (seeded), a generic
+// sentence per category graded against the agent's own records, and, against its own records, each
+// answer negated (compromise's toNegative), with a contradiction added (a home, a workplace or a kinship
+// that is another's, seeded), and as word salad (its own content words, shuffled, seeded). Real answers
+// should pass (≥ 0.8); every control should not (≤ 0.05). On the offline mind, whose answers are built
+// from the very records they are graded against, the pass rate is a check of its consistency, not of
+// believability (that is the LLM mind's figure).
 import type { AgentId } from '../protocol/ids';
 import type { Memory } from '../store/types';
 import { planOfKept } from '../protocol/plan';
 import type { Persona } from '../world/persona';
 import type { Town } from '../town/Town';
 import { Rng } from '../sim/rng';
+import { nlp } from '../agent/nlp';
 
 export const INTERVIEW_CATEGORIES = ['self-knowledge', 'memory', 'plans', 'reactions', 'reflections'] as const;
 export type InterviewCategory = (typeof INTERVIEW_CATEGORIES)[number];
 
 /** The controls every report grades next to the real answers. */
-export const INTERVIEW_CONTROLS = ['other-agent', 'shuffled', 'generic'] as const;
+export const INTERVIEW_CONTROLS = ['other-agent', 'shuffled', 'generic', 'negation', 'contradiction', 'word-salad'] as const;
 export type InterviewControl = (typeof INTERVIEW_CONTROLS)[number];
 
 /** Content words an answer must share with its category's records (beyond the question's) to be grounded at all. */
 export const MIN_GROUNDED_WORDS = 2;
+
+/**
+ * Least share of an answer's words that are function words (rule 5), for answers of FUNCTION_WORDS_FROM
+ * words or more. Reason: running English has 40-50% function words; a list of content words has none. A
+ * fifth leaves room for terse answers ("Hobbs Cafe, at the counter, serving coffee.") and none for salad.
+ */
+export const MIN_FUNCTION_WORD_SHARE = 0.2;
+export const FUNCTION_WORDS_FROM = 5;
+/** The closed classes of English: pronouns, determiners, prepositions, auxiliaries, conjunctions. */
+const FUNCTION_WORDS = new Set(
+  (
+    "i i'm i'd i'll i've me my mine you your he him his she her it its we us our they them their this that these those a an the some any " +
+    'no every each all of in on at to for from with by about as into over after before under between and or but so because if when while ' +
+    "than then is am are was were be been being do does did have has had will would can could shall should may might must not don't " +
+    "didn't won't can't isn't aren't wasn't haven't hasn't there here what who which where how why"
+  ).split(/\s+/),
+);
+const NEGATION = /\b(not|never|no longer|nobody|nothing|n't)\b|n't\b/i;
+const KIN = [
+  'wife',
+  'husband',
+  'daughter',
+  'son',
+  'mother',
+  'father',
+  'sister',
+  'brother',
+  'grandmother',
+  'grandfather',
+  'aunt',
+  'uncle',
+  'cousin',
+  'niece',
+  'nephew',
+  'fiancé',
+  'fiancée',
+  'partner',
+];
 
 /**
  * The generic control: one sentence per category that anybody in any town could say. Each is graded
@@ -144,11 +194,71 @@ export function gradeInterviews(asked: Array<Omit<InterviewResult, 'passed' | 'f
     'other-agent': onRecords(new InterviewGrader(otherAgentRecords(records))),
     shuffled: onRecords(new InterviewGrader(shuffledRecords(records, seed))),
     generic: asked.map((a) => ({ ...a, answer: GENERIC_ANSWERS[a.category], ...real.grade(a.agentId, a.category, a.question, GENERIC_ANSWERS[a.category]) })),
+    negation: onOwn(real, asked, (a) => negated(a.answer)),
+    contradiction: onOwn(real, asked, (a, k) => contradicted(a.answer, records.get(a.agentId)!, records, seed, k)),
+    'word-salad': onOwn(real, asked, (a, k) => wordSalad(a.answer, seed, k)),
   };
   const controls = Object.fromEntries(
     INTERVIEW_CONTROLS.map((c) => [c, { passRate: passRates(graded[c]), overall: share(graded[c]), graded: graded[c].length }]),
   ) as Record<InterviewControl, ControlReport>;
   return { results, passRate: passRates(results), overall: share(results), controls, controlPassRate: share(INTERVIEW_CONTROLS.flatMap((c) => graded[c])) };
+}
+
+/** Answers made from the real ones (negated, contradicted, as salad), graded against the agent's own records. */
+function onOwn(
+  grader: InterviewGrader,
+  asked: Array<Omit<InterviewResult, 'passed' | 'failure'>>,
+  make: (a: Omit<InterviewResult, 'passed' | 'failure'>, k: number) => string,
+): InterviewResult[] {
+  return asked.map((a, k) => {
+    const answer = make(a, k);
+    return { ...a, answer, ...grader.grade(a.agentId, a.category, a.question, answer) };
+  });
+}
+
+/** The negation control: every clause of the answer negated ("I run Hobbs Cafe, then go home" → "I do not run Hobbs Cafe, then do not go home"). */
+export function negated(answer: string): string {
+  return answer
+    .split(/(?<=[,;:])\s+/)
+    .map((clause) => nlp(clause).sentences().toNegative().text())
+    .join(' ');
+}
+
+/**
+ * The contradiction control: the answer with one claim added that its records contradict, in turn (seeded
+ * by `k`): living at another resident's home, working at another's workplace, or a kinship with someone it
+ * knows that its line about them does not hold.
+ */
+export function contradicted(answer: string, record: AgentRecord, records: Map<string, AgentRecord>, seed: number, k: number): string {
+  const rng = Rng.fromKey(seed, 'interview-contradiction', k);
+  const others = [...records.values()].filter((r) => r.persona.name !== record.persona.name);
+  const homes = [...new Set(others.map((r) => r.persona.home).filter((h) => h !== record.persona.home))];
+  const works = [
+    ...new Set(others.map((r) => sectorOf(r.persona.workplace)).filter((w): w is string => w !== null && w !== sectorOf(record.persona.workplace))),
+  ];
+  const known = record.known.filter((p) => !KIN.some((kin) => new RegExp(`\\b${kin}\\b`, 'i').test(p.relationship)));
+  const kinds = [homes.length && 'home', works.length && 'work', known.length && 'kin'].filter((x): x is string => Boolean(x));
+  const kind = kinds.length ? rng.pick(kinds) : null;
+  const claim =
+    kind === 'home'
+      ? `I live at ${rng.pick(homes)}.`
+      : kind === 'work'
+        ? `I work at ${rng.pick(works)}.`
+        : kind === 'kin'
+          ? `${rng.pick(known).name} is my ${rng.pick(KIN.slice(0, 8))}.`
+          : '';
+  return `${answer} ${claim}`.trim();
+}
+
+/** The word-salad control: the answer's own content words, shuffled (seeded by `k`), with no grammar. */
+export function wordSalad(answer: string, seed: number, k: number): string {
+  const rng = Rng.fromKey(seed, 'interview-salad', k);
+  const words = answer.split(/[^A-Za-z']+/).filter((w) => w.length > 3 && !FUNCTION_WORDS.has(w.toLowerCase()));
+  return `${rng.shuffle(words).join(' ')}.`;
+}
+
+function sectorOf(place: string | null): string | null {
+  return place ? place.split(': ')[0] : null;
 }
 
 export function passRates(results: InterviewResult[]): Record<InterviewCategory, number> {
@@ -194,6 +304,7 @@ export class InterviewGrader {
   >();
 
   constructor(private readonly records: Map<string, AgentRecord>) {
+    this.places = new Set([...records.values()].flatMap((r) => [r.persona.home, sectorOf(r.persona.workplace)]).filter((x): x is string => Boolean(x)));
     for (const category of INTERVIEW_CATEGORIES) {
       const items = new Map<string, Array<Set<string>>>();
       const byAgent = new Map<string, Set<string>>();
@@ -211,6 +322,45 @@ export class InterviewGrader {
     }
   }
 
+  /** The town's homes and workplaces (sectors): what a claim to live or work somewhere is checked against. */
+  private readonly places: Set<string>;
+
+  /** Rule 6: a negated clause that says what one of its records says plainly, or a home, workplace or kinship its records contradict. */
+  private denialIn(answer: string, record: AgentRecord): string | null {
+    // The clause that holds the negation ("…: I did not feel like going"), its speaker's own name left out.
+    const clauses = answer.split(/(?<=[.!?;:,])\s+/).filter((c) => NEGATION.test(c));
+    if (clauses.length > 0) {
+      const items = INTERVIEW_CATEGORIES.flatMap((c) => SOURCES[c](record)).filter((t) => t && !NEGATION.test(t));
+      const names = new Set(contentWords(record.persona.name));
+      const first = record.persona.name.split(' ')[0];
+      for (const clause of clauses) {
+        if (new RegExp(`\\bI(?:'m| am) not ${first}\\b`).test(clause)) return 'denies being itself';
+        const words = new Set(contentWords(clause).filter((w) => !names.has(w)));
+        const said = items.find((t) => contentWords(t).filter((w) => words.has(w)).length >= MIN_GROUNDED_WORDS);
+        if (said) return `denies its records ("${said.slice(0, 60)}")`;
+      }
+    }
+    const p = record.persona;
+    // Every claim to live or work at a place of the town, not only the first.
+    const claimed = (verbs: RegExp) =>
+      [...answer.matchAll(verbs)].map((m) => {
+        const rest = answer
+          .slice((m.index ?? 0) + m[0].length)
+          .replace(/^the\s+/i, '')
+          .toLowerCase();
+        return [...this.places].find((x) => rest.startsWith(x.toLowerCase()) || rest.startsWith(x.toLowerCase().replace(/^the\s+/, ''))) ?? null;
+      });
+    const home = claimed(/\bI(?: live|'m living| am living| stay)(?: at| in) /g).find((x) => x !== null && x !== p.home);
+    if (home) return `says it lives at ${home}, not ${p.home}`;
+    const work = claimed(/\bI(?: work|'m working| am working)(?: at| in) /g).find((x) => x !== null && x !== sectorOf(p.workplace));
+    if (work) return `says it works at ${work}, not ${sectorOf(p.workplace) ?? 'nowhere'}`;
+    for (const kin of answer.matchAll(new RegExp(`\\b([A-Z][a-z]+(?: [A-Z][a-z]+)?) is my (${KIN.join('|')})\\b`, 'g'))) {
+      const line = record.known.find((k) => k.name === kin[1] || k.name.split(' ')[0] === kin[1])?.relationship;
+      if (line !== undefined && !new RegExp(`\\b${kin[2]}\\b`, 'i').test(line)) return `calls ${kin[1]} its ${kin[2]}, which its records do not say`;
+    }
+    return null;
+  }
+
   grade(agentId: string, category: InterviewCategory, question: string, answer: string): { passed: boolean; failure: string | null } {
     const record = this.records.get(agentId);
     if (!record) throw new Error(`interview grader: no records for agent "${agentId}"`);
@@ -219,6 +369,10 @@ export class InterviewGrader {
     if (contradiction) return fail(contradiction);
     const form = formProblem(category, question, answer, record);
     if (form) return fail(form);
+    const salad = notSentences(answer);
+    if (salad) return fail(salad);
+    const denial = this.denialIn(answer, record);
+    if (denial) return fail(denial);
     const { items, byAgent, agentsWith } = this.sources.get(category)!;
     const asked = new Set([...contentWords(question), ...contentWords(record.persona.name)]);
     const sentences = answer
@@ -242,6 +396,14 @@ export class InterviewGrader {
     if (rival && rival.fit >= mine) return fail(`fits ${rival.id}'s records as well as its own (${rival.fit.toFixed(2)} ≥ ${mine.toFixed(2)})`);
     return { passed: true, failure: null };
   }
+}
+
+/** Rule 5: an answer of several words with too few function words is not made of sentences. */
+export function notSentences(answer: string): string | null {
+  const words = answer.toLowerCase().match(/[a-z']+/g) ?? [];
+  if (words.length < FUNCTION_WORDS_FROM) return null;
+  const share = words.filter((w) => FUNCTION_WORDS.has(w)).length / words.length;
+  return share < MIN_FUNCTION_WORD_SHARE ? `not sentences (${Math.round(share * 100)}% function words)` : null;
 }
 
 /** The first control: every agent's records moved one resident along (in id order), persona included. */

@@ -18,6 +18,7 @@ import {
   measureLlm,
   round,
   type AttendanceSpec,
+  type TopicAwareness,
   type TopicSpec,
   type Window,
 } from './metrics';
@@ -128,6 +129,7 @@ export async function buildReport(db: WorldDb, map: TownMap, embedder: Embedder,
       accepted: a.accepted,
       invited_present: a.invitedPresent,
       invited_present_guests: a.invitedPresentGuests,
+      ...awareAround(awareness, a.spec, w),
       attended_share_of_invited: a.invited ? round(a.invitedPresent / a.invited) : 0,
       agents: a.agents.map((x) => ({ id: x.agentId, name: x.name, minutes: x.minutes, invited: x.invited, host: x.host, staff: x.staff })),
     })),
@@ -229,3 +231,12 @@ export function writeReport(r: Report, jsonFile: string, mdFile: string): void {
   fs.writeFileSync(jsonFile, `${JSON.stringify(r, null, 2)}\n`);
   fs.writeFileSync(mdFile, reportMarkdown(r));
 }
+
+/** Of those aware of an attendance's topic by the window's end: first heard before the gathering began, and after it (reported apart). */
+function awareAround(awareness: TopicAwareness[], spec: AttendanceSpec, w: Window): { aware_before: number | null; aware_after: number | null } {
+  const t = spec.topic ? awareness.find((x) => x.topic.name === spec.topic) : undefined;
+  if (!t) return { aware_before: null, aware_after: null };
+  const heard = t.agents.filter((x) => x.gameMs <= w.toGameMs);
+  return { aware_before: heard.filter((x) => x.gameMs < spec.fromGameMs).length, aware_after: heard.filter((x) => x.gameMs >= spec.fromGameMs).length };
+}
+

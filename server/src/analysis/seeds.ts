@@ -32,6 +32,8 @@ export function headlineFigures(r: Report): Record<string, number> {
     out[`${key}.invited_present_guests`] = a.invited_present_guests;
     out[`${key}.attended_share_of_invited`] = a.attended_share_of_invited;
     if (a.accepted !== null) out[`${key}.accepted`] = a.accepted;
+    if (a.aware_before !== null && a.aware_before !== undefined) out[`${key}.aware_before`] = a.aware_before;
+    if (a.aware_after !== null && a.aware_after !== undefined) out[`${key}.aware_after`] = a.aware_after;
   });
   out['conversations.total'] = r.conversations.total;
   out['reflections.total'] = r.reflections.total;

@@ -66,6 +66,9 @@ export interface AnalysisReport {
     invited_present_guests: number;
     /** invited_present / invited (0 with no invitees). */
     attended_share_of_invited: number;
+    /** Of those aware of the topic by the end, how many first heard before the window began, and how many after (null without a topic). */
+    aware_before: number | null;
+    aware_after: number | null;
     agents: Array<{ id: string; name: string; minutes: number; invited: boolean; host: boolean; staff: boolean }>;
   }>;
   conversations: {
