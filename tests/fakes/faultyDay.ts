@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OpenAIStub } from './openaiStub';
+import { OpenAIStub, type Fault } from './openaiStub';
 import { installTownResponders } from './townResponders';
 import { loadConfig } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
@@ -44,11 +44,13 @@ export interface FaultyDayOptions {
   agents?: number;
   faultyRepairs?: boolean;
   faultyProbe?: boolean;
+  /** Faults served first, in order: the first request of the day is the response-format probe's. */
+  firstFaults?: Fault[];
 }
 
 export async function runFaultyDay(mistakeRate: number, options: FaultyDayOptions = {}): Promise<FaultyDay> {
-  const { seed = 1, agents = 25, faultyRepairs = false, faultyProbe = false } = options;
-  const stub = installTownResponders(await new OpenAIStub({ mistakeRate, seed, hangMs: 1500, faultyRepairs, faultyProbe }).start());
+  const { seed = 1, agents = 25, faultyRepairs = false, faultyProbe = false, firstFaults = [] } = options;
+  const stub = installTownResponders(await new OpenAIStub({ mistakeRate, seed, hangMs: 1500, faultyRepairs, faultyProbe, faults: firstFaults }).start());
   const config = loadConfig(
     {},
     {
