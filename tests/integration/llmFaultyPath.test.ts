@@ -18,6 +18,7 @@ import type { MindContext } from '../../server/src/agent/mind';
 import type { Memory, MemoryId } from '../../server/src/store/types';
 import type { AgentId } from '../../server/src/world/types';
 import type { ChatRequest } from '../../server/src/llm/types';
+import { formatCheck, runLlmCheck } from '../../scripts/llmCheck';
 
 const map = loadTownMap('maps/town.tmj');
 const personas = loadPersonas('personas', map, () => {});
@@ -286,5 +287,28 @@ describe('replies that fit the schema but not the town', () => {
     expect(lines[0].speaker).toBe(isabella.id);
     expect(lines).toHaveLength(3);
     expect(mends.find((m) => m.how === 'repair')!.note).toMatch(/"Zed Quillfeather" is not in this conversation; the speakers are Isabella Rivera and Claire Moreau/);
+  });
+});
+
+describe('llm:check reports what happened', () => {
+  it('varies each repeat, counts HTTP requests and bigger budgets, and asks decompose when plan fails', async () => {
+    // The first ask (importance) meets a 500 then a cut-off reply; plan never answers usably.
+    const stub = await startStub({ faults: ['500', 'cut_off'] });
+    stub.respond('plan_reply', () => ({ currently: '' }));
+    const interviews: string[] = [];
+    const real = stub.responders.get('interview_reply')!;
+    stub.respond('interview_reply', (r) => (interviews.push(r.messages.map((m) => m.content).join('\n')), real(r)));
+    const report = await runLlmCheck({ baseURL: stub.url, model: 'stub-model', repeat: 2, sleep: noSleep });
+    const row = (purpose: string) => report.rows.find((r) => r.purpose === purpose)!;
+    // Two scenes: two different interview bodies, not one sent twice.
+    expect(interviews).toHaveLength(2);
+    expect(new Set(interviews).size).toBe(2);
+    expect(row('importance')).toMatchObject({ longer: 1 });
+    expect(row('importance').httpRequests).toBe(row('importance').requests + 1);
+    expect(report.probeRequests).toBe(1);
+    expect(row('plan')).toMatchObject({ asks: 2, fellBack: 2 });
+    expect(row('decompose').asks).toBeGreaterThanOrEqual(4);
+    expect(row('decompose').fellBack).toBe(0);
+    expect(formatCheck(report)).toMatch(/bigger budget \| fell back \| requests \| HTTP requests/);
   });
 });

@@ -19,7 +19,7 @@ import { minuteOfWakingDay, parseClock, planMomentAt, wakingDay } from '../world
 import { findActionIndex, fitAction } from '../protocol/plan';
 import { formatClock } from '../protocol/time';
 import type { Observation } from '../sim/types';
-import type { PlannedAction } from '../protocol/plan';
+import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type {
   Acquaintance,
   Appraisal,
@@ -413,13 +413,25 @@ export class LlmMind implements Mind {
     const p = ctx.agent.persona;
     // The offline plan is the fallback for any level that fails, and fills any gap the LLM leaves.
     const base = planFromRoutine(p, ctx.map, ctx.seed, day, memories);
-    const dayLabel = P.nowLabel(day * 86_400_000).replace(/, \d\d:\d\d$/, '');
     this.dayPlans.asked++;
-    const plan = await this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories, yesterday), P.PlanReply, 400);
+    const plan = await this.askDayPlan(ctx, day, memories, yesterday);
     if (!plan) return { plan: base, currently: null };
     const currently = yesterday ? plan.currently : null;
+    return { plan: await this.decomposeDay(ctx, day, plan.broadStrokes, base), currently };
+  }
+
+  /** The broad strokes of the day (and, after a first day, what the agent is about), or null when the ask failed. */
+  askDayPlan(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<z.infer<typeof P.PlanReply> | null> {
+    const p = ctx.agent.persona;
+    const dayLabel = P.nowLabel(day * 86_400_000).replace(/, \d\d:\d\d$/, '');
+    return this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories, yesterday), P.PlanReply, 400);
+  }
+
+  /** Broad strokes decomposed into hour blocks, then into actions; `base` (the routine plan) fills what fails. */
+  async decomposeDay(ctx: MindContext, day: number, broadStrokes: string[], base: DayPlan): Promise<DayPlan> {
+    const p = ctx.agent.persona;
     const arenas = ctx.map.arenas.map((a) => a.address);
-    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, plan.broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks', (r) =>
+    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks', (r) =>
       placeErrors(
         r.blocks.map((b, i) => ({ path: `$.blocks[${i}].place`, place: b.place })),
         arenas,
@@ -428,7 +440,7 @@ export class LlmMind implements Mind {
     );
     const blocks = (blocksReply?.blocks ?? []).filter((b) => ctx.map.arenasByAddress.has(b.place) && isClock(b.start));
     if (blocksReply && blocks.length === 0) this.reportMismatch('decompose', p.id, 'no hour block at a place in town');
-    if (blocks.length === 0) return { plan: { ...base, broadStrokes: plan.broadStrokes }, currently };
+    if (blocks.length === 0) return { ...base, broadStrokes };
     const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
     const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
     this.dayPlans.decomposed++;
@@ -449,7 +461,7 @@ export class LlmMind implements Mind {
       }),
     );
     const actions = normaliseActions(parts.flat(), ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
-    return { plan: { day, broadStrokes: plan.broadStrokes, hourBlocks, actions }, currently };
+    return { day, broadStrokes, hourBlocks, actions };
   }
 
   async react(ctx: MindContext, observations: Observation[], memories: Memory[]): Promise<Reaction | null> {
