@@ -319,9 +319,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     only === 'llm'
       ? benchLlm
       : only === 'realistic'
-      ? async () => ({ ...(await benchLlmDay('turns', 'cognition', 0, 'realistic')), ...(await benchLlmDay('whole', 'cognition.whole', 0, 'realistic')) })
-      : only === 'endpoints'
-        ? benchEndpoints
-        : benchCognition;
+        ? async () => ({ ...(await benchLlmDay('turns', 'cognition', 0, 'realistic')), ...(await benchLlmDay('whole', 'cognition.whole', 0, 'realistic')) })
+        : only === 'endpoints'
+          ? benchEndpoints
+          : benchCognition;
   run().then((r) => console.table(r));
 }

@@ -111,8 +111,14 @@ export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
   const all = loadPersonas('personas', map, () => {});
   const names = new Map(all.map((p) => [p.id as string, p.name]));
   // The first scene is Isabella and Claire; each repeat after it another pair, another hour and other questions.
-  const first = Math.max(0, all.findIndex((p) => p.id === 'isabella'));
-  const second = Math.max(0, all.findIndex((p) => p.id === 'claire'));
+  const first = Math.max(
+    0,
+    all.findIndex((p) => p.id === 'isabella'),
+  );
+  const second = Math.max(
+    0,
+    all.findIndex((p) => p.id === 'claire'),
+  );
   const order = [all[first], all[second], ...all.filter((_, i) => i !== first && i !== second)];
   for (let i = 0; i < (o.repeat ?? 2); i++) {
     const a = order[(2 * i) % order.length];
@@ -219,7 +225,12 @@ export function formatCheck(report: CheckReport): string {
   );
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  return [`response format: ${report.mode} (probe: ${report.probeRequests} HTTP requests)`, line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+  return [
+    `response format: ${report.mode} (probe: ${report.probeRequests} HTTP requests)`,
+    line(head),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
 }
 
 async function main(): Promise<void> {

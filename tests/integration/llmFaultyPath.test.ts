@@ -73,7 +73,8 @@ function adapterFor(stub: OpenAIStub, extra: Partial<ConstructorParameters<typeo
 }
 
 function mindOver(stub: OpenAIStub, options: { cache?: MapResponseCache; maxRetries?: number; adapter?: OpenAIChatModel } = {}) {
-  const adapter = options.adapter ?? new OpenAIChatModel({ baseURL: stub.url, models: { default: 'stub-model' }, responseFormat: 'json_schema', timeoutMs: 250 });
+  const adapter =
+    options.adapter ?? new OpenAIChatModel({ baseURL: stub.url, models: { default: 'stub-model' }, responseFormat: 'json_schema', timeoutMs: 250 });
   const cache = options.cache ?? new MapResponseCache();
   const stack = buildChatStack(adapter, {
     modelFor: () => 'stub-model',
@@ -286,7 +287,9 @@ describe('replies that fit the schema but not the town', () => {
     );
     expect(lines[0].speaker).toBe(isabella.id);
     expect(lines).toHaveLength(3);
-    expect(mends.find((m) => m.how === 'repair')!.note).toMatch(/"Zed Quillfeather" is not in this conversation; the speakers are Isabella Rivera and Claire Moreau/);
+    expect(mends.find((m) => m.how === 'repair')!.note).toMatch(
+      /"Zed Quillfeather" is not in this conversation; the speakers are Isabella Rivera and Claire Moreau/,
+    );
   });
 });
 

@@ -278,7 +278,12 @@ export class LlmMind implements Mind {
           reformed = true;
           tally.reformed++;
           const maxTokens = longerBudget(request.maxTokens ?? floorTokens, 0);
-          this.options.onMend?.({ purpose, agentId, how: 'longer', note: `${reason.slice(0, 120)}; sent again with ${maxTokens} tokens and the schema in the prompt` });
+          this.options.onMend?.({
+            purpose,
+            agentId,
+            how: 'longer',
+            note: `${reason.slice(0, 120)}; sent again with ${maxTokens} tokens and the schema in the prompt`,
+          });
           request = { ...request, maxTokens, schemaInPrompt: true, firstRequest: first };
           continue;
         }
@@ -450,12 +455,19 @@ export class LlmMind implements Mind {
       partsOfDay(blocks, waking.wakeMinute, waking.sleepMinute).map(async ({ blocks: part, from, to }) => {
         const objectsByPlace = Object.fromEntries(part.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
         const spots = part.flatMap((b) => [b.place, ...objectsByPlace[b.place].map((o) => `${b.place}: ${o}`)]);
-        const reply = await this.ask('decompose', p.id, P.actionsPrompt(p, part, objectsByPlace, { from, to }), P.ActionsReply, 1200, 'decompose_actions', (r) =>
-          placeErrors(
-            r.actions.map((a, i) => ({ path: `$.actions[${i}].place`, place: a.place })),
-            spots,
-            (place) => resolveAddress(place, ctx.map) !== null,
-          ),
+        const reply = await this.ask(
+          'decompose',
+          p.id,
+          P.actionsPrompt(p, part, objectsByPlace, { from, to }),
+          P.ActionsReply,
+          1200,
+          'decompose_actions',
+          (r) =>
+            placeErrors(
+              r.actions.map((a, i) => ({ path: `$.actions[${i}].place`, place: a.place })),
+              spots,
+              (place) => resolveAddress(place, ctx.map) !== null,
+            ),
         );
         return reply?.actions ?? [];
       }),
@@ -544,7 +556,9 @@ export class LlmMind implements Mind {
     const names = speakers.map((s) => s.ctx.agent.persona.name);
     const reply = await this.ask('converse', a.ctx.agent.persona.id, messages, P.ConversationReply, 80 * maxTurns, 'converse_whole', (r) =>
       r.lines.flatMap((l, i) =>
-        byName.has(l.speaker.trim().toLowerCase()) ? [] : [`$.lines[${i}].speaker: "${l.speaker}" is not in this conversation; the speakers are ${names.join(' and ')}`],
+        byName.has(l.speaker.trim().toLowerCase())
+          ? []
+          : [`$.lines[${i}].speaker: "${l.speaker}" is not in this conversation; the speakers are ${names.join(' and ')}`],
       ),
     );
     if (!reply) return this.offline.converseWhole(speakers, maxTurns);

@@ -22,14 +22,7 @@ export interface CachingOptions {
 }
 
 export function cacheKey(model: string, request: ChatRequest): string {
-  const material = JSON.stringify([
-    model,
-    request.purpose,
-    request.messages,
-    request.schemaName,
-    request.schema,
-    request.temperature ?? 0,
-  ]);
+  const material = JSON.stringify([model, request.purpose, request.messages, request.schemaName, request.schema, request.temperature ?? 0]);
   return hash('sha256', material, 'hex');
 }
 

@@ -146,7 +146,11 @@ export class OpenAIChatModel implements ChatModel {
       if (!(error instanceof ProbeUnreachable)) throw error;
       const wait = this.options.reprobeUnreachableMs ?? 60_000;
       // Keep a mode found earlier; else the provisional one. Asks go on meanwhile, and are not probes.
-      return settle(this.mode ?? PROVISIONAL_MODE, `the endpoint did not answer the probe (${error.message.slice(0, 80)}): ${this.mode ?? PROVISIONAL_MODE} for now`, wait);
+      return settle(
+        this.mode ?? PROVISIONAL_MODE,
+        `the endpoint did not answer the probe (${error.message.slice(0, 80)}): ${this.mode ?? PROVISIONAL_MODE} for now`,
+        wait,
+      );
     }
     return settle('none', `plain JSON in the prompt (${reasons.join('; ')})`, every);
   }
@@ -278,7 +282,10 @@ export class OpenAIChatModel implements ChatModel {
  */
 export function withSchemaInstructions(request: ChatRequest, mode: ResponseFormatMode): ChatMessage[] {
   const shape = `Reply with one JSON object only, no prose: ${describeShape(request.schema)}`;
-  const instruction = mode === 'json_schema' && !request.schemaInPrompt ? shape : `${shape}\nIt must match the JSON Schema "${request.schemaName}":\n${JSON.stringify(request.schema)}`;
+  const instruction =
+    mode === 'json_schema' && !request.schemaInPrompt
+      ? shape
+      : `${shape}\nIt must match the JSON Schema "${request.schemaName}":\n${JSON.stringify(request.schema)}`;
   const [first, ...rest] = request.messages;
   return first?.role === 'system'
     ? [{ role: 'system', content: `${first.content}\n${instruction}` }, ...rest]
