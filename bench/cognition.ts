@@ -70,6 +70,8 @@ export async function benchLlmDay(
       faultyRepairs: faultyAll,
       faultyProbe: faultyAll,
       faults: faultyAll ? ['cut_off'] : [],
+      // Faults drawn by body, not by arrival order: the same run meets the same faults whatever the timing.
+      drawsByBody: mistakeRate > 0,
     }).start(),
   );
   const town = await openTown({

@@ -50,7 +50,9 @@ export interface FaultyDayOptions {
 
 export async function runFaultyDay(mistakeRate: number, options: FaultyDayOptions = {}): Promise<FaultyDay> {
   const { seed = 1, agents = 25, faultyRepairs = false, faultyProbe = false, firstFaults = [] } = options;
-  const stub = installTownResponders(await new OpenAIStub({ mistakeRate, seed, hangMs: 1500, faultyRepairs, faultyProbe, faults: firstFaults }).start());
+  const stub = installTownResponders(
+    await new OpenAIStub({ mistakeRate, seed, hangMs: 1500, faultyRepairs, faultyProbe, faults: firstFaults, drawsByBody: true }).start(),
+  );
   const config = loadConfig(
     {},
     {

@@ -13,6 +13,7 @@
 // (`latencyModel`, batchServer.ts): a queue for a few slots, a time to first token that grows with the
 // prompt, and a time per written token that grows with the batch.
 import http from 'node:http';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchServer, type BatchFigures, type Finished, type LatencyModel } from './batchServer';
@@ -74,6 +75,11 @@ export interface StubOptions {
   faultyRepairs?: boolean;
   /** Whether the response-format probe ("[probe v1]") may be faulty too (default false). */
   faultyProbe?: boolean;
+  /**
+   * Draw each request's fault from (seed, its body, how many times that body came before) instead of one
+   * stream in arrival order: with requests in flight side by side, the same run meets the same faults.
+   */
+  drawsByBody?: boolean;
   /** Response formats the server knows; a request asking for another is refused with 400 (default: both). */
   formats?: ReadonlyArray<'json_schema' | 'json_object'>;
 }
@@ -139,6 +145,8 @@ export class OpenAIStub {
   private readonly batchWaiters = new Map<number, () => void>();
   /** Bodies refused with a 429 that repeats for the same body. */
   private readonly limitedBodies = new Set<string>();
+  /** With `drawsByBody`: how many times each body (by hash) was seen. */
+  private readonly bodiesSeen = new Map<string, number>();
   private batchTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: StubOptions = {}) {
@@ -219,15 +227,27 @@ export class OpenAIStub {
     this.options.mistakeRate = rate;
   }
 
-  private nextFault(repairTurn: boolean): Fault | null {
+  private nextFault(repairTurn: boolean, raw: string): Fault | null {
     if (this.faults.length) return this.faults.shift()!;
-    if (this.options.faultRate && this.random() < this.options.faultRate)
-      return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(this.random() * 4)];
-    if (this.options.mistakeRate && (!repairTurn || this.options.faultyRepairs) && this.random() < this.options.mistakeRate) {
+    const random = this.options.drawsByBody ? this.drawsFor(raw) : () => this.random();
+    if (this.options.faultRate && random() < this.options.faultRate) return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(random() * 4)];
+    if (this.options.mistakeRate && (!repairTurn || this.options.faultyRepairs) && random() < this.options.mistakeRate) {
       const pool = this.options.mistakes ?? [...MISTAKES, ...TRANSPORT_FAULTS, SAME_BODY_429];
-      return pool[Math.floor(this.random() * pool.length)];
+      return pool[Math.floor(random() * pool.length)];
     }
     return null;
+  }
+
+  /** Uniform draws in [0, 1) from the seed, the body and its occurrence (eight of them, then they repeat). */
+  private drawsFor(raw: string): () => number {
+    const body = createHash('sha256').update(raw).digest('hex');
+    const n = this.bodiesSeen.get(body) ?? 0;
+    this.bodiesSeen.set(body, n + 1);
+    const bytes = createHash('sha256')
+      .update(`${this.options.seed ?? 1}|${n}|${body}`)
+      .digest();
+    let i = 0;
+    return () => bytes.readUInt32BE((i++ % 8) * 4) / 4294967296;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -268,7 +288,7 @@ export class OpenAIStub {
     const schema = format?.json_schema?.schema ?? extractSchema(messages);
     if (schemaName) this.stats.bySchema[schemaName] = (this.stats.bySchema[schemaName] ?? 0) + 1;
     const repairTurn = messages.some((m) => m.role === 'assistant');
-    const fault = this.limitedBodies.has(raw) ? SAME_BODY_429 : tag === 'probe' && !this.options.faultyProbe ? null : this.nextFault(repairTurn);
+    const fault = this.limitedBodies.has(raw) ? SAME_BODY_429 : tag === 'probe' && !this.options.faultyProbe ? null : this.nextFault(repairTurn, raw);
     if (fault) this.stats.faults[fault] = (this.stats.faults[fault] ?? 0) + 1;
     if (fault === '500') return this.error(res, 500, 'injected server error');
     if (fault === '429') return this.error(res, 429, 'injected rate limit', { 'retry-after': '1', 'retry-after-ms': '50' });
