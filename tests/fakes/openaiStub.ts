@@ -39,8 +39,6 @@ export const MISTAKES = [
 ] as const;
 export type Mistake = (typeof MISTAKES)[number];
 export type Fault = (typeof TRANSPORT_FAULTS)[number] | typeof SAME_BODY_429 | 'malformed' | Mistake;
-/** What the town's checks catch: a place not on the map, a person not present, evidence out of the list. */
-export const TOWN_MISTAKES = ['unknown_place', 'unknown_person', 'unknown_evidence'] as const;
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = { [k: string]: unknown };
 
