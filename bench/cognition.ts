@@ -52,12 +52,28 @@ export async function benchLlmDay(
   prefix: string,
   mistakeRate = 0,
   latency: 'fixed' | 'realistic' = 'fixed',
+  faultyRepairs = true,
 ): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const suffix = latency === 'realistic' ? '.realistic' : '';
   const key = (name: string) => `${prefix}.${name}${suffix}`;
   const timing = latency === 'realistic' ? { latencyModel: VLLM_8B_A100 } : { latencyMs: LATENCY_MS };
-  const stub = installTownResponders(await new OpenAIStub({ ...timing, mistakeRate, seed: 1, hangMs: 2000 }).start());
+  // With faults, repair turns and the response-format probe are faulty at the same rate (its first reply cut off
+  // for certain), unless `faultyRepairs` is false (the earlier measure, `…_clean_repairs`).
+  const faultyAll = mistakeRate > 0 && faultyRepairs;
+  const stub = installTownResponders(
+    await new OpenAIStub({
+      ...timing,
+      mistakeRate,
+      seed: 1,
+      hangMs: 2000,
+      faultyRepairs: faultyAll,
+      faultyProbe: faultyAll,
+      faults: faultyAll ? ['cut_off'] : [],
+      // Faults drawn by body, not by arrival order: the same run meets the same faults whatever the timing.
+      drawsByBody: mistakeRate > 0,
+    }).start(),
+  );
   const town = await openTown({
     rate: 6000,
     clockPolicy: 'wait',
@@ -109,15 +125,18 @@ export async function benchLlmDay(
   }
   lastDayWork = serverWork(town, VLLM_8B_A100, AGENTS, end - GAME_MS_PER_DAY, openedCalls);
   if (mistakeRate > 0) {
-    // What the faulty double cost: asks that fell back, requests per ask (repairs, longer budgets, transport retries), repairs.
+    // What the faulty double cost: asks that fell back, requests per ask (repairs, longer budgets, transport
+    // retries, re-sent forms; the probe's own requests aside), repairs, replies that named what is not in town.
     const mind = town.mind as LlmMind;
     const tallies = [...mind.tally.values()];
     const asks = tallies.reduce((s, t) => s + t.asks, 0);
     const fallbacks = [...mind.fallbacks.values()].reduce((s, n) => s + n, 0);
-    const tag = `faulty_${Math.round(mistakeRate * 100)}`;
+    const tag = `faulty_${Math.round(mistakeRate * 100)}${faultyRepairs ? '' : '_clean_repairs'}`;
     out[`llm.fallback_share.${tag}`] = fallbacks / Math.max(1, asks);
     out[`llm.requests_per_ask.${tag}`] = (stub.stats.requests - (stub.stats.bySchema.probe_reply ?? 0)) / Math.max(1, asks);
     out[`llm.repairs_per_agent_day.${tag}`] = tallies.reduce((s, t) => s + t.repaired, 0) / AGENTS;
+    out[`llm.decomposed_share.${tag}`] = mind.dayPlans.decomposed / Math.max(1, mind.dayPlans.asked);
+    if (faultyRepairs) out['llm.semantic_mends_per_agent_day'] = tallies.reduce((s, t) => s + t.semanticMends, 0) / AGENTS;
   }
   await town.close();
   await stub.close();
@@ -264,9 +283,16 @@ async function benchOfflineDay(): Promise<Record<string, number>> {
   return out;
 }
 
-/** The LLM path against real-model mistakes: the clean stub day, then the same day with 20% of first replies faulty. */
+/**
+ * The LLM path against real-model mistakes: the clean stub day, then the same day with 20% of replies faulty
+ * (repairs and probe included), and with 20% of first replies faulty and repairs clean (the earlier measure).
+ */
 export async function benchLlm(): Promise<Record<string, number>> {
-  return { ...(await benchLlmDay('turns', 'cognition')), ...(await benchLlmDay('turns', 'llm.faulty_20', 0.2)) };
+  return {
+    ...(await benchLlmDay('turns', 'cognition')),
+    ...(await benchLlmDay('turns', 'llm.faulty_20', 0.2)),
+    ...(await benchLlmDay('turns', 'llm.faulty_20_clean_repairs', 0.2, 'fixed', false)),
+  };
 }
 
 export async function benchCognition(): Promise<Record<string, number>> {
@@ -289,12 +315,15 @@ export async function benchCognition(): Promise<Record<string, number>> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   // `npx tsx bench/cognition.ts realistic`: only the two days against the batching stub.
   // `npx tsx bench/cognition.ts endpoints`: the 1,000-agent town on four batching endpoints and on one.
+  // `npx tsx bench/cognition.ts llm`: the clean day and the two faulty days (benchLlm).
   const only = process.argv[2];
   const run =
-    only === 'realistic'
-      ? async () => ({ ...(await benchLlmDay('turns', 'cognition', 0, 'realistic')), ...(await benchLlmDay('whole', 'cognition.whole', 0, 'realistic')) })
-      : only === 'endpoints'
-        ? benchEndpoints
-        : benchCognition;
+    only === 'llm'
+      ? benchLlm
+      : only === 'realistic'
+        ? async () => ({ ...(await benchLlmDay('turns', 'cognition', 0, 'realistic')), ...(await benchLlmDay('whole', 'cognition.whole', 0, 'realistic')) })
+        : only === 'endpoints'
+          ? benchEndpoints
+          : benchCognition;
   run().then((r) => console.table(r));
 }

@@ -217,14 +217,27 @@ export const GROUPS: readonly BenchGroup[] = [
   },
   {
     name: 'llm',
-    keys: [...dayKeys('llm.faulty_20'), 'llm.fallback_share.faulty_20', 'llm.requests_per_ask.faulty_20', 'llm.repairs_per_agent_day.faulty_20'],
+    keys: [
+      ...dayKeys('llm.faulty_20'),
+      ...dayKeys('llm.faulty_20_clean_repairs'),
+      'llm.fallback_share.*',
+      'llm.requests_per_ask.*',
+      'llm.repairs_per_agent_day.*',
+      'llm.decomposed_share.*',
+      'llm.semantic_mends_per_agent_day',
+    ],
     paths: [...SERVER, 'tests/fakes', 'bench/cognition.ts'],
     runs: 1,
-    run: async () => (await import('./cognition')).benchLlmDay('turns', 'llm.faulty_20', 0.2),
+    run: async () => {
+      const { benchLlmDay } = await import('./cognition');
+      return { ...(await benchLlmDay('turns', 'llm.faulty_20', 0.2)), ...(await benchLlmDay('turns', 'llm.faulty_20_clean_repairs', 0.2, 'fixed', false)) };
+    },
     reproduce: '`npm run bench -- llm`',
     method: [
-      "The shipped town's LLM day against the stub with 20 % of first replies faulty. The stub never makes a repair reply faulty, so every first ",
-      'mistake is repaired: `llm.fallback_share.faulty_20` is 0 by construction and says nothing about a model that keeps making mistakes.',
+      "The shipped town's LLM day against the stub with 20 % of replies faulty: `faulty_20` with repair replies and the start-up probe as ",
+      'faulty as first replies (a model that keeps making mistakes), `faulty_20_clean_repairs` with repairs never faulty. Fallback share and ',
+      'requests per ask are of asks; `decomposed_share` is the share of day plans whose actions were asked for; semantic mends are replies used ',
+      'without the places, people or evidence that are not in town.',
     ],
   },
   {

@@ -1,10 +1,14 @@
 // `npm run llm:check -- [--base-url URL] [--model NAME] [--api-key KEY] [--format auto|json_schema|json_object|none]
 //   [--model-file FILE.gguf [--grammar on|off]] [--repeat N] [--max-fallback-share S]`: before a long experiment, runs every purpose the town uses a
 // few times against the endpoint, with the app's real prompts on a small built-in world (the shipped map,
-// two shipped personas, a handful of memories), through the same stack as the town (transport retries,
-// tolerant reading, one repair turn), and prints a table: purpose, asks, valid at once, mended, repaired,
-// fell back, latency, tokens, and the response-format mode found. Exits 1 when any purpose fell back on
-// more than the set share of its asks (default 0.2). Defaults come from the same settings as the server.
+// the shipped personas, a handful of memories), through the same stack as the town (transport retries,
+// tolerant reading, repair turns). Each repeat is another scene (another pair of residents, other
+// memories and questions): at temperature 0 the same body says nothing new. Each purpose is asked on its
+// own (decompose from fixed broad strokes, whether or not plan passed). It prints a table: purpose, asks,
+// valid at once, mended, repaired, bigger-budget retries, fell back, the mind's requests, the HTTP
+// requests that reached the endpoint (transport retries included), latency, tokens, and the
+// response-format mode found with the probe's own requests. Exits 1 when any purpose fell back on more
+// than the set share of its asks (default 0.2). Defaults come from the same settings as the server.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/src/config';
@@ -15,7 +19,8 @@ import { loadTownMap } from '../server/src/world/map';
 import { loadPersonas, type Persona } from '../server/src/world/persona';
 import type { MindContext, ConversationLine, Speaker } from '../server/src/agent/mind';
 import type { Memory, MemoryId } from '../server/src/store/types';
-import type { AgentId } from '../server/src/world/types';
+import type { AgentId, TownMap } from '../server/src/world/types';
+import { planFromRoutine } from '../server/src/agent/offlinePlanning';
 import type { ChatModel, ChatRequest, ChatResponse, Purpose } from '../server/src/llm/types';
 import { PURPOSES } from '../server/src/llm/types';
 import { EmbeddedChatModel } from '../server/src/llm/embedded';
@@ -44,17 +49,24 @@ export interface CheckRow {
   mended: number;
   repaired: number;
   fellBack: number;
+  /** Asked again with a bigger budget after a cut-off reply, or in another form after transport failures. */
+  longer: number;
+  /** Requests the mind made (first replies, repairs, bigger budgets, other forms). */
   requests: number;
+  /** HTTP requests that reached the endpoint for them, transport retries included. */
+  httpRequests: number;
   meanLatencyMs: number;
   tokens: number;
 }
 
 export interface CheckReport {
   mode: string;
+  /** HTTP requests of the response-format probe (not any purpose's). */
+  probeRequests: number;
   rows: CheckRow[];
 }
 
-/** Sums latency and tokens per purpose over every request that reached the endpoint. */
+/** Sums HTTP requests, latency and tokens per purpose over every request that reached the endpoint (below the retries). */
 class Meter implements ChatModel {
   readonly byPurpose = new Map<Purpose, { latencyMs: number; replies: number; tokens: number }>();
   constructor(private readonly inner: ChatModel) {}
@@ -101,24 +113,70 @@ export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
         timeoutMs: o.timeoutMs ?? 600_000,
       })
     : null;
-  const adapter =
-    embedded ??
-    new OpenAIChatModel({
-      baseURL: o.baseURL,
-      apiKey: o.apiKey,
-      models: { default: o.model },
-      responseFormat: o.responseFormat ?? 'auto',
-      timeoutMs: o.timeoutMs ?? 60_000,
-      onProbe: (m) => (mode = m),
-    });
-  const meter = new Meter(new RetryingChatModel(adapter, { maxRetries: o.maxRetries ?? 3, sleep: o.sleep }));
-  const mind = new LlmMind({ model: meter, label: `llm: ${o.model}` });
+  const http = embedded
+    ? null
+    : new OpenAIChatModel({
+        baseURL: o.baseURL,
+        apiKey: o.apiKey,
+        models: { default: o.model },
+        responseFormat: o.responseFormat ?? 'auto',
+        timeoutMs: o.timeoutMs ?? 60_000,
+        onProbe: (m) => (mode = m),
+      });
+  const adapter: ChatModel = embedded ?? http!;
+  const meter = new Meter(adapter);
+  const mind = new LlmMind({ model: new RetryingChatModel(meter, { maxRetries: o.maxRetries ?? 3, sleep: o.sleep }), label: `llm: ${o.model}` });
   const map = loadTownMap('maps/town.tmj');
   const all = loadPersonas('personas', map, () => {});
-  const a = all.find((p) => p.id === 'isabella') ?? all[0];
-  const b = all.find((p) => p.id === 'claire') ?? all[1];
-  const startMs = Date.UTC(2026, 1, 13, 10, 0);
   const names = new Map(all.map((p) => [p.id as string, p.name]));
+  // The first scene is Isabella and Claire; each repeat after it another pair, another hour and other questions.
+  const first = Math.max(
+    0,
+    all.findIndex((p) => p.id === 'isabella'),
+  );
+  const second = Math.max(
+    0,
+    all.findIndex((p) => p.id === 'claire'),
+  );
+  const order = [all[first], all[second], ...all.filter((_, i) => i !== first && i !== second)];
+  for (let i = 0; i < (o.repeat ?? 2); i++) {
+    const a = order[(2 * i) % order.length];
+    const b = order[(2 * i + 1) % order.length] === a ? order[(2 * i + 2) % order.length] : order[(2 * i + 1) % order.length];
+    await runScene(mind, map, names, a, b, i);
+  }
+  const rows = PURPOSES.map((purpose) => {
+    const t = mind.tallyOf(purpose);
+    const m = meter.byPurpose.get(purpose) ?? { latencyMs: 0, replies: 0, tokens: 0 };
+    return {
+      purpose,
+      asks: t.asks,
+      valid: t.valid,
+      mended: t.mended,
+      repaired: t.repaired,
+      longer: t.longer + t.reformed,
+      fellBack: t.fellBack,
+      requests: t.requests,
+      httpRequests: m.replies,
+      meanLatencyMs: m.replies ? Math.round(m.latencyMs / m.replies) : 0,
+      tokens: m.tokens,
+    };
+  });
+  await embedded?.close();
+  return { mode: mode ?? embedded?.responseFormat ?? http?.responseFormat ?? 'unknown', probeRequests: http?.probeRequests ?? 0, rows };
+}
+
+const SCENE_QUESTIONS = [
+  'What are you looking forward to this week?',
+  'Who have you talked to lately, and about what?',
+  'What is on your mind today?',
+  'What would you change about your routine?',
+];
+const FIXED_BROAD_STROKES = ['wake up and get ready', 'work for most of the day', 'have lunch', 'take a walk in the park', 'relax at home in the evening'];
+
+/** Every purpose once, on a scene of two residents: the `scene`th repeat (another hour, memories and question). */
+async function runScene(mind: LlmMind, map: TownMap, names: Map<string, string>, a: Persona, b: Persona, scene: number): Promise<void> {
+  const startMs = Date.UTC(2026, 1, 13, 10 + (scene % 8), 0);
+  const day = Math.floor(startMs / 86_400_000);
   const ctxOf = (p: Persona, other: Persona): MindContext => ({
     agent: { persona: p, currentAction: 'working', currentPlace: p.workplace ?? p.home, plan: null },
     map,
@@ -157,8 +215,9 @@ export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
       );
       await mind.appraise(ca, observations, company);
     },
-    plan: () => mind.planDay(ca, Math.floor(startMs / 86_400_000), memories, null),
-    decompose: async () => {}, // asked by plan (hour blocks and actions)
+    plan: () => mind.askDayPlan(ca, day, memories, null),
+    // On its own, from fixed broad strokes: a plan that failed does not leave decompose without a verdict.
+    decompose: () => mind.decomposeDay(ca, day, FIXED_BROAD_STROKES, planFromRoutine(a, map, 1, day, memories)),
     react: () => mind.react(ca, [{ description: 'Hobbs Cafe is closed today for repairs', actorId: null } as never], memories),
     converse: async () => {
       await mind.converseTurn(ca, { partner: b, relationship: a.relationships[b.id] ?? null, memories, news: [], history: [], turn: 0, maxTurns: 4 });
@@ -169,26 +228,9 @@ export async function runLlmCheck(o: CheckOptions): Promise<CheckReport> {
       const questions = await mind.reflectQuestions(ca, memories);
       await mind.reflectInsights(ca, questions[0] ?? 'What is Isabella busy with?', memories);
     },
-    interview: () => mind.interview(ca, 'What are you looking forward to this week?', memories),
+    interview: () => mind.interview(ca, SCENE_QUESTIONS[scene % SCENE_QUESTIONS.length], memories),
   };
-  for (let i = 0; i < (o.repeat ?? 2); i++) for (const purpose of PURPOSES) await runs[purpose]();
-  const rows = PURPOSES.map((purpose) => {
-    const t = mind.tallyOf(purpose);
-    const m = meter.byPurpose.get(purpose) ?? { latencyMs: 0, replies: 0, tokens: 0 };
-    return {
-      purpose,
-      asks: t.asks,
-      valid: t.valid,
-      mended: t.mended,
-      repaired: t.repaired,
-      fellBack: t.fellBack,
-      requests: t.requests,
-      meanLatencyMs: m.replies ? Math.round(m.latencyMs / m.replies) : 0,
-      tokens: m.tokens,
-    };
-  });
-  await embedded?.close();
-  return { mode: mode ?? adapter.responseFormat ?? 'unknown', rows };
+  for (const purpose of PURPOSES) await runs[purpose]();
 }
 
 /** Purposes that fell back on more than `maxShare` of their asks. */
@@ -197,11 +239,18 @@ export function failingPurposes(report: CheckReport, maxShare: number): CheckRow
 }
 
 export function formatCheck(report: CheckReport): string {
-  const head = ['purpose', 'asks', 'valid at once', 'mended', 'repaired', 'fell back', 'requests', 'latency ms', 'tokens'];
-  const body = report.rows.map((r) => [r.purpose, r.asks, r.valid, r.mended, r.repaired, r.fellBack, r.requests, r.meanLatencyMs, r.tokens].map(String));
+  const head = ['purpose', 'asks', 'valid at once', 'mended', 'repaired', 'bigger budget', 'fell back', 'requests', 'HTTP requests', 'latency ms', 'tokens'];
+  const body = report.rows.map((r) =>
+    [r.purpose, r.asks, r.valid, r.mended, r.repaired, r.longer, r.fellBack, r.requests, r.httpRequests, r.meanLatencyMs, r.tokens].map(String),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  return [`response format: ${report.mode}`, line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+  return [
+    `response format: ${report.mode} (probe: ${report.probeRequests} HTTP requests)`,
+    line(head),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
 }
 
 async function main(): Promise<void> {

@@ -1,11 +1,12 @@
 // A 25-agent game day on the LLM mind over real HTTP to the faulty model double: `mistakeRate` of first
-// replies carry one real-model mistake (or a transport fault), repairs are clean. What the issue's
+// replies carry one real-model mistake (or a transport fault); repair turns and the start-up probe are
+// clean, or faulty at the same rate (`faultyRepairs`, `faultyProbe`). What the issue's
 // tests and the bench read of it: how many asks fell back, requests per ask, repairs, calls and tokens
 // per agent-day, and how far the shipped invitation (Isabella's Valentine's Day party) spread.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OpenAIStub } from './openaiStub';
+import { OpenAIStub, type Fault } from './openaiStub';
 import { installTownResponders } from './townResponders';
 import { loadConfig } from '../../server/src/config';
 import { Town } from '../../server/src/town/Town';
@@ -30,10 +31,28 @@ export interface FaultyDay {
   /** Agents (Isabella aside) holding a memory of the party by the day's end. */
   heardOfParty: number;
   faults: Record<string, number>;
+  /** Day plans whose actions were asked for (decompose_actions), of those asked for. */
+  decomposedShare: number;
+  /** Replies that named something not in town, repaired or used without it, per agent-day. */
+  semanticMendsPerAgentDay: number;
+  /** Requests of the response-format probe. */
+  probeRequests: number;
 }
 
-export async function runFaultyDay(mistakeRate: number, seed = 1, agents = 25): Promise<FaultyDay> {
-  const stub = installTownResponders(await new OpenAIStub({ mistakeRate, seed, hangMs: 1500 }).start());
+export interface FaultyDayOptions {
+  seed?: number;
+  agents?: number;
+  faultyRepairs?: boolean;
+  faultyProbe?: boolean;
+  /** Faults served first, in order: the first request of the day is the response-format probe's. */
+  firstFaults?: Fault[];
+}
+
+export async function runFaultyDay(mistakeRate: number, options: FaultyDayOptions = {}): Promise<FaultyDay> {
+  const { seed = 1, agents = 25, faultyRepairs = false, faultyProbe = false, firstFaults = [] } = options;
+  const stub = installTownResponders(
+    await new OpenAIStub({ mistakeRate, seed, hangMs: 1500, faultyRepairs, faultyProbe, faults: firstFaults, drawsByBody: true }).start(),
+  );
   const config = loadConfig(
     {},
     {
@@ -77,6 +96,9 @@ export async function runFaultyDay(mistakeRate: number, seed = 1, agents = 25): 
       tokensPerAgentDay: (calls.promptTokens + calls.completionTokens) / agents,
       heardOfParty: heard,
       faults: { ...stub.stats.faults },
+      decomposedShare: mind.dayPlans.decomposed / Math.max(1, mind.dayPlans.asked),
+      semanticMendsPerAgentDay: tallies.reduce((s, t) => s + t.semanticMends, 0) / agents,
+      probeRequests: stub.stats.bySchema.probe_reply ?? 0,
     };
   } finally {
     await town.close();

@@ -6,16 +6,21 @@
 // As the faulty model double it also makes, at a set rate, each mistake seen in real models (MISTAKES:
 // prose around the JSON, a thinking block, trailing commas, a pretty-printed reply cut at max_tokens,
 // missing and extra keys, wrong types, numbers out of range, the wrong count of items, empty content, a
-// refusal), on first replies only or on repair turns too; and it can refuse response formats it lacks.
+// refusal, a place, person or evidence number not in the prompt), on first replies only or on repair
+// turns too, and on the start-up probe too; a 429 that repeats for every request with the same body;
+// and it can refuse response formats it lacks.
 // Its latency is either fixed (`latencyMs`, every reply after the same time) or a server's that batches
 // (`latencyModel`, batchServer.ts): a queue for a few slots, a time to first token that grows with the
 // prompt, and a time per written token that grows with the batch.
 import http from 'node:http';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BatchServer, type BatchFigures, type Finished, type LatencyModel } from './batchServer';
 
 export const TRANSPORT_FAULTS = ['500', '429', 'timeout'] as const;
+/** A 429 served again to every later request with the very same body (a server whose limit is keyed by request). */
+export const SAME_BODY_429 = '429_same_body' as const;
 export const MISTAKES = [
   'prose',
   'think',
@@ -28,9 +33,12 @@ export const MISTAKES = [
   'wrong_count',
   'empty',
   'refusal',
+  'unknown_place',
+  'unknown_person',
+  'unknown_evidence',
 ] as const;
 export type Mistake = (typeof MISTAKES)[number];
-export type Fault = (typeof TRANSPORT_FAULTS)[number] | 'malformed' | Mistake;
+export type Fault = (typeof TRANSPORT_FAULTS)[number] | typeof SAME_BODY_429 | 'malformed' | Mistake;
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = { [k: string]: unknown };
 
@@ -56,12 +64,20 @@ export interface StubOptions {
   embeddingDimension?: number;
   /**
    * The faulty model double: chance per request of one of `mistakes` (default: every mistake and the
-   * transport faults 500, 429 and a stalled response), drawn from the seeded stream.
+   * transport faults 500, 429, a 429 that repeats for the same body and a stalled response), drawn from
+   * the seeded stream.
    */
   mistakeRate?: number;
   mistakes?: readonly Fault[];
   /** Whether repair turns (a request that carries an assistant reply) may be faulty too (default false). */
   faultyRepairs?: boolean;
+  /** Whether the response-format probe ("[probe v1]") may be faulty too (default false). */
+  faultyProbe?: boolean;
+  /**
+   * Draw each request's fault from (seed, its body, how many times that body came before) instead of one
+   * stream in arrival order: with requests in flight side by side, the same run meets the same faults.
+   */
+  drawsByBody?: boolean;
   /** Response formats the server knows; a request asking for another is refused with 400 (default: both). */
   formats?: ReadonlyArray<'json_schema' | 'json_object'>;
 }
@@ -125,6 +141,10 @@ export class OpenAIStub {
   private readonly options: StubOptions;
   private readonly batch: BatchServer | null;
   private readonly batchWaiters = new Map<number, () => void>();
+  /** Bodies refused with a 429 that repeats for the same body. */
+  private readonly limitedBodies = new Set<string>();
+  /** With `drawsByBody`: how many times each body (by hash) was seen. */
+  private readonly bodiesSeen = new Map<string, number>();
   private batchTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: StubOptions = {}) {
@@ -205,23 +225,36 @@ export class OpenAIStub {
     this.options.mistakeRate = rate;
   }
 
-  private nextFault(repairTurn: boolean): Fault | null {
+  private nextFault(repairTurn: boolean, raw: string): Fault | null {
     if (this.faults.length) return this.faults.shift()!;
-    if (this.options.faultRate && this.random() < this.options.faultRate)
-      return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(this.random() * 4)];
-    if (this.options.mistakeRate && (!repairTurn || this.options.faultyRepairs) && this.random() < this.options.mistakeRate) {
-      const pool = this.options.mistakes ?? [...MISTAKES, ...TRANSPORT_FAULTS];
-      return pool[Math.floor(this.random() * pool.length)];
+    const random = this.options.drawsByBody ? this.drawsFor(raw) : () => this.random();
+    if (this.options.faultRate && random() < this.options.faultRate) return (['500', '429', 'timeout', 'malformed'] as const)[Math.floor(random() * 4)];
+    if (this.options.mistakeRate && (!repairTurn || this.options.faultyRepairs) && random() < this.options.mistakeRate) {
+      const pool = this.options.mistakes ?? [...MISTAKES, ...TRANSPORT_FAULTS, SAME_BODY_429];
+      return pool[Math.floor(random() * pool.length)];
     }
     return null;
+  }
+
+  /** Uniform draws in [0, 1) from the seed, the body and its occurrence (eight of them, then they repeat). */
+  private drawsFor(raw: string): () => number {
+    const body = createHash('sha256').update(raw).digest('hex');
+    const n = this.bodiesSeen.get(body) ?? 0;
+    this.bodiesSeen.set(body, n + 1);
+    const bytes = createHash('sha256')
+      .update(`${this.options.seed ?? 1}|${n}|${body}`)
+      .digest();
+    let i = 0;
+    return () => bytes.readUInt32BE((i++ % 8) * 4) / 4294967296;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: Record<string, unknown>;
+    const raw = Buffer.concat(chunks).toString('utf8');
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      body = JSON.parse(raw) as Record<string, unknown>;
     } catch {
       return this.error(res, 400, 'request body is not JSON');
     }
@@ -253,10 +286,14 @@ export class OpenAIStub {
     const schema = format?.json_schema?.schema ?? extractSchema(messages);
     if (schemaName) this.stats.bySchema[schemaName] = (this.stats.bySchema[schemaName] ?? 0) + 1;
     const repairTurn = messages.some((m) => m.role === 'assistant');
-    const fault = tag === 'probe' ? null : this.nextFault(repairTurn);
+    const fault = this.limitedBodies.has(raw) ? SAME_BODY_429 : tag === 'probe' && !this.options.faultyProbe ? null : this.nextFault(repairTurn, raw);
     if (fault) this.stats.faults[fault] = (this.stats.faults[fault] ?? 0) + 1;
     if (fault === '500') return this.error(res, 500, 'injected server error');
     if (fault === '429') return this.error(res, 429, 'injected rate limit', { 'retry-after': '1', 'retry-after-ms': '50' });
+    if (fault === SAME_BODY_429) {
+      this.limitedBodies.add(raw);
+      return this.error(res, 429, 'injected rate limit (this request again)', { 'retry-after': '1', 'retry-after-ms': '50' });
+    }
     if (fault === 'timeout') await new Promise((r) => setTimeout(r, this.options.hangMs ?? 2000));
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     const request: StubRequest = { model, schemaName, schema, messages };
@@ -399,9 +436,32 @@ function mutate(mistake: Mistake, answer: Json): Json {
       else if (list) list.push(structuredClone(list[0] ?? null), structuredClone(list[0] ?? null));
       return answer;
     }
+    case 'unknown_place':
+      setFirst(answer, ['place'], (v) => (typeof v === 'string' ? 'Atlantis Mall: food court' : v));
+      return answer;
+    case 'unknown_person':
+      setFirst(answer, ['speaker', 'talkTo'], () => 'Zed Quillfeather');
+      return answer;
+    case 'unknown_evidence':
+      setFirst(answer, ['evidence'], (v) => (Array.isArray(v) ? [...v, 99] : v));
+      return answer;
     default:
       return answer;
   }
+}
+
+/** Replaces the value of the first key (depth first) among `keys`; the answer is left as it was when none is found. */
+function setFirst(o: Json, keys: string[], to: (v: Json) => Json): boolean {
+  if (Array.isArray(o)) return o.some((v) => setFirst(v, keys, to));
+  if (!o || typeof o !== 'object') return false;
+  for (const [k, v] of Object.entries(o)) {
+    if (keys.includes(k) && v !== null) {
+      o[k] = to(v);
+      return true;
+    }
+    if (setFirst(v, keys, to)) return true;
+  }
+  return false;
 }
 
 /** In json_object / none modes the schema travels in the system prompt, after 'JSON Schema "name":'. */

@@ -79,14 +79,14 @@ describe('each mistake of a real model, alone', () => {
     });
   }
 
-  it('a repair that is still wrong falls back, counted, and caches nothing', async () => {
-    const { mind, cache, fallbacks } = await mindOver(['refusal', 'empty']);
+  it('a reply still wrong after two repair turns falls back, counted, and caches nothing', async () => {
+    const { mind, cache, fallbacks } = await mindOver(['refusal', 'empty', 'refusal']);
     const questions = await mind.reflectQuestions(ctx, []); // the offline mind's
     expect(questions.length).toBeGreaterThan(0);
     expect(questions).not.toContain('What matters most lately?');
     expect(fallbacks).toHaveLength(1);
-    expect(fallbacks[0]).toMatch(/unusable after a repair turn/);
-    expect(mind.tallyOf('reflect')).toMatchObject({ asks: 1, requests: 2, fellBack: 1 });
+    expect(fallbacks[0]).toMatch(/unusable after 2 repair turns/);
+    expect(mind.tallyOf('reflect')).toMatchObject({ asks: 1, requests: 3, fellBack: 1 });
     expect(cache.map.size).toBe(0);
   });
 
@@ -104,7 +104,7 @@ describe('each mistake of a real model, alone', () => {
 
 describe('a summary that still fails', () => {
   it("leaves each speaker the other's lines, reported as said by their teller, so an invitation a model wrote is still heard", async () => {
-    const { mind, fallbacks } = await mindOver(['refusal', 'refusal']);
+    const { mind, fallbacks } = await mindOver(['refusal', 'refusal', 'refusal']);
     const claire = personas.find((p) => p.id === 'claire')!;
     const cctx: MindContext = { ...ctx, agent: { ...ctx.agent, persona: claire } };
     const invitation = "Come to my Valentine's Day party at Hobbs Cafe tomorrow at 5pm!";
@@ -204,7 +204,7 @@ describe('npm run llm:check against the double', () => {
     stub = installTownResponders(await new OpenAIStub({ mistakeRate: 1, mistakes: ['refusal'], faultyRepairs: true }).start());
     const report = await runLlmCheck({ baseURL: stub.url, model: 'stub-model', repeat: 1, sleep: noSleep });
     expect(failingPurposes(report, 0.2).length).toBeGreaterThan(0);
-    expect(report.rows.find((r) => r.purpose === 'interview')).toMatchObject({ asks: 1, fellBack: 1, requests: 2 });
+    expect(report.rows.find((r) => r.purpose === 'interview')).toMatchObject({ asks: 1, fellBack: 1, requests: 3 });
   });
 });
 

@@ -1,9 +1,11 @@
 // The LLM mind: each decision is one ChatModel call with a purpose and a JSON Schema. The reply is read
 // tolerantly (llm/replyJson.ts), bent toward the schema where the meaning is clear (llm/tolerance.ts),
-// and validated with zod. A reply cut off by its token budget is asked again once with a bigger one; an
-// invalid reply gets one repair turn (the model sees its reply and the validation errors); after that the
+// validated with zod, and checked against the town (places on the map, speakers present, evidence in
+// range). A reply cut off by its token budget is asked again once with a bigger one (cut off again, it is
+// a failure); an invalid reply gets up to two repair turns (the model sees its reply, the errors and the
+// valid names); an ask whose transport retries were spent goes once more in another form; after that the
 // offline mind answers for that purpose. Every fallback, repair and mend is counted per purpose and
-// reported; an error text is never used as an answer, and a failed request is never re-sent as it was.
+// reported; an error text is never used as an answer, and no body is sent twice for one ask.
 import { pronounsOf, report } from './grammar';
 import { z } from 'zod';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, Purpose } from '../llm/types';
@@ -17,7 +19,7 @@ import { minuteOfWakingDay, parseClock, planMomentAt, wakingDay } from '../world
 import { findActionIndex, fitAction } from '../protocol/plan';
 import { formatClock } from '../protocol/time';
 import type { Observation } from '../sim/types';
-import type { PlannedAction } from '../protocol/plan';
+import type { DayPlan, PlannedAction } from '../protocol/plan';
 import type {
   Acquaintance,
   Appraisal,
@@ -43,6 +45,8 @@ import * as P from './prompts';
 
 /** A part of the day whose actions one reply holds: blocks are grouped up to this many hours. */
 const DECOMPOSE_PART_MINUTES = 5 * 60;
+/** Repair turns one ask may take before it falls back: a small model's repair fails about as often as its first reply. */
+const REPAIR_TURNS = 2;
 
 export interface FallbackReport {
   purpose: Purpose;
@@ -71,6 +75,10 @@ export interface PurposeTally {
   mended: number;
   /** Asked again with a bigger token budget after being cut off. */
   longer: number;
+  /** Sent again in another form (bigger budget, schema in the prompt) once transport retries were spent. */
+  reformed: number;
+  /** Replies that named places, people or evidence not in town: repaired, or used with those elements dropped. */
+  semanticMends: number;
   fellBack: number;
   /** Completion tokens of the replies that reached the endpoint, and their count (for the budgets). */
   completionTokens: number;
@@ -159,6 +167,11 @@ export function longerBudget(maxTokens: number, thinkingChars: number): number {
   return Math.max(2 * maxTokens, maxTokens + 512) + Math.ceil(thinkingChars / 4);
 }
 
+/** What the endpoint would see of a request: two asks with the same are the same body. */
+function bodyOf(r: ChatRequest): string {
+  return JSON.stringify([r.messages, r.maxTokens ?? null, r.schemaInPrompt ?? false]);
+}
+
 export function repairMessages(messages: ChatMessage[], replyText: string, errors: string[]): ChatMessage[] {
   return [
     ...messages,
@@ -173,7 +186,7 @@ export function repairMessages(messages: ChatMessage[], replyText: string, error
 }
 
 function emptyTally(): PurposeTally {
-  return { asks: 0, requests: 0, valid: 0, repaired: 0, mended: 0, longer: 0, fellBack: 0, completionTokens: 0 };
+  return { asks: 0, requests: 0, valid: 0, repaired: 0, mended: 0, longer: 0, reformed: 0, semanticMends: 0, fellBack: 0, completionTokens: 0 };
 }
 
 export class LlmMind implements Mind {
@@ -183,6 +196,8 @@ export class LlmMind implements Mind {
   /** Per purpose: asks, requests, valid at once, repaired, mended, longer, fell back. */
   readonly tally = new Map<Purpose, PurposeTally>();
   readonly budgets = new TokenBudgets();
+  /** Day plans asked for, and how many of them went on to ask for their actions (decompose_actions). */
+  readonly dayPlans = { asked: 0, decomposed: 0 };
   private readonly offline = new OfflineMind();
 
   constructor(private readonly options: LlmMindOptions) {
@@ -197,8 +212,13 @@ export class LlmMind implements Mind {
 
   /**
    * One validated answer, or null (the caller then falls back, and it is counted). Transport failures
-   * were already retried below (llm/RetryingChatModel.ts); here a cut-off reply is asked again once with
-   * a bigger budget, and an unusable one gets one repair turn. No request is sent twice unchanged.
+   * were already retried below (llm/RetryingChatModel.ts); when they are exhausted the ask is sent once
+   * more in another form (a bigger budget, the whole schema in the prompt). A cut-off reply is asked
+   * again once with a bigger budget, and one cut off again is a failure. A reply that fails the schema
+   * or the town's checks (`inTown`: places, speakers, evidence) gets up to REPAIR_TURNS repair turns,
+   * each seeing the errors. No body is sent twice for one ask. A reply whose only fault after the last
+   * turn is what it names is returned (the caller drops those elements), counted as a semantic mend, and
+   * never cached.
    */
   private async ask<S extends z.ZodType>(
     purpose: Purpose,
@@ -207,11 +227,21 @@ export class LlmMind implements Mind {
     schema: S,
     floorTokens: number,
     schemaName = `${purpose}_reply`,
+    inTown?: (value: z.infer<S>) => string[],
   ): Promise<z.infer<S> | null> {
     const tally = this.tallyOf(purpose);
     tally.asks++;
-    const accept = (json: unknown) => checkReply(schema, json).ok;
-    let request: ChatRequest = {
+    const judge = (json: unknown): ReplyCheck<z.infer<S>> & { townErrors: string[] } => {
+      const check = checkReply(schema, json);
+      if (!check.ok) return { ...check, townErrors: [] };
+      const townErrors = inTown?.(check.value) ?? [];
+      return { ...check, townErrors };
+    };
+    const accept = (json: unknown) => {
+      const j = judge(json);
+      return j.ok && j.townErrors.length === 0;
+    };
+    const first: ChatRequest = {
       purpose,
       agentId,
       messages,
@@ -221,10 +251,17 @@ export class LlmMind implements Mind {
       temperature: 0,
       accept,
     };
+    let request = first;
+    const sent = new Set<string>();
     let lengthened = false;
-    let repaired = false;
+    let reformed = false;
+    let repairs = 0;
+    let townTrouble = false;
+    let conversation = messages;
     let reason = '';
+    let lastTownOnly: z.infer<S> | null = null;
     for (;;) {
+      sent.add(bodyOf(request));
       let reply: ChatResponse | null = null;
       let errors: string[];
       let text = '';
@@ -236,7 +273,19 @@ export class LlmMind implements Mind {
         if (error instanceof LlmAbortedError) throw error;
         if (!(error instanceof LlmReplyError)) {
           reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-          break;
+          // Transport retries are spent on this body: once, the ask goes again in another form.
+          if (reformed) break;
+          reformed = true;
+          tally.reformed++;
+          const maxTokens = longerBudget(request.maxTokens ?? floorTokens, 0);
+          this.options.onMend?.({
+            purpose,
+            agentId,
+            how: 'longer',
+            note: `${reason.slice(0, 120)}; sent again with ${maxTokens} tokens and the schema in the prompt`,
+          });
+          request = { ...request, maxTokens, schemaInPrompt: true, firstRequest: first };
+          continue;
         }
         errors = [error.message];
         text = error.text;
@@ -246,34 +295,57 @@ export class LlmMind implements Mind {
           this.budgets.observe(schemaName, reply.usage.completionTokens, reply.thinkingChars ?? 0);
           tally.completionTokens += reply.usage.completionTokens;
         }
-        if (reply.finishReason === 'length' && !lengthened) {
-          lengthened = true;
-          tally.longer++;
-          const maxTokens = longerBudget(request.maxTokens ?? floorTokens, reply.thinkingChars ?? 0);
-          this.options.onMend?.({ purpose, agentId, how: 'longer', note: `cut off at ${request.maxTokens} tokens, asked again with ${maxTokens}` });
-          request = { ...request, maxTokens };
-          continue;
-        }
-        const check = checkReply(schema, reply.json);
-        if (check.ok) {
-          if (repaired) tally.repaired++;
-          else if (check.notes.length === 0) tally.valid++;
-          if (check.notes.length) {
-            tally.mended++;
-            this.options.onMend?.({ purpose, agentId, how: 'mend', note: check.notes.slice(0, 4).join('; ') });
-          }
-          return check.value;
-        }
-        errors = check.errors;
         text = reply.text;
+        if (reply.finishReason === 'length') {
+          if (!lengthened) {
+            lengthened = true;
+            tally.longer++;
+            const maxTokens = longerBudget(request.maxTokens ?? floorTokens, reply.thinkingChars ?? 0);
+            this.options.onMend?.({ purpose, agentId, how: 'longer', note: `cut off at ${request.maxTokens} tokens, asked again with ${maxTokens}` });
+            request = { ...request, maxTokens, firstRequest: first };
+            continue;
+          }
+          // Cut off again, with the bigger budget: whatever jsonrepair closed is not an answer.
+          errors = [`the reply was cut off at ${request.maxTokens} tokens; write it shorter`];
+        } else {
+          const check = judge(reply.json);
+          if (check.ok && check.townErrors.length === 0) {
+            if (repairs > 0) tally.repaired++;
+            else if (check.notes.length === 0) tally.valid++;
+            if (townTrouble) tally.semanticMends++;
+            if (check.notes.length) {
+              tally.mended++;
+              this.options.onMend?.({ purpose, agentId, how: 'mend', note: check.notes.slice(0, 4).join('; ') });
+            }
+            return check.value;
+          }
+          if (check.ok) {
+            townTrouble = true;
+            lastTownOnly = check.value;
+            errors = check.townErrors;
+          } else {
+            lastTownOnly = null;
+            errors = check.errors;
+          }
+        }
       }
-      if (repaired) {
-        reason = `unusable after a repair turn: ${errors!.join('; ')}`;
+      if (repairs >= REPAIR_TURNS) {
+        reason = `unusable after ${repairs} repair turn${repairs > 1 ? 's' : ''}: ${errors!.join('; ')}`;
         break;
       }
-      repaired = true;
+      repairs++;
       this.options.onMend?.({ purpose, agentId, how: 'repair', note: errors!.join('; ').slice(0, 300) });
-      request = { ...request, messages: repairMessages(messages, text, errors!) };
+      conversation = repairMessages(conversation, text, errors!);
+      request = { ...request, messages: conversation, firstRequest: first };
+      // Never the same body twice: a repeated repair (the same reply, the same errors) goes with a bigger budget.
+      if (sent.has(bodyOf(request))) request = { ...request, maxTokens: longerBudget(request.maxTokens ?? floorTokens, 0) };
+    }
+    if (lastTownOnly !== null) {
+      // Only what it names is wrong: the caller keeps the rest; counted, and not cached (accept refused it).
+      tally.semanticMends++;
+      tally.mended++;
+      this.options.onMend?.({ purpose, agentId, how: 'mend', note: `names not in town dropped: ${reason.slice(0, 240)}` });
+      return lastTownOnly;
     }
     tally.fellBack++;
     this.fallbacks.set(purpose, (this.fallbacks.get(purpose) ?? 0) + 1);
@@ -322,7 +394,13 @@ export class LlmMind implements Mind {
       observations: observations.map((o) => o.description),
       company: people,
     });
-    const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 48 + observations.length * 6, 'appraise_reply');
+    const known = (name: string) => company.some((a) => a.persona.name.toLowerCase() === name || a.persona.name.split(' ')[0].toLowerCase() === name);
+    const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 48 + observations.length * 6, 'appraise_reply', (r) => {
+      const named = r.talkTo?.trim().toLowerCase();
+      if (!named || known(named) || /^(none|nobody|no one|null|n\/a)$/.test(named)) return [];
+      const present = company.map((a) => a.persona.name);
+      return [`$.talkTo: "${r.talkTo}" is not here; ${present.length ? `the people here are ${present.join(', ')}, or null` : 'nobody is here: null'}`];
+    });
     if (reply && reply.ratings.length > 0) {
       const offlineRatings = () => observations.map((o) => rateImportanceHeuristically(o.description, o.actorId === p.id ? undefined : p));
       const ratings = this.fitCount('importance', p.id, reply.ratings, observations.length, offlineRatings);
@@ -340,27 +418,62 @@ export class LlmMind implements Mind {
     const p = ctx.agent.persona;
     // The offline plan is the fallback for any level that fails, and fills any gap the LLM leaves.
     const base = planFromRoutine(p, ctx.map, ctx.seed, day, memories);
-    const dayLabel = P.nowLabel(day * 86_400_000).replace(/, \d\d:\d\d$/, '');
-    const plan = await this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories, yesterday), P.PlanReply, 400);
+    this.dayPlans.asked++;
+    const plan = await this.askDayPlan(ctx, day, memories, yesterday);
     if (!plan) return { plan: base, currently: null };
     const currently = yesterday ? plan.currently : null;
+    return { plan: await this.decomposeDay(ctx, day, plan.broadStrokes, base), currently };
+  }
+
+  /** The broad strokes of the day (and, after a first day, what the agent is about), or null when the ask failed. */
+  askDayPlan(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<z.infer<typeof P.PlanReply> | null> {
+    const p = ctx.agent.persona;
+    const dayLabel = P.nowLabel(day * 86_400_000).replace(/, \d\d:\d\d$/, '');
+    return this.ask('plan', p.id, P.planPrompt(p, dayLabel, P.routineText(p), memories, yesterday), P.PlanReply, 400);
+  }
+
+  /** Broad strokes decomposed into hour blocks, then into actions; `base` (the routine plan) fills what fails. */
+  async decomposeDay(ctx: MindContext, day: number, broadStrokes: string[], base: DayPlan): Promise<DayPlan> {
+    const p = ctx.agent.persona;
     const arenas = ctx.map.arenas.map((a) => a.address);
-    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, plan.broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks');
+    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks', (r) =>
+      placeErrors(
+        r.blocks.map((b, i) => ({ path: `$.blocks[${i}].place`, place: b.place })),
+        arenas,
+        (place) => ctx.map.arenasByAddress.has(place),
+      ),
+    );
     const blocks = (blocksReply?.blocks ?? []).filter((b) => ctx.map.arenasByAddress.has(b.place) && isClock(b.start));
-    if (blocks.length === 0) return { plan: { ...base, broadStrokes: plan.broadStrokes }, currently };
+    if (blocksReply && blocks.length === 0) this.reportMismatch('decompose', p.id, 'no hour block at a place in town');
+    if (blocks.length === 0) return { ...base, broadStrokes };
     const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
     const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
+    this.dayPlans.decomposed++;
     // The day's actions in parts of a few hours, asked side by side: no reply has to hold a whole day,
     // and a part that fails is filled from the routine plan alone.
     const parts = await Promise.all(
       partsOfDay(blocks, waking.wakeMinute, waking.sleepMinute).map(async ({ blocks: part, from, to }) => {
         const objectsByPlace = Object.fromEntries(part.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
-        const reply = await this.ask('decompose', p.id, P.actionsPrompt(p, part, objectsByPlace, { from, to }), P.ActionsReply, 1200, 'decompose_actions');
+        const spots = part.flatMap((b) => [b.place, ...objectsByPlace[b.place].map((o) => `${b.place}: ${o}`)]);
+        const reply = await this.ask(
+          'decompose',
+          p.id,
+          P.actionsPrompt(p, part, objectsByPlace, { from, to }),
+          P.ActionsReply,
+          1200,
+          'decompose_actions',
+          (r) =>
+            placeErrors(
+              r.actions.map((a, i) => ({ path: `$.actions[${i}].place`, place: a.place })),
+              spots,
+              (place) => resolveAddress(place, ctx.map) !== null,
+            ),
+        );
         return reply?.actions ?? [];
       }),
     );
     const actions = normaliseActions(parts.flat(), ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
-    return { plan: { day, broadStrokes: plan.broadStrokes, hourBlocks, actions }, currently };
+    return { day, broadStrokes, hourBlocks, actions };
   }
 
   async react(ctx: MindContext, observations: Observation[], memories: Memory[]): Promise<Reaction | null> {
@@ -379,6 +492,11 @@ export class LlmMind implements Mind {
       ),
       P.ReactReply,
       200,
+      'react_reply',
+      (r) =>
+        r.react && r.activity
+          ? placeErrors([{ path: '$.activity.place', place: r.activity.place }], places, (place) => resolveAddress(place, ctx.map) !== null)
+          : [],
     );
     if (!reply) return this.offline.react(ctx, observations);
     if (!reply.react || !reply.activity) return null;
@@ -426,8 +544,6 @@ export class LlmMind implements Mind {
       currentAction: s.ctx.agent.currentAction,
     });
     const messages = P.wholeConversationPrompt(side(a), side(b), { nowLabel: P.nowLabel(a.ctx.gameMs), place: a.ctx.agent.currentPlace, maxLines: maxTurns });
-    const reply = await this.ask('converse', a.ctx.agent.persona.id, messages, P.ConversationReply, 80 * maxTurns, 'converse_whole');
-    if (!reply) return this.offline.converseWhole(speakers, maxTurns);
     const byName = new Map(
       speakers.flatMap(
         (s) =>
@@ -437,6 +553,15 @@ export class LlmMind implements Mind {
           ] as const,
       ),
     );
+    const names = speakers.map((s) => s.ctx.agent.persona.name);
+    const reply = await this.ask('converse', a.ctx.agent.persona.id, messages, P.ConversationReply, 80 * maxTurns, 'converse_whole', (r) =>
+      r.lines.flatMap((l, i) =>
+        byName.has(l.speaker.trim().toLowerCase())
+          ? []
+          : [`$.lines[${i}].speaker: "${l.speaker}" is not in this conversation; the speakers are ${names.join(' and ')}`],
+      ),
+    );
+    if (!reply) return this.offline.converseWhole(speakers, maxTurns);
     return reply.lines
       .map((l) => ({ persona: byName.get(l.speaker.trim().toLowerCase()), text: l.line }))
       .filter((l): l is { persona: Persona; text: string } => l.persona !== undefined)
@@ -467,7 +592,13 @@ export class LlmMind implements Mind {
 
   async reflectInsights(ctx: MindContext, question: string, memories: Memory[]): Promise<Insight[]> {
     const p = ctx.agent.persona;
-    const reply = await this.ask('reflect', p.id, P.insightsPrompt(p, question, memories), P.InsightsReply, 400, 'reflect_insights');
+    const reply = await this.ask('reflect', p.id, P.insightsPrompt(p, question, memories), P.InsightsReply, 400, 'reflect_insights', (r) =>
+      r.insights.flatMap((ins, i) =>
+        ins.evidence
+          .filter((n) => !(n >= 1 && n <= memories.length))
+          .map((n) => `$.insights[${i}].evidence: ${n} is not a statement's number; the statements are numbered 1 to ${memories.length}`),
+      ),
+    );
     if (!reply) return this.offline.reflectInsights(ctx, question, memories);
     // Evidence comes back as list numbers; an insight citing a number not in the list is dropped, not trusted.
     return reply.insights
@@ -596,6 +727,14 @@ function partsOfDay<B extends { start: string }>(blocks: B[], wakeMinute: number
 function isClock(text: string): boolean {
   const m = /^(\d{1,2}):(\d{2})$/.exec(text);
   return !!m && Number(m[1]) < 24 && Number(m[2]) < 60;
+}
+
+/** One error per place a reply names that is not in town, with the places it may name (at most 40 of them). */
+function placeErrors(named: Array<{ path: string; place: string }>, valid: string[], isPlace: (place: string) => boolean): string[] {
+  const wrong = named.filter((n) => !isPlace(n.place));
+  if (wrong.length === 0) return [];
+  const list = valid.slice(0, 40).join('; ') + (valid.length > 40 ? '; …' : '');
+  return [...wrong.slice(0, 4).map((n) => `${n.path}: "${n.place}" is not a place in town`), `the places are: ${list}`];
 }
 
 /** "Hobbs Cafe: cafe" or "Hobbs Cafe: cafe: counter" as written by a model, if it names a real place. */

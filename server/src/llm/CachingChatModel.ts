@@ -1,8 +1,10 @@
-// Replies by request: the hash of everything that decides an answer (model, purpose, messages,
-// schema, temperature) maps to the reply text, in the world's SQLite file. A rerun with the same
-// seed and cache replays exactly, making no calls. Hits cost nothing and are recorded as cached.
-// Only replies the request accepts (its schema check) and that were not cut off are kept, so a cached
-// reply is valid by construction; `purgeInvalidReplies` drops older entries that are not.
+// Replies by ask: the hash of everything that decides an answer (model, purpose, messages, schema,
+// temperature; not the token budget, which only bounds it) maps to the reply text, in the world's SQLite
+// file. A follow-up of an ask (repair turn, bigger budget, another form) stores its accepted reply under
+// the ask's first request's key, so a rerun with the same seed and cache replays exactly, making no
+// calls. Hits cost nothing and are recorded as cached. Only replies the request accepts (its schema and
+// town checks) and that were not cut off are kept, so a cached reply is valid by construction;
+// `purgeInvalidReplies` drops older entries that are not.
 import { hash } from 'node:crypto';
 import type { CallLog, ChatModel, ChatRequest, ChatResponse, Purpose, ResponseCacheStore } from './types';
 import { extractJson } from './replyJson';
@@ -20,15 +22,7 @@ export interface CachingOptions {
 }
 
 export function cacheKey(model: string, request: ChatRequest): string {
-  const material = JSON.stringify([
-    model,
-    request.purpose,
-    request.messages,
-    request.schemaName,
-    request.schema,
-    request.temperature ?? 0,
-    request.maxTokens ?? null,
-  ]);
+  const material = JSON.stringify([model, request.purpose, request.messages, request.schemaName, request.schema, request.temperature ?? 0]);
   return hash('sha256', material, 'hex');
 }
 
@@ -42,7 +36,7 @@ export class CachingChatModel implements ChatModel {
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const model = this.options.modelFor(request.purpose);
-    const key = cacheKey(model, request);
+    const key = cacheKey(model, request.firstRequest ?? request);
     const hit = this.options.store.get(key);
     const stored = hit === undefined ? null : readEntry(hit, request.accept);
     if (hit !== undefined && !stored) this.options.store.delete(key);

@@ -31,6 +31,13 @@ export interface ChatRequest {
    * serves only replies it accepts; not part of the cache key.
    */
   accept?: (json: unknown) => boolean;
+  /**
+   * Set on a follow-up of one ask (a repair turn, a bigger budget, another form): the ask's first request.
+   * An accepted reply is cached under the first request's key, so that a rerun replays the ask with no request.
+   */
+  firstRequest?: ChatRequest;
+  /** Send the whole JSON Schema in the prompt whatever the response format (a re-sent ask's other form). */
+  schemaInPrompt?: boolean;
 }
 
 export interface TokenUsage {
