@@ -1,22 +1,60 @@
-// Graphs with Cytoscape.js (canvas, no WebGL needed; built-in force-directed and tree layouts; tap
-// events on nodes and edges): the relationship graph, and each topic's who-told-whom tree.
+// Graphs: the relationship graph, and each topic's who-told-whom tree. Small ones with Cytoscape.js
+// (canvas, no WebGL needed; force-directed and tree layouts; tap events on nodes and edges). A big
+// relationship graph (over BIG_GRAPH_NODES agents) is laid out in a Web Worker (layout.ts) and drawn by
+// canvasGraph.ts: Cytoscape's own layout and per-element styling held the main thread for seconds there.
 import cytoscape, { type Core } from 'cytoscape';
 import type { GraphView, ReportTopic } from '@protocol/analysis';
-import { shortTime } from './charts';
+import { groupThousands, shortTime } from './charts';
+import { strongestEdges, type LayoutMessage, type LayoutRequest } from './layout';
+import { CanvasGraph } from './canvasGraph';
 
-const graphs = new Map<string, Core>();
+/** What the page and its browser-test hooks ask of a drawn graph, whichever draws it. */
+export interface GraphHandle {
+  nodes(): number;
+  edges(): number;
+  /** The middle of an edge, in page coordinates. */
+  edgeMidpoint(index: number): { x: number; y: number } | null;
+  /** The drawn names' boxes (model or screen px: compared only with one another). */
+  labelBoxes(): Array<{ id: string; x1: number; y1: number; x2: number; y2: number }>;
+  destroy(): void;
+}
 
-export function graphByName(name: string): Core | undefined {
+const graphs = new Map<string, GraphHandle>();
+
+export function graphByName(name: string): GraphHandle | undefined {
   return graphs.get(name);
 }
 
 /** Destroys the kept graphs whose names start with `prefix` (the trees of the topics of the last window or world). */
 export function dropGraphs(prefix: string): void {
-  for (const [name, cy] of graphs)
+  for (const [name, g] of graphs)
     if (name.startsWith(prefix)) {
-      cy.destroy();
+      g.destroy();
       graphs.delete(name);
     }
+}
+
+function cyHandle(cy: Core): GraphHandle {
+  return {
+    nodes: () => cy.nodes().length,
+    edges: () => cy.edges().length,
+    edgeMidpoint(index) {
+      const edge = cy.edges()[index];
+      if (!edge) return null;
+      const box = cy.container()!.getBoundingClientRect();
+      const mid = edge.renderedMidpoint();
+      return { x: box.left + mid.x, y: box.top + mid.y };
+    },
+    labelBoxes: () => cy.nodes().map((n) => ({ id: n.id(), ...n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }) })),
+    destroy: () => cy.destroy(),
+  };
+}
+
+/** Forgets the graph kept by that name, and empties its box. */
+function release(name: string, container: HTMLElement): void {
+  graphs.get(name)?.destroy();
+  graphs.delete(name);
+  container.replaceChildren();
 }
 
 /**
@@ -24,12 +62,10 @@ export function dropGraphs(prefix: string): void {
  * a redraw for another window or world never draws over a live instance.
  */
 function keep(name: string, container: HTMLElement, make: () => Core): Core {
-  graphs.get(name)?.destroy();
-  graphs.delete(name);
+  release(name, container);
   allowCytoscapeUnderCsp();
-  container.replaceChildren();
   const cy = make();
-  graphs.set(name, cy);
+  graphs.set(name, cyHandle(cy));
   return cy;
 }
 
@@ -45,6 +81,9 @@ function allowCytoscapeUnderCsp(): void {
   document.head.append(placeholder);
 }
 
+/** A label's width per character at the graphs' font size, model px (a rough mean for names). */
+const LABEL_PX_PER_CHAR = 6;
+
 const BASE_STYLE: cytoscape.StylesheetJson = [
   {
     selector: 'node',
@@ -58,7 +97,8 @@ const BASE_STYLE: cytoscape.StylesheetJson = [
       'text-background-color': '#181e2c',
       'text-background-opacity': 0.75,
       'text-background-padding': '1px',
-      'min-zoomed-font-size': 6,
+      // A name smaller than this on screen is not drawn (zoom in to read it): no unreadable specks.
+      'min-zoomed-font-size': 8,
       'background-color': '#6fb1ff',
       width: 'data(size)',
       height: 'data(size)',
@@ -70,16 +110,115 @@ const BASE_STYLE: cytoscape.StylesheetJson = [
   { selector: 'node:selected', style: { 'background-color': '#ffb85c' } },
 ];
 
-/** Agents as nodes (size: conversations), pairs as edges (width: conversations; dashed: known at the start). */
-export function relationshipGraph(container: HTMLElement, g: GraphView, onEdge: (a: string, b: string) => void, onNode: (id: string) => void): Core {
+/** Above this many agents the relationship graph is laid out in a worker and drawn by canvasGraph.ts. */
+export const BIG_GRAPH_NODES = 100;
+/** Ties drawn at first in a big graph: the strongest this many (all when there are no more); the rest on demand. */
+export const EDGES_SHOWN_FIRST = 1000;
+
+/** Positions for the graph's nodes, from the layout worker; `onProgress` hears the share done. */
+function layOutInWorker(req: LayoutRequest, onProgress: (done: number) => void): Promise<{ x: Float64Array; y: Float64Array; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (ev: MessageEvent<LayoutMessage>) => {
+      if (ev.data.kind === 'progress') onProgress(ev.data.done);
+      else {
+        worker.terminate();
+        resolve(ev.data);
+      }
+    };
+    worker.onerror = (ev) => {
+      worker.terminate();
+      reject(new Error(`graph layout: ${ev.message}`));
+    };
+    worker.postMessage(req);
+  });
+}
+
+export interface DrawnGraph {
+  agents: number;
+  /** Ties in the data, and how many are drawn. */
+  total: number;
+  shown: number;
+  /** Draws the ties not drawn yet. */
+  showAll(): void;
+}
+
+/**
+ * Agents as nodes (size: conversations), pairs as edges (width: conversations; dashed: known at the start).
+ * A small graph is laid out by Cytoscape's cose at once; a big one in a Web Worker, with `onProgress` told how
+ * far it has got, and only its strongest EDGES_SHOWN_FIRST ties drawn until `showAll`; null when `isCurrent`
+ * says, once it is laid out, that the page has moved on.
+ */
+export async function relationshipGraph(
+  container: HTMLElement,
+  g: GraphView,
+  onEdge: (a: string, b: string) => void,
+  onNode: (id: string) => void,
+  onProgress: (note: string) => void = () => {},
+  isCurrent: () => boolean = () => true,
+): Promise<DrawnGraph | null> {
   const max = Math.max(1, ...g.edges.map((e) => e.conversations));
+  const size = (conversations: number) => 14 + Math.sqrt(conversations) * 4;
+  const width = (conversations: number) => 1 + (6 * conversations) / max;
+  if (g.nodes.length <= BIG_GRAPH_NODES) {
+    smallRelationshipGraph(container, g, size, width, onEdge, onNode);
+    return { agents: g.nodes.length, total: g.edges.length, shown: g.edges.length, showAll: () => {} };
+  }
+  release('relationships', container);
+  const count = `${groupThousands(g.nodes.length)} agents, ${groupThousands(g.edges.length)} ties`;
+  onProgress(`laying out the relationship graph (${count})…`);
+  const placed = await layOutInWorker(
+    {
+      nodes: g.nodes.map((n) => ({ id: n.id, size: size(n.conversations), labelWidth: n.name.length * LABEL_PX_PER_CHAR })),
+      edges: g.edges.map((e) => ({ a: e.a, b: e.b, weight: e.conversations })),
+    },
+    (done) => onProgress(`laying out the relationship graph (${count}): ${Math.round(done * 100)}%`),
+  );
+  // Another world or window was asked for while this one was laid out: that one draws.
+  if (!isCurrent()) return null;
+  release('relationships', container);
+  const view = new CanvasGraph(
+    container,
+    g.nodes.map((n, i) => ({ id: n.id, label: n.name, size: size(n.conversations), x: placed.x[i], y: placed.y[i] })),
+    { onNode, onEdge },
+  );
+  const edgeOf = (e: GraphView['edges'][number]) => ({ a: e.a, b: e.b, width: width(e.conversations), dashed: e.conversations === 0 });
+  const first = strongestEdges(g.edges, EDGES_SHOWN_FIRST);
+  view.setEdges(first.map(edgeOf));
+  graphs.set('relationships', {
+    nodes: () => view.nodeCount(),
+    edges: () => view.edgeCount(),
+    edgeMidpoint: (i) => view.edgeMidpoint(i),
+    labelBoxes: () => view.drawnLabels(),
+    destroy: () => view.destroy(),
+  });
+  const drawn: DrawnGraph = {
+    agents: g.nodes.length,
+    total: g.edges.length,
+    shown: first.length,
+    showAll() {
+      view.setEdges(g.edges.map(edgeOf));
+      drawn.shown = g.edges.length;
+    },
+  };
+  return drawn;
+}
+
+function smallRelationshipGraph(
+  container: HTMLElement,
+  g: GraphView,
+  size: (conversations: number) => number,
+  width: (conversations: number) => number,
+  onEdge: (a: string, b: string) => void,
+  onNode: (id: string) => void,
+): void {
   const cy = keep('relationships', container, () =>
     cytoscape({
       container,
       elements: [
-        ...g.nodes.map((n) => ({ data: { id: n.id, label: n.name, size: 14 + Math.sqrt(n.conversations) * 4 } })),
+        ...g.nodes.map((n) => ({ data: { id: n.id, label: n.name, size: size(n.conversations) } })),
         ...g.edges.map((e) => ({
-          data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: 1 + (6 * e.conversations) / max, conversations: e.conversations },
+          data: { id: `${e.a}|${e.b}`, source: e.a, target: e.b, width: width(e.conversations), conversations: e.conversations },
           classes: e.conversations === 0 ? 'acquainted' : '',
         })),
       ],
@@ -91,7 +230,6 @@ export function relationshipGraph(container: HTMLElement, g: GraphView, onEdge: 
   separateLabels(cy);
   cy.on('tap', 'edge', (ev) => onEdge(ev.target.data('source') as string, ev.target.data('target') as string));
   cy.on('tap', 'node', (ev) => onNode(ev.target.id()));
-  return cy;
 }
 
 /** Pushes nodes whose label boxes overlap apart along the axis they overlap least on, until none do (20 passes at most). */
