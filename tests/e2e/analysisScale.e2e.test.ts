@@ -46,9 +46,9 @@ describe('the analysis page on a town of 1,000', () => {
     });
     const t0 = Date.now();
     await page.goto(`${town.url}/analysis`);
-    await page.waitForFunction(() => window.__analysis?.ready === true || window.__analysis?.error, null, { timeout: 180_000, polling: 200 });
+    await page.waitForFunction(() => window.__analysis?.ready === true || window.__analysis?.error, null, { timeout: 90_000, polling: 200 });
     readyMs = Date.now() - t0;
-  }, 300_000);
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
