@@ -93,6 +93,11 @@ export class CanvasGraph {
     return this.labelsDrawn;
   }
 
+  /** The names' size on screen at this zoom (drawn only from MIN_LABEL_PX). */
+  labelPx(): number {
+    return Math.min(MAX_LABEL_PX, LABEL_MODEL_PX * this.scale);
+  }
+
   destroyed(): boolean {
     return this.destroyedFlag;
   }

@@ -71,7 +71,7 @@ export function tickStepHours(min: number, max: number, widthPx: number): number
 }
 
 /** A time axis from min to max with ticks on whole game hours, as many as its width has room for; each label is the time over the date. */
-const timeAxis = (min: number, max: number) => ({
+export const timeAxis = (min: number, max: number) => ({
   type: 'linear' as const,
   min,
   max,

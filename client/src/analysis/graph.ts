@@ -16,6 +16,8 @@ export interface GraphHandle {
   edgeMidpoint(index: number): { x: number; y: number } | null;
   /** The drawn names' boxes (model or screen px: compared only with one another). */
   labelBoxes(): Array<{ id: string; x1: number; y1: number; x2: number; y2: number }>;
+  /** The names' font size on screen, px. */
+  labelPx(): number;
   destroy(): void;
 }
 
@@ -46,6 +48,7 @@ function cyHandle(cy: Core): GraphHandle {
       return { x: box.left + mid.x, y: box.top + mid.y };
     },
     labelBoxes: () => cy.nodes().map((n) => ({ id: n.id(), ...n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }) })),
+    labelPx: () => (cy.nodes().length ? parseFloat(String(cy.nodes()[0].style('font-size'))) * cy.zoom() : 0),
     destroy: () => cy.destroy(),
   };
 }
@@ -190,6 +193,7 @@ export async function relationshipGraph(
     edges: () => view.edgeCount(),
     edgeMidpoint: (i) => view.edgeMidpoint(i),
     labelBoxes: () => view.drawnLabels(),
+    labelPx: () => view.labelPx(),
     destroy: () => view.destroy(),
   });
   const drawn: DrawnGraph = {
@@ -260,30 +264,94 @@ function separateLabels(cy: Core, gap = 2): void {
 /** The who-told-whom tree of a topic: a root for each agent who knew it first-hand (seed, whisper, observation). */
 export function diffusionTree(name: string, container: HTMLElement, topic: ReportTopic, onNode: (agentId: string, gameMs: number) => void): Core {
   const known = new Set(topic.agents.map((a) => a.id));
+  const placed = treePositions(topic.agents.map((a) => ({ id: a.id, parent: a.from && known.has(a.from) ? a.from : null, t: a.first_heard_ms })));
+  // The box fits the tree at a zoom where names are TREE_LABEL_PX tall: as tall as the tree needs (up to a limit), never a one-node tree blown up.
+  const zoom = Math.min(1, (container.clientWidth - 2 * TREE_PAD_PX) / Math.max(1, placed.width));
+  const heightPx = Math.min(TREE_MAX_HEIGHT_PX, Math.max(TREE_MIN_HEIGHT_PX, placed.height * zoom + 2 * TREE_PAD_PX));
+  container.style.height = `${Math.round(heightPx)}px`;
   const cy = keep(name, container, () =>
     cytoscape({
       container,
       elements: [
-        ...topic.agents.map((a) => ({ data: { id: a.id, label: `${a.name}\n${shortTime(a.first_heard_ms)}`, size: a.from ? 14 : 20, t: a.first_heard_ms } })),
+        ...topic.agents.map((a) => ({
+          data: { id: a.id, label: `${a.name}\n${shortTime(a.first_heard_ms)}`, size: a.from ? 14 : 20, t: a.first_heard_ms },
+          position: placed.at.get(a.id)!,
+        })),
         ...topic.agents
           .filter((a) => a.from && known.has(a.from))
           .map((a) => ({ data: { id: `${a.from}>${a.id}`, source: a.from!, target: a.id, width: 1.5 } })),
       ],
       style: [
         ...BASE_STYLE,
-        { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': 9 } },
-        { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5' } },
+        // The name and the time first heard to the right of the node, the tree reading left to right.
+        { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': TREE_LABEL_PX, 'text-valign': 'center', 'text-halign': 'right', 'text-margin-x': 4, 'text-margin-y': 0 } },
+        { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5', 'curve-style': 'taxi', 'taxi-direction': 'rightward' } },
       ],
-      layout: {
-        name: 'breadthfirst',
-        directed: true,
-        roots: topic.agents.filter((a) => !a.from || !known.has(a.from)).map((a) => a.id),
-        spacingFactor: 0.9,
-        animate: false,
-        nodeDimensionsIncludeLabels: true,
-      },
+      layout: { name: 'preset' },
+      minZoom: 0.1,
+      maxZoom: 3,
     }),
   );
+  // Whole at a zoom where the names are readable (at most 1: names TREE_LABEL_PX tall), centred; a tree too big for
+  // its box at that zoom is shown from its roots, and panned to see the rest.
+  const fitted = Math.min(1, (cy.width() - 2 * TREE_PAD_PX) / Math.max(1, placed.width), (cy.height() - 2 * TREE_PAD_PX) / Math.max(1, placed.height));
+  const z = Math.max(fitted, MIN_TREE_ZOOM);
+  cy.zoom(z);
+  const bb = cy.elements().boundingBox({ includeLabels: true });
+  cy.pan({
+    x: bb.w * z <= cy.width() ? (cy.width() - bb.w * z) / 2 - bb.x1 * z : TREE_PAD_PX - bb.x1 * z,
+    y: bb.h * z <= cy.height() ? (cy.height() - bb.h * z) / 2 - bb.y1 * z : TREE_PAD_PX - bb.y1 * z,
+  });
   cy.on('tap', 'node', (ev) => onNode(ev.target.id(), ev.target.data('t') as number));
   return cy;
+}
+
+/** The names in a who-told-whom tree, px at zoom 1. */
+const TREE_LABEL_PX = 11;
+/** A tree is never zoomed out below this (names 9 px): a bigger one is panned. */
+const MIN_TREE_ZOOM = 9 / TREE_LABEL_PX;
+const TREE_PAD_PX = 16;
+const TREE_MIN_HEIGHT_PX = 90;
+const TREE_MAX_HEIGHT_PX = 720;
+/** A row a leaf, and a column a generation, model px: room for two lines of name and time. */
+const TREE_ROW_PX = 34;
+const TREE_COLUMN_PX = 150;
+
+/**
+ * A tree laid out left to right: a column per generation (who told whom), a row per agent who told no one,
+ * each teller level with the middle of those it told; siblings in the order they heard. Several roots
+ * (several first-hand sources) stack one under another.
+ */
+export function treePositions(nodes: Array<{ id: string; parent: string | null; t: number }>): {
+  at: Map<string, { x: number; y: number }>;
+  width: number;
+  height: number;
+} {
+  const children = new Map<string | null, Array<{ id: string; t: number }>>();
+  for (const n of nodes) {
+    const list = children.get(n.parent) ?? [];
+    list.push(n);
+    children.set(n.parent, list);
+  }
+  for (const list of children.values()) list.sort((a, b) => a.t - b.t || a.id.localeCompare(b.id));
+  const at = new Map<string, { x: number; y: number }>();
+  let row = 0;
+  let depthMax = 0;
+  const place = (id: string, depth: number): number => {
+    depthMax = Math.max(depthMax, depth);
+    const kids = (children.get(id) ?? []).filter((k) => !at.has(k.id));
+    at.set(id, { x: 0, y: 0 });
+    let y: number;
+    if (kids.length === 0) y = row++ * TREE_ROW_PX;
+    else {
+      const ys = kids.map((k) => place(k.id, depth + 1));
+      y = (ys[0] + ys[ys.length - 1]) / 2;
+    }
+    at.set(id, { x: depth * TREE_COLUMN_PX, y });
+    return y;
+  };
+  for (const root of children.get(null) ?? []) place(root.id, 0);
+  // A cycle in the data (each told by another) has no root: its agents are placed from the first of them.
+  for (const n of nodes) if (!at.has(n.id)) place(n.id, 0);
+  return { at, width: depthMax * TREE_COLUMN_PX + TREE_COLUMN_PX, height: Math.max(1, row) * TREE_ROW_PX };
 }

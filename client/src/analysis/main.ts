@@ -6,7 +6,7 @@ import { formatIsoMinute, parseIsoMinute } from '@protocol/time';
 import { api, type Selection } from './api';
 import { chartByName, chartNames, dropChart, groupThousands, hourlyBars, lineChart, shortTime, timeline } from './charts';
 import { diffusionTree, dropGraphs, graphByName, relationshipGraph, type DrawnGraph } from './graph';
-import { bandQuery, renderBand } from './band';
+import { bandChart, bandQuery, renderBand } from './band';
 import { lastReplayLink, linkTo, setLinkWorld, showReplayLink } from './links';
 
 declare global {
@@ -28,6 +28,8 @@ declare global {
       lastLink(): string | null;
       /** The x-axis labels a chart draws, left to right (canvas px), and how many legend entries it shows. */
       axisLabels(name: string): { ticks: Array<{ left: number; right: number; text: string }>; legend: number };
+      /** Each who-told-whom tree: its topic, nodes, and its names' size on screen (px). */
+      trees(): Array<{ name: string; nodes: number; labelPx: number }>;
       /** Pairs of a graph's node labels whose drawn boxes overlap. */
       labelOverlaps(name: string): string[];
     };
@@ -67,8 +69,13 @@ const hooks: NonNullable<Window['__analysis']> = {
     return graphByName(name)?.edgeMidpoint(index) ?? null;
   },
   lastLink: lastReplayLink,
+  trees: () =>
+    (report?.topics ?? []).flatMap((t) => {
+      const g = graphByName(`tree-${t.name}`);
+      return g ? [{ name: t.name, nodes: g.nodes(), labelPx: g.labelPx() }] : [];
+    }),
   axisLabels(name) {
-    const chart = chartByName(name);
+    const chart = chartByName(name) ?? bandChart(name.replace(/^band-/, ''));
     if (!chart) return { ticks: [], legend: 0 };
     const ctx = chart.ctx;
     const ticks = chart.scales.x.getLabelItems().map((item) => {
