@@ -150,6 +150,8 @@ describe('metrics of a hand-built world', () => {
     expect([later.topics[0].aware_start, later.topics[0].aware_end]).toEqual([2, 3]);
     expect(later.density.start).toBeCloseTo(2 / 3, 3);
     expect(later.conversations.total).toBe(1);
+    // The conversation browser counts the same window the same way.
+    expect(findConversations(w.db, { fromGameMs: later.window.from_ms, toGameMs: later.window.to_ms }).total).toBe(1);
     expect(later.llm.calls).toBe(2);
   });
 
@@ -170,6 +172,8 @@ describe('metrics of a hand-built world', () => {
     expect(findConversations(w.db, { place: 'Cafe' }).conversations.map((c) => c.id)).toEqual([1]);
     expect(findConversations(w.db, { fromGameMs: T0 + 2 * HOUR }).conversations.map((c) => c.id)).toEqual([2]);
     expect(findConversations(w.db, { text: 'FLOWERS' }).conversations.map((c) => c.id)).toEqual([2]);
+    // The window is the report's: conversations that started in it, whatever their end.
+    expect(findConversations(w.db, { fromGameMs: r.window.from_ms, toGameMs: r.window.to_ms }).total).toBe(r.conversations.total);
     expect(findConversations(w.db, { text: 'nothing like this' }).total).toBe(0);
   });
 

@@ -304,7 +304,10 @@ function renderConversationFilters(): void {
 }
 
 async function renderConversations(filter: Record<string, string | undefined>, title?: string): Promise<ConversationView[]> {
-  const { total, conversations } = await api.conversations(sel, { ...filter, limit: '300' });
+  // The report's own window (to the game ms), so that the list and the summary count the same conversations:
+  // a live world's window ends when its report was made, not when this list is asked for.
+  const window = report ? { from: String(report.window.from_ms), to: String(report.window.to_ms) } : {};
+  const { total, conversations } = await api.conversations({ ...sel, ...window }, { ...filter, limit: '300' });
   const shown = total > conversations.length ? ` (the last ${conversations.length} shown)` : '';
   $('conv-count').textContent = `${title ? `${title}: ` : ''}${total} conversation${total === 1 ? '' : 's'}${shown}`;
   const places = $<HTMLSelectElement>('conv-place');
