@@ -2,6 +2,8 @@
 // main thread, so no task on it runs over 200 ms while the page loads (the browser's own long-task
 // entries, PerformanceObserver 'longtask', buffered from the first byte); the graph shows every agent
 // and the strongest ties first, the rest on demand; the page says how far the layout has got.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
@@ -63,6 +65,8 @@ describe('the analysis page on a town of 1,000', () => {
     console.log(`analysis at ${AGENTS}: ready in ${readyMs} ms; long tasks ${JSON.stringify(tasks)}`);
     expect(Math.max(0, ...tasks)).toBeLessThanOrEqual(LONG_TASK_LIMIT_MS);
     expect(errors).toEqual([]);
+    fs.mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: path.join('test-results', 'analysis-1000.png') });
   });
 
   it('shows every agent with the strongest ties, says how many more there are, and draws them all on demand', async () => {

@@ -74,6 +74,7 @@ export async function renderBand(box: HTMLElement, search: string): Promise<Diff
               label: w,
               data: at((p) => p.values[k]),
               borderColor: `${colour}66`,
+              backgroundColor: `${colour}66`,
               borderWidth: 1,
               pointRadius: 0,
               stepped: true,

@@ -2,7 +2,8 @@
 // (canvas, no WebGL needed; force-directed and tree layouts; tap events on nodes and edges). A big
 // relationship graph (over BIG_GRAPH_NODES agents) is laid out in a Web Worker (layout.ts) and drawn by
 // canvasGraph.ts: Cytoscape's own layout and per-element styling held the main thread for seconds there.
-import cytoscape, { type Core } from 'cytoscape';
+import type cytoscape from 'cytoscape';
+import type { Core } from 'cytoscape';
 import type { GraphView, ReportTopic } from '@protocol/analysis';
 import { groupThousands, shortTime } from './charts';
 import { strongestEdges, type LayoutMessage, type LayoutRequest } from './layout';
@@ -64,6 +65,16 @@ function release(name: string, container: HTMLElement): void {
  * Makes a graph in `container` in place of the one kept by that name: the old one is destroyed first, so
  * a redraw for another window or world never draws over a live instance.
  */
+/**
+ * Cytoscape (about two thirds of the page's script) is loaded when a graph first needs it, not with the page:
+ * a big town's page draws its relationship graph without it, and evaluating it is a long task on load.
+ */
+let cytoscapeModule: Promise<typeof cytoscape> | null = null;
+function loadCytoscape(): Promise<typeof cytoscape> {
+  cytoscapeModule ??= import('cytoscape').then((m) => m.default);
+  return cytoscapeModule;
+}
+
 function keep(name: string, container: HTMLElement, make: () => Core): Core {
   release(name, container);
   allowCytoscapeUnderCsp();
@@ -164,7 +175,9 @@ export async function relationshipGraph(
   const size = (conversations: number) => 14 + Math.sqrt(conversations) * 4;
   const width = (conversations: number) => 1 + (6 * conversations) / max;
   if (g.nodes.length <= BIG_GRAPH_NODES) {
-    smallRelationshipGraph(container, g, size, width, onEdge, onNode);
+    const cytoscape = await loadCytoscape();
+    if (!isCurrent()) return null;
+    smallRelationshipGraph(cytoscape, container, g, size, width, onEdge, onNode);
     return { agents: g.nodes.length, total: g.edges.length, shown: g.edges.length, showAll: () => {} };
   }
   release('relationships', container);
@@ -209,6 +222,7 @@ export async function relationshipGraph(
 }
 
 function smallRelationshipGraph(
+  cytoscape: typeof import('cytoscape'),
   container: HTMLElement,
   g: GraphView,
   size: (conversations: number) => number,
@@ -262,7 +276,8 @@ function separateLabels(cy: Core, gap = 2): void {
 }
 
 /** The who-told-whom tree of a topic: a root for each agent who knew it first-hand (seed, whisper, observation). */
-export function diffusionTree(name: string, container: HTMLElement, topic: ReportTopic, onNode: (agentId: string, gameMs: number) => void): Core {
+export async function diffusionTree(name: string, container: HTMLElement, topic: ReportTopic, onNode: (agentId: string, gameMs: number) => void): Promise<Core> {
+  const cytoscape = await loadCytoscape();
   const known = new Set(topic.agents.map((a) => a.id));
   const placed = treePositions(topic.agents.map((a) => ({ id: a.id, parent: a.from && known.has(a.from) ? a.from : null, t: a.first_heard_ms })));
   // The box fits the tree at a zoom where names are TREE_LABEL_PX tall: as tall as the tree needs (up to a limit), never a one-node tree blown up.

@@ -107,6 +107,9 @@ let report: AnalysisReport | null = null;
 let listing: WorldListing | null = null;
 let drawnGraph: DrawnGraph | null = null;
 
+/** By name, by code point: localeCompare's first use loads a collator, a long task on a page that lists a thousand names. */
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 function names(): Map<string, string> {
   return new Map((report?.agents ?? []).map((a) => [a.id, a.name]));
 }
@@ -238,7 +241,7 @@ function describeGraph(g: DrawnGraph): void {
   };
 }
 
-function renderTopics(): void {
+async function renderTopics(): Promise<void> {
   const box = $('topics');
   dropChart('diffusion');
   dropGraphs('tree-');
@@ -260,7 +263,7 @@ function renderTopics(): void {
     const tree = el('div', { className: 'cy tree', id: `tree-${t.name}` });
     const interview = t.aware_interview !== null ? ` · interview: ${t.aware_interview} of ${t.interviewed} said they knew` : '';
     box.append(el('h3', { textContent: `${t.name}: “${t.phrase}” — who told whom${interview}` }), tree);
-    diffusionTree(`tree-${t.name}`, tree, t, (agent, gameMs) => showReplayLink(gameMs, `${names().get(agent) ?? agent} first heard of ${t.name}`, agent));
+    await diffusionTree(`tree-${t.name}`, tree, t, (agent, gameMs) => showReplayLink(gameMs, `${names().get(agent) ?? agent} first heard of ${t.name}`, agent));
   }
 }
 
@@ -293,7 +296,7 @@ function renderDensity(): void {
 
 /** The conversation filters for this window and world: its agents, no place yet (the first list names them), no words. */
 function renderConversationFilters(): void {
-  const agents = [...(report?.agents ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const agents = [...(report?.agents ?? [])].sort(byName);
   for (const id of ['conv-agent', 'conv-other']) {
     const s = $<HTMLSelectElement>(id);
     s.replaceChildren(s.options[0], ...agents.map((a) => el('option', { value: a.id, textContent: a.name })));
@@ -302,6 +305,10 @@ function renderConversationFilters(): void {
   places.replaceChildren(places.options[0]);
   $<HTMLInputElement>('conv-q').value = '';
 }
+
+const CONVERSATIONS_A_TASK = 40;
+/** Lists asked for so far: a list still being drawn stops when another is asked for. */
+let conversationLots = 0;
 
 async function renderConversations(filter: Record<string, string | undefined>, title?: string): Promise<ConversationView[]> {
   // The report's own window (to the game ms), so that the list and the summary count the same conversations:
@@ -315,7 +322,15 @@ async function renderConversations(filter: Record<string, string | undefined>, t
     const seen = [...new Set(conversations.map((c) => c.arena.split(': ')[0]))].sort();
     places.append(...seen.map((p) => el('option', { value: p, textContent: p })));
   }
-  $('conv-list').replaceChildren(...conversations.map(conversationItem));
+  // A few dozen at a time, each lot in a task of its own: hundreds of transcripts at once held the page.
+  const list = $('conv-list');
+  const lot = ++conversationLots;
+  list.replaceChildren();
+  for (let i = 0; i < conversations.length; i += CONVERSATIONS_A_TASK) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (lot !== conversationLots) break;
+    list.append(...conversations.slice(i, i + CONVERSATIONS_A_TASK).map(conversationItem));
+  }
   return conversations;
 }
 
@@ -341,7 +356,7 @@ function renderDayControls(): void {
   if (!report) return;
   const agents = $<HTMLSelectElement>('day-agent');
   const previous = agents.value;
-  agents.replaceChildren(...[...report.agents].sort((a, b) => a.name.localeCompare(b.name)).map((a) => el('option', { value: a.id, textContent: a.name })));
+  agents.replaceChildren(...[...report.agents].sort(byName).map((a) => el('option', { value: a.id, textContent: a.name })));
   if (previous && report.agents.some((a) => a.id === previous)) agents.value = previous;
   const days = $<HTMLSelectElement>('day-date');
   const first = Math.floor(report.window.from_ms / 86_400_000);
