@@ -63,12 +63,20 @@ async function benchAnalysis(): Promise<Record<string, number>> {
       const page = await browser.context.newPage();
       await page.addInitScript({
         content:
-          'window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })' +
+          'window.__name = (f) => f; window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })' +
           ".observe({ type: 'longtask', buffered: true });",
       });
       await page.goto(`${server.url}/analysis`, { waitUntil: 'commit' });
       const ok = await page
-        .waitForFunction('window.__analysis?.ready === true || !!window.__analysis?.error', null, { timeout: 120_000, polling: 100 })
+        // A function, not a string: the page's CSP allows no eval.
+        .waitForFunction(
+          () => {
+            const a = (window as Window & { __analysis?: { ready: boolean; error: string | null } }).__analysis;
+            return a?.ready === true || !!a?.error;
+          },
+          null,
+          { timeout: 120_000, polling: 100 },
+        )
         .then(() => page.evaluate('window.__analysis.error === null'))
         .catch(() => false);
       // The graph's first frame comes after the mark: a moment more for any task it takes.
@@ -77,6 +85,7 @@ async function benchAnalysis(): Promise<Record<string, number>> {
       longest.push(Math.round((await page.evaluate('Math.max(0, ...window.__longTasks)')) as number));
       await page.close();
     }
+    console.error(`analysis page at ${AGENTS}: ready ${JSON.stringify(ready)} ms, longest task ${JSON.stringify(longest)} ms`);
     return {
       [`client.analysis_ready_ms.agents_${AGENTS}`]: median(ready),
       [`client.analysis_long_task_ms.agents_${AGENTS}`]: Math.max(...longest),
