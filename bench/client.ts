@@ -135,9 +135,11 @@ async function benchResearcher(): Promise<Record<string, number>> {
       if ((await page.evaluate(() => (window as PageWindow).__smalltown!.inspected())) !== target.id)
         await page.evaluate((id) => (window as PageWindow).__smalltown!.follow(id), target.id);
       if (i >= TRIES) {
-        // The rest of the twenty clicks: only the click is timed.
+        // The rest of the twenty clicks: only the click is timed; then back to the whole town, held still.
         await page.keyboard.press('Escape');
-        await new Promise((r) => setTimeout(r, 800));
+        await page.evaluate(() => (window as PageWindow).__smalltown!.follow(null));
+        await page.keyboard.press('0');
+        await new Promise((r) => setTimeout(r, 1500));
         continue;
       }
       await new Promise((r) => setTimeout(r, 2500));
@@ -206,6 +208,7 @@ async function loneAgent(page: Page, k: number): Promise<{ id: string; name: str
   );
   const scored = agents.map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }));
   scored.sort((p, q) => q.gap - p.gap);
+  if (scored.length === 0) throw new Error('no agent stands still on screen to click');
   const { id, name, x, y } = scored[k % scored.length].a;
   return { id, name, x, y };
 }
