@@ -162,7 +162,7 @@ async function loadAll(): Promise<void> {
   $<HTMLInputElement>('to').value = sel.to || report.window.to;
   $('summary').textContent =
     `${report.agents.length} agents · ${report.window.days} game days · ${report.conversations.total} ` +
-    `conversations · mind: ${report.mind ?? '?'}${report.scenario ? ` · scenario ${report.scenario.name}` : ''}`;
+    `conversation${report.conversations.total === 1 ? '' : 's'} · mind: ${report.mind ?? '?'}${report.scenario ? ` · scenario ${report.scenario.name}` : ''}`;
   renderDownloads();
   await section('topics', renderTopics);
   await section('band', () => renderBand($('band-section'), location.search));
