@@ -90,6 +90,24 @@ describe('the diffusion band over seeds', () => {
       expect(await page.locator('#band-section canvas').evaluateAll((cs) => cs.map((c) => c.id))).toEqual(['band-party', 'band-candidacy']);
       expect(await page.locator('#band-section h3').first().textContent()).toMatch(/^party: .* — at the end \d+\.\d ± \d+\.\d of 25$/);
       expect(new URL(page.url()).searchParams.get('seeds')).toBe('vday');
+      // Round game hours along x, from the run's start; a legend whose every entry has a drawn swatch (band, mean, each world).
+      const axis = await page.evaluate(() => window.__analysis!.axisLabels('band-party'));
+      expect(axis.ticks.length).toBeGreaterThanOrEqual(2);
+      for (const t of axis.ticks) expect(t.text).toMatch(/^\d\d:00 /);
+      expect(axis.legend).toBe(3);
+      expect(await page.locator('#band-section .muted').textContent()).toContain('clamped to 0–25');
+      fs.mkdirSync('test-results', { recursive: true });
+      await page.setViewportSize({ width: 1280, height: 1800 });
+      await page.locator('#band-section').screenshot({ path: path.join('test-results', 'analysis-band.png') });
+      // A topic only one agent knew: its tree is one node, drawn at its own size, not blown up to fill the box.
+      const trees = await page.evaluate(() => window.__analysis!.trees());
+      const single = trees.find((t) => t.nodes === 1);
+      if (single) {
+        expect(single.labelPx).toBeLessThanOrEqual(16);
+        await page.locator(`#tree-${single.name}`).screenshot({ path: path.join('test-results', 'analysis-one-node-tree.png') });
+      }
+      for (const t of trees) expect(t.labelPx, t.name).toBeGreaterThanOrEqual(9);
+      await page.setViewportSize({ width: 1400, height: 1800 });
       // Another window width redraws the chart to its box's new width.
       const width = () => page.locator('#band-party').evaluate((c) => [c.clientWidth, c.parentElement!.clientWidth]);
       const [before] = await width();

@@ -10,7 +10,7 @@ import { readWorldFacts } from '../../server/src/analysis/facts';
 import { answerIsAware, clausesOf, topicWordRule } from '../../server/src/analysis/metrics';
 import { agentDay, findConversations } from '../../server/src/analysis/browse';
 import { exportConversations, exportEdges, exportEvents, exportGraphml, exportMemories, exportSeries } from '../../server/src/analysis/exports';
-import { meanSd, meanSdCi, summariseSeeds, tQuantile975 } from '../../server/src/analysis/seeds';
+import { meanSd, meanSdCi, possibleRange, seedsMarkdown, summariseSeeds, tQuantile975 } from '../../server/src/analysis/seeds';
 import { Rng } from '../../server/src/sim/rng';
 import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { ScenarioSchema } from '../../server/src/analysis/scenario';
@@ -153,6 +153,8 @@ describe('metrics of a hand-built world', () => {
     expect([later.topics[0].aware_start, later.topics[0].aware_end]).toEqual([2, 3]);
     expect(later.density.start).toBeCloseTo(2 / 3, 3);
     expect(later.conversations.total).toBe(1);
+    // The conversation browser counts the same window the same way.
+    expect(findConversations(w.db, { fromGameMs: later.window.from_ms, toGameMs: later.window.to_ms }).total).toBe(1);
     expect(later.llm.calls).toBe(2);
   });
 
@@ -173,6 +175,8 @@ describe('metrics of a hand-built world', () => {
     expect(findConversations(w.db, { place: 'Cafe' }).conversations.map((c) => c.id)).toEqual([1]);
     expect(findConversations(w.db, { fromGameMs: T0 + 2 * HOUR }).conversations.map((c) => c.id)).toEqual([2]);
     expect(findConversations(w.db, { text: 'FLOWERS' }).conversations.map((c) => c.id)).toEqual([2]);
+    // The window is the report's: conversations that started in it, whatever their end.
+    expect(findConversations(w.db, { fromGameMs: r.window.from_ms, toGameMs: r.window.to_ms }).total).toBe(r.conversations.total);
     expect(findConversations(w.db, { text: 'nothing like this' }).total).toBe(0);
   });
 
@@ -220,6 +224,21 @@ describe('metrics of a hand-built world', () => {
     const rows = summariseSeeds([r, { ...r, density: { ...r.density, end: 0.5 } }]);
     expect(rows.find((x) => x.figure === 'density.end')).toMatchObject({ values: [1, 0.5], mean: 0.75 });
     expect(rows.find((x) => x.figure === 'topics.party.aware_end')).toMatchObject({ mean: 3, sd: 0, ci95: [3, 3] });
+  });
+
+  it('clamps an interval to what the figure can be, and the table marks it', () => {
+    // Density 1 and 0.5 over two seeds: the t-interval (12.7 × sd / √2) runs far past 0 and 1.
+    const rows = summariseSeeds([r, { ...r, density: { ...r.density, end: 0.5 } }]);
+    const density = rows.find((x) => x.figure === 'density.end')!;
+    expect(density.ci95).toEqual([0, 1]);
+    expect(density.clamped).toBe(true);
+    expect(rows.find((x) => x.figure === 'topics.party.aware_end')!.clamped).toBe(false);
+    expect(possibleRange('topics.party.aware_end', 25)).toEqual([0, 25]);
+    expect(possibleRange('attendance[0] Hobbs Cafe.attended_share_of_invited', 25)).toEqual([0, 1]);
+    expect(possibleRange('conversations.total', 25)).toEqual([0, Infinity]);
+    const table = seedsMarkdown('party', [1, 2], ['a', 'b'], rows);
+    expect(table).toContain('| density.end | 0.750 ± 0.354 | 0 to 1 * |');
+    expect(table).toContain('An interval marked * reached past what the figure can be');
   });
 
   it('covers the true mean 95% of the time over 3 seeds, where a normal interval would cover far less', () => {

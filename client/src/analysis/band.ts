@@ -4,7 +4,7 @@
 // reads /api/analysis/band and draws with Chart.js (charts.ts registers the parts, Filler included).
 import { Chart } from 'chart.js';
 import type { DiffusionBand } from '@protocol/band';
-import { PALETTE, shortTime } from './charts';
+import { PALETTE, groupThousands, timeAxis, valueAxis } from './charts';
 
 const charts = new Map<string, Chart>();
 
@@ -43,7 +43,9 @@ export async function renderBand(box: HTMLElement, search: string): Promise<Diff
   head.textContent = `Information diffusion over ${band.worlds.length} seeds`;
   const note = document.createElement('p');
   note.className = 'muted';
-  note.textContent = `Mean of the agents aware (line), its 95% interval (Student's t, shaded) and each world (thin): ${band.worlds.join(', ')}.`;
+  note.textContent =
+    `Mean of the agents aware (line), its 95% interval (Student's t, shaded; clamped to 0–${groupThousands(band.agents)}, ` +
+    `what is possible) and each world (thin): ${band.worlds.join(', ')}.`;
   box.append(head, note);
   for (const [i, topic] of band.topics.entries()) {
     const wrap = document.createElement('div');
@@ -64,13 +66,15 @@ export async function renderBand(box: HTMLElement, search: string): Promise<Diff
         type: 'line',
         data: {
           datasets: [
-            { label: '95% interval (low)', data: at((p) => p.lo), borderWidth: 0, pointRadius: 0, fill: false },
+            // The interval's lower edge: the shaded band is filled from the upper edge down to it. Not in the legend.
+            { label: '95% interval, low', data: at((p) => p.lo), borderWidth: 0, pointRadius: 0, fill: false },
             { label: '95% interval', data: at((p) => p.hi), borderWidth: 0, pointRadius: 0, backgroundColor: `${colour}44`, fill: '-1' },
             { label: 'mean', data: at((p) => p.mean), borderColor: colour, backgroundColor: colour, pointRadius: 2 },
             ...band.worlds.map((w, k) => ({
               label: w,
               data: at((p) => p.values[k]),
               borderColor: `${colour}66`,
+              backgroundColor: `${colour}66`,
               borderWidth: 1,
               pointRadius: 0,
               stepped: true,
@@ -79,11 +83,28 @@ export async function renderBand(box: HTMLElement, search: string): Promise<Diff
         },
         options: {
           maintainAspectRatio: false,
+          // The run's own span, on the same round game hours as every other chart on the page.
           scales: {
-            x: { type: 'linear', ticks: { callback: (v) => shortTime(Number(v)), maxRotation: 0 } },
-            y: { beginAtZero: true, max: band.agents, title: { display: true, text: 'agents aware' } },
+            x: timeAxis(topic.points[0]?.ms ?? 0, topic.points.at(-1)?.ms ?? 0),
+            y: valueAxis(
+              topic.points.flatMap((p) => [p.hi, ...p.values]),
+              { limit: band.agents, integer: true, title: `agents aware (of ${groupThousands(band.agents)})` },
+            ),
           },
-          plugins: { legend: { labels: { filter: (item) => item.datasetIndex !== undefined && item.datasetIndex <= 2 } } },
+          plugins: {
+            legend: {
+              labels: {
+                // The band, the mean, and one entry for the worlds' own curves: each legend entry has a swatch that is drawn.
+                generateLabels: (chart) =>
+                  Chart.defaults.plugins.legend.labels
+                    .generateLabels(chart)
+                    .filter((item) => item.datasetIndex !== undefined && item.datasetIndex >= 1 && item.datasetIndex <= 3)
+                    .map((item) => (item.datasetIndex === 3 ? { ...item, text: 'each world' } : item)),
+              },
+              // Clicking the "each world" entry would hide only the first world: the legend only names.
+              onClick: () => {},
+            },
+          },
         },
       }),
     );

@@ -71,7 +71,7 @@ export function tickStepHours(min: number, max: number, widthPx: number): number
 }
 
 /** A time axis from min to max with ticks on whole game hours, as many as its width has room for; each label is the time over the date. */
-const timeAxis = (min: number, max: number) => ({
+export const timeAxis = (min: number, max: number) => ({
   type: 'linear' as const,
   min,
   max,
@@ -87,6 +87,45 @@ const timeAxis = (min: number, max: number) => ({
     autoSkipPadding: 8,
   },
 });
+
+/**
+ * A value axis that fits its data: from 0 to a little over the largest value (Chart.js rounds it to a nice
+ * tick), never past `limit` (what is possible: every agent, a density of 1); whole numbers only for counts.
+ * Tick labels are formatted here, to as many decimals as the step between ticks needs.
+ */
+export function valueAxis(values: number[], o: { limit?: number; integer?: boolean; title: string; stacked?: boolean }) {
+  const top = Math.max(0, ...values.filter(Number.isFinite));
+  const limit = o.limit ?? Infinity;
+  // Near the limit the limit is the top (a curve that reaches everyone ends at the top of the chart); an empty chart shows 0–1.
+  const max = top === 0 ? (o.integer ? Math.min(limit, 5) : Math.min(limit, 1)) : top * 1.15 >= limit ? limit : undefined;
+  return {
+    beginAtZero: true,
+    min: 0,
+    max,
+    stacked: o.stacked,
+    grace: max === undefined ? '10%' : undefined,
+    title: { display: true, text: o.title },
+    ticks: {
+      precision: o.integer ? 0 : undefined,
+      callback: (v: string | number, i: number, ticks: Array<{ value: number }>) => formatTick(Number(v), ticks.length > 1 ? Math.abs(ticks[1].value - ticks[0].value) : 1),
+    },
+  };
+}
+
+/** A tick's number with the decimals its step needs (0.002 steps: "0.006"; steps of 50: "150"), thousands grouped. */
+export function formatTick(value: number, step: number): string {
+  const decimals = step > 0 && step < 1 ? Math.min(6, Math.ceil(-Math.log10(step) - 1e-9)) : 0;
+  const [whole, frac] = value.toFixed(decimals).split('.');
+  return frac ? `${groupThousands(whole)}.${frac}` : groupThousands(whole);
+}
+
+/**
+ * A whole number with its thousands grouped ("3,482"). Not toLocaleString: the first Intl number format a
+ * page makes takes tens of ms (hundreds on a busy machine), a long task while the page loads.
+ */
+export function groupThousands(n: number | string): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
 
 /** The game time at a click: the nearest point's x, or the x under the pointer. */
 function clickedTime(chart: Chart, event: ChartEvent, elements: ActiveElement[]): number | null {
@@ -109,7 +148,7 @@ export function lineChart(
   name: string,
   canvas: HTMLCanvasElement,
   series: Series[],
-  o: { yMax?: number; yLabel: string; onClick(gameMs: number): void },
+  o: { yLimit?: number; integer?: boolean; yLabel: string; onClick(gameMs: number): void },
 ): Chart {
   const xs = series.flatMap((s) => s.points.map((p) => p.x));
   return keep(
@@ -132,7 +171,13 @@ export function lineChart(
         options: {
           maintainAspectRatio: false,
           interaction: { mode: 'nearest', intersect: false, axis: 'x' },
-          scales: { x: timeAxis(Math.min(...xs), Math.max(...xs)), y: { beginAtZero: true, max: o.yMax, title: { display: true, text: o.yLabel } } },
+          scales: {
+            x: timeAxis(Math.min(...xs), Math.max(...xs)),
+            y: valueAxis(
+              series.flatMap((s) => s.points.map((p) => p.y)),
+              { limit: o.yLimit, integer: o.integer, title: o.yLabel },
+            ),
+          },
           plugins: { tooltip: { callbacks: { title: (items) => shortTime(Number((items[0]?.raw as { x: number }).x)) } } },
           onClick: (event, elements, chart) => {
             const t = clickedTime(chart, event, elements);
@@ -170,7 +215,10 @@ export function hourlyBars(
           maintainAspectRatio: false,
           scales: {
             x: { ...timeAxis(hours[0], (hours.at(-1) ?? 0) + 3_600_000), stacked: true },
-            y: { stacked: true, beginAtZero: true, title: { display: true, text: 'calls per game hour' } },
+            y: valueAxis(
+              hours.map((_, k) => stacks.reduce((sum, s) => sum + (s.values[k] ?? 0), 0)),
+              { integer: true, stacked: true, title: 'calls per game hour' },
+            ),
           },
           onClick: (event, elements, chart) => {
             const t = clickedTime(chart, event, elements);

@@ -4,9 +4,9 @@
 import type { AnalysisReport, ConversationView, WorldListing } from '@protocol/analysis';
 import { formatIsoMinute, parseIsoMinute } from '@protocol/time';
 import { api, type Selection } from './api';
-import { chartByName, chartNames, dropChart, hourlyBars, lineChart, shortTime, timeline } from './charts';
-import { diffusionTree, dropGraphs, graphByName, relationshipGraph } from './graph';
-import { bandQuery, renderBand } from './band';
+import { chartByName, chartNames, dropChart, groupThousands, hourlyBars, lineChart, shortTime, timeline } from './charts';
+import { diffusionTree, dropGraphs, graphByName, relationshipGraph, type DrawnGraph } from './graph';
+import { bandChart, bandQuery, renderBand } from './band';
 import { lastReplayLink, linkTo, setLinkWorld, showReplayLink } from './links';
 
 declare global {
@@ -16,6 +16,8 @@ declare global {
       ready: boolean;
       error: string | null;
       graph(name: string): { nodes: number; edges: number } | null;
+      /** The relationship graph's data: every agent and tie, drawn or not yet. */
+      graphTotals(): { nodes: number; edges: number };
       /** Data points of each dataset of a chart. */
       chartPoints(name: string): number[];
       charts(): string[];
@@ -26,6 +28,8 @@ declare global {
       lastLink(): string | null;
       /** The x-axis labels a chart draws, left to right (canvas px), and how many legend entries it shows. */
       axisLabels(name: string): { ticks: Array<{ left: number; right: number; text: string }>; legend: number };
+      /** Each who-told-whom tree: its topic, nodes, and its names' size on screen (px). */
+      trees(): Array<{ name: string; nodes: number; labelPx: number }>;
       /** Pairs of a graph's node labels whose drawn boxes overlap. */
       labelOverlaps(name: string): string[];
     };
@@ -44,8 +48,11 @@ const hooks: NonNullable<Window['__analysis']> = {
   ready: false,
   error: null,
   graph(name) {
-    const cy = graphByName(name);
-    return cy ? { nodes: cy.nodes().length, edges: cy.edges().length } : null;
+    const g = graphByName(name);
+    return g ? { nodes: g.nodes(), edges: g.edges() } : null;
+  },
+  graphTotals() {
+    return { nodes: drawnGraph?.agents ?? 0, edges: drawnGraph?.total ?? 0 };
   },
   chartPoints(name) {
     return chartByName(name)?.data.datasets.map((d) => d.data.length) ?? [];
@@ -59,16 +66,16 @@ const hooks: NonNullable<Window['__analysis']> = {
     return { x: box.left + point.x, y: box.top + point.y };
   },
   edgePosition(name, index) {
-    const cy = graphByName(name);
-    const edge = cy?.edges()[index];
-    if (!cy || !edge) return null;
-    const box = cy.container()!.getBoundingClientRect();
-    const mid = edge.renderedMidpoint();
-    return { x: box.left + mid.x, y: box.top + mid.y };
+    return graphByName(name)?.edgeMidpoint(index) ?? null;
   },
   lastLink: lastReplayLink,
+  trees: () =>
+    (report?.topics ?? []).flatMap((t) => {
+      const g = graphByName(`tree-${t.name}`);
+      return g ? [{ name: t.name, nodes: g.nodes(), labelPx: g.labelPx() }] : [];
+    }),
   axisLabels(name) {
-    const chart = chartByName(name);
+    const chart = chartByName(name) ?? bandChart(name.replace(/^band-/, ''));
     if (!chart) return { ticks: [], legend: 0 };
     const ctx = chart.ctx;
     const ticks = chart.scales.x.getLabelItems().map((item) => {
@@ -83,13 +90,11 @@ const hooks: NonNullable<Window['__analysis']> = {
     return { ticks: ticks.sort((a, b) => a.left - b.left), legend };
   },
   labelOverlaps(name) {
-    const cy = graphByName(name);
-    if (!cy) return [];
-    const boxes = cy.nodes().map((n) => ({ id: n.id(), b: n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }) }));
+    const boxes = graphByName(name)?.labelBoxes() ?? [];
     const out: string[] = [];
     for (let i = 0; i < boxes.length; i++)
       for (let j = i + 1; j < boxes.length; j++) {
-        const [p, q] = [boxes[i].b, boxes[j].b];
+        const [p, q] = [boxes[i], boxes[j]];
         if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) out.push(`${boxes[i].id}/${boxes[j].id}`);
       }
     return out;
@@ -100,6 +105,10 @@ window.__analysis = hooks;
 let sel: Selection = { world: null, from: '', to: '' };
 let report: AnalysisReport | null = null;
 let listing: WorldListing | null = null;
+let drawnGraph: DrawnGraph | null = null;
+
+/** By name, by code point: localeCompare's first use loads a collator, a long task on a page that lists a thousand names. */
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 function names(): Map<string, string> {
   return new Map((report?.agents ?? []).map((a) => [a.id, a.name]));
@@ -141,26 +150,44 @@ async function loadAll(): Promise<void> {
   hooks.ready = false;
   hooks.error = null;
   status.textContent = 'computing…';
+  drawnGraph = null;
   setLinkWorld(sel.world);
   writeUrl();
+  const generation = ++loads;
+  // The graph is fetched and laid out (in a worker) meanwhile: the report is computed and the other
+  // sections drawn while it runs, each in a task of its own, so that none holds the page for long.
+  const graphDrawn = renderGraph(() => generation === loads);
   report = await api.report(sel);
   $<HTMLInputElement>('from').value = sel.from || report.window.from;
   $<HTMLInputElement>('to').value = sel.to || report.window.to;
   $('summary').textContent =
     `${report.agents.length} agents · ${report.window.days} game days · ${report.conversations.total} ` +
-    `conversations · mind: ${report.mind ?? '?'}${report.scenario ? ` · scenario ${report.scenario.name}` : ''}`;
+    `conversation${report.conversations.total === 1 ? '' : 's'} · mind: ${report.mind ?? '?'}${report.scenario ? ` · scenario ${report.scenario.name}` : ''}`;
   renderDownloads();
-  await renderGraph();
-  renderTopics();
-  await renderBand($('band-section'), location.search);
-  renderDensity();
-  renderConversationFilters();
-  await renderConversations({});
-  renderDayControls();
-  await renderDay();
-  renderLlm();
+  await section('topics', renderTopics);
+  await section('band', () => renderBand($('band-section'), location.search));
+  await section('density', renderDensity);
+  await section('conversation filters', renderConversationFilters);
+  await section('conversations', () => renderConversations({}));
+  await section('day controls', renderDayControls);
+  await section('day', renderDay);
+  await section('llm', renderLlm);
+  await graphDrawn;
+  if (generation !== loads) return;
   status.textContent = '';
+  performance.mark('analysis:ready');
   hooks.ready = true;
+}
+
+/** Loads of the page's data so far: a graph laid out for an earlier one is not drawn. */
+let loads = 0;
+
+/** Runs one section's drawing in a task of its own, timed as a performance measure (`analysis:<name>`). */
+async function section(name: string, draw: () => unknown): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const t0 = performance.now();
+  await draw();
+  performance.measure(`analysis:${name}`, { start: t0, end: performance.now() });
 }
 
 function renderDownloads(): void {
@@ -175,9 +202,13 @@ function renderDownloads(): void {
   $('downloads').replaceChildren('⬇ ', ...items.map(([what, label]) => el('a', { href: api.exportUrl(sel, what), textContent: label, download: '' })));
 }
 
-async function renderGraph(): Promise<void> {
+async function renderGraph(isCurrent: () => boolean): Promise<void> {
+  const more = $<HTMLButtonElement>('graph-more');
+  more.hidden = true;
+  $('graph-count').textContent = '';
   const g = await api.graph(sel);
-  relationshipGraph(
+  if (!isCurrent()) return;
+  drawnGraph = await relationshipGraph(
     $('graph'),
     g,
     (a, b) => {
@@ -189,10 +220,28 @@ async function renderGraph(): Promise<void> {
       $('conversations-section').scrollIntoView({ block: 'nearest' });
     },
     (id) => showReplayLink(report!.window.to_ms, `${names().get(id) ?? id} at the end of the window`, id),
+    (note) => (status.textContent = note),
+    isCurrent,
   );
+  if (drawnGraph) describeGraph(drawnGraph);
 }
 
-function renderTopics(): void {
+/** Says how many ties are drawn, and offers the rest. */
+function describeGraph(g: DrawnGraph): void {
+  const more = $<HTMLButtonElement>('graph-more');
+  const n = groupThousands;
+  const agents = g.agents;
+  $('graph-count').textContent =
+    g.shown < g.total ? `${n(agents)} agents; the ${n(g.shown)} strongest of ${n(g.total)} ties drawn.` : `${n(agents)} agents, ${n(g.total)} ties.`;
+  more.hidden = g.shown >= g.total;
+  more.textContent = `draw all ${n(g.total)} ties`;
+  more.onclick = () => {
+    g.showAll();
+    describeGraph(g);
+  };
+}
+
+async function renderTopics(): Promise<void> {
   const box = $('topics');
   dropChart('diffusion');
   dropGraphs('tree-');
@@ -208,13 +257,13 @@ function renderTopics(): void {
     'diffusion',
     canvas,
     report.topics.map((t) => ({ label: `${t.name} (${t.aware_start} → ${t.aware_end} of ${n})`, points: t.series.map((p) => ({ x: p.ms, y: p.aware })) })),
-    { yMax: n, yLabel: 'agents aware', onClick: (t) => showReplayLink(t, 'from the diffusion curve') },
+    { yLimit: n, integer: true, yLabel: `agents aware (of ${groupThousands(n)})`, onClick: (t) => showReplayLink(t, 'from the diffusion curve') },
   );
   for (const t of report.topics) {
     const tree = el('div', { className: 'cy tree', id: `tree-${t.name}` });
     const interview = t.aware_interview !== null ? ` · interview: ${t.aware_interview} of ${t.interviewed} said they knew` : '';
     box.append(el('h3', { textContent: `${t.name}: “${t.phrase}” — who told whom${interview}` }), tree);
-    diffusionTree(`tree-${t.name}`, tree, t, (agent, gameMs) => showReplayLink(gameMs, `${names().get(agent) ?? agent} first heard of ${t.name}`, agent));
+    await diffusionTree(`tree-${t.name}`, tree, t, (agent, gameMs) => showReplayLink(gameMs, `${names().get(agent) ?? agent} first heard of ${t.name}`, agent));
   }
 }
 
@@ -225,8 +274,8 @@ function renderDensity(): void {
     $<HTMLCanvasElement>('density-chart'),
     [{ label: `density (${report.density.start} → ${report.density.end})`, points: report.density.series.map((p) => ({ x: p.ms, y: p.density })) }],
     {
-      yMax: 1,
-      yLabel: 'pairs who know each other',
+      yLimit: 1,
+      yLabel: 'share of pairs who know each other',
       onClick: (t) => showReplayLink(t, 'from the density curve'),
     },
   );
@@ -247,7 +296,7 @@ function renderDensity(): void {
 
 /** The conversation filters for this window and world: its agents, no place yet (the first list names them), no words. */
 function renderConversationFilters(): void {
-  const agents = [...(report?.agents ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const agents = [...(report?.agents ?? [])].sort(byName);
   for (const id of ['conv-agent', 'conv-other']) {
     const s = $<HTMLSelectElement>(id);
     s.replaceChildren(s.options[0], ...agents.map((a) => el('option', { value: a.id, textContent: a.name })));
@@ -257,8 +306,15 @@ function renderConversationFilters(): void {
   $<HTMLInputElement>('conv-q').value = '';
 }
 
+const CONVERSATIONS_A_TASK = 40;
+/** Lists asked for so far: a list still being drawn stops when another is asked for. */
+let conversationLots = 0;
+
 async function renderConversations(filter: Record<string, string | undefined>, title?: string): Promise<ConversationView[]> {
-  const { total, conversations } = await api.conversations(sel, { ...filter, limit: '300' });
+  // The report's own window (to the game ms), so that the list and the summary count the same conversations:
+  // a live world's window ends when its report was made, not when this list is asked for.
+  const window = report ? { from: String(report.window.from_ms), to: String(report.window.to_ms) } : {};
+  const { total, conversations } = await api.conversations({ ...sel, ...window }, { ...filter, limit: '300' });
   const shown = total > conversations.length ? ` (the last ${conversations.length} shown)` : '';
   $('conv-count').textContent = `${title ? `${title}: ` : ''}${total} conversation${total === 1 ? '' : 's'}${shown}`;
   const places = $<HTMLSelectElement>('conv-place');
@@ -266,7 +322,15 @@ async function renderConversations(filter: Record<string, string | undefined>, t
     const seen = [...new Set(conversations.map((c) => c.arena.split(': ')[0]))].sort();
     places.append(...seen.map((p) => el('option', { value: p, textContent: p })));
   }
-  $('conv-list').replaceChildren(...conversations.map(conversationItem));
+  // A few dozen at a time, each lot in a task of its own: hundreds of transcripts at once held the page.
+  const list = $('conv-list');
+  const lot = ++conversationLots;
+  list.replaceChildren();
+  for (let i = 0; i < conversations.length; i += CONVERSATIONS_A_TASK) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (lot !== conversationLots) break;
+    list.append(...conversations.slice(i, i + CONVERSATIONS_A_TASK).map(conversationItem));
+  }
   return conversations;
 }
 
@@ -292,7 +356,7 @@ function renderDayControls(): void {
   if (!report) return;
   const agents = $<HTMLSelectElement>('day-agent');
   const previous = agents.value;
-  agents.replaceChildren(...[...report.agents].sort((a, b) => a.name.localeCompare(b.name)).map((a) => el('option', { value: a.id, textContent: a.name })));
+  agents.replaceChildren(...[...report.agents].sort(byName).map((a) => el('option', { value: a.id, textContent: a.name })));
   if (previous && report.agents.some((a) => a.id === previous)) agents.value = previous;
   const days = $<HTMLSelectElement>('day-date');
   const first = Math.floor(report.window.from_ms / 86_400_000);

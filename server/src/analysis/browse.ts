@@ -46,6 +46,7 @@ export interface ConversationQuery {
   pair?: [string, string];
   /** A sector or arena where it took place. */
   place?: string;
+  /** Conversations that started from `fromGameMs` to `toGameMs` (both included): the window the report counts. */
   fromGameMs?: number;
   toGameMs?: number;
   /** Words in the summary or any line (case-insensitive). */
@@ -70,7 +71,7 @@ export function findConversations(
     if (q.agent && c.a !== q.agent && c.b !== q.agent) return false;
     if (q.pair && !((c.a === q.pair[0] && c.b === q.pair[1]) || (c.a === q.pair[1] && c.b === q.pair[0]))) return false;
     if (q.place && c.arena !== q.place && !c.arena.startsWith(`${q.place}:`)) return false;
-    if (q.fromGameMs !== undefined && (c.endGameMs ?? c.startGameMs) < q.fromGameMs) return false;
+    if (q.fromGameMs !== undefined && c.startGameMs < q.fromGameMs) return false;
     if (q.toGameMs !== undefined && c.startGameMs > q.toGameMs) return false;
     return true;
   });

@@ -8,8 +8,21 @@ export interface SeedFigure {
   values: number[];
   mean: number;
   sd: number;
-  /** The 95% confidence interval of the mean, [low, high]; the mean itself when there is one value. */
+  /**
+   * The 95% confidence interval of the mean, [low, high]; the mean itself when there is one value. Clamped
+   * to what the figure can be (a count 0 to the agents, a share or a density 0 to 1, a total 0 or more).
+   */
   ci95: [number, number];
+  /** The t-interval reached past what is possible and was clamped (the table says so). */
+  clamped: boolean;
+}
+
+/** What a headline figure can be, for `agents` agents: its lowest and highest possible value. */
+export function possibleRange(figure: string, agents: number): [number, number] {
+  if (figure === 'agents') return [1, Infinity];
+  if (/^density\.|share/.test(figure)) return [0, 1];
+  if (/^topics\..*\.aware_|^attendance\[/.test(figure)) return [0, agents];
+  return [0, Infinity];
 }
 
 /** The figures a seed comparison reports, by name, from one report. */
@@ -78,9 +91,13 @@ export function meanSd(values: number[]): { mean: number; sd: number } {
 export function summariseSeeds(reports: Report[]): SeedFigure[] {
   const figures = reports.map(headlineFigures);
   const names = Object.keys(figures[0] ?? {}).filter((k) => figures.every((f) => k in f));
+  const agents = Math.max(...figures.map((f) => f.agents ?? 0));
   return names.map((figure) => {
     const values = figures.map((f) => f[figure]);
-    return { figure, values, ...meanSdCi(values) };
+    const { mean, sd, ci95 } = meanSdCi(values);
+    const [lowest, highest] = possibleRange(figure, agents);
+    const clampedCi: [number, number] = [Math.max(lowest, ci95[0]), Math.min(highest, ci95[1])];
+    return { figure, values, mean, sd, ci95: clampedCi, clamped: clampedCi[0] !== ci95[0] || clampedCi[1] !== ci95[1] };
   });
 }
 
@@ -90,13 +107,14 @@ export function seedsMarkdown(scenario: string, seeds: number[], worlds: string[
     `# ${scenario}: ${seeds.length} seeds`,
     '',
     `Seeds ${seeds.join(', ')}; worlds ${worlds.join(', ')}. Mean ± sample standard deviation; 95% interval of the mean (Student's t, n − 1 df). ` +
-      `The paper's column: Park et al. 2023 (an LLM, one run), for comparison only.`,
+      `An interval marked * reached past what the figure can be (a count: 0 to the agents; a share or a density: 0 to 1; ` +
+      `a total: 0 or more) and is clamped to it. The paper's column: Park et al. 2023 (an LLM, one run), for comparison only.`,
     '',
     '| Figure | Mean ± sd | 95% interval | Paper | Values |',
     '|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])} | ${paperFigure(r.figure)} | ${r.values.map(fmt).join(', ')} |`,
+        `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])}${r.clamped ? ' *' : ''} | ${paperFigure(r.figure)} | ${r.values.map(fmt).join(', ')} |`,
     ),
     '',
   ].join('\n');
