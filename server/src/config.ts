@@ -88,6 +88,8 @@ export const ConfigSchema = z.object({
   conversationMode: z.enum(CONVERSATION_MODES).default('turns'),
   /** Serve the client through Vite with hot reload instead of the built bundle. */
   dev: z.coerce.boolean().default(false),
+  /** Open a world on another town's map and personas than it was made on (town/binding.ts); refused otherwise. */
+  moveWorld: z.boolean().default(false),
   llm: z.object({
     baseURL: optionalText.refine((v) => v === undefined || isHttpUrl(v), 'expected an http(s) URL, like http://localhost:11434/v1'),
     apiKey: optionalText,
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     ablation: env.COGNITION_ABLATION,
     conversationMode: env.CONVERSATION_MODE,
     dev: env.SMALLTOWN_DEV === '1' || env.SMALLTOWN_DEV === 'true' ? true : undefined,
+    moveWorld: env.MOVE_WORLD === '1' || env.MOVE_WORLD === 'true' ? true : undefined,
     llm: {
       baseURL: env.OPENAI_BASE_URL,
       apiKey: env.OPENAI_API_KEY,
@@ -302,6 +305,7 @@ export const ENV_NAMES: Record<string, string> = {
   memoryCacheMb: 'MEMORY_CACHE_MB',
   ablation: 'COGNITION_ABLATION',
   conversationMode: 'CONVERSATION_MODE',
+  moveWorld: 'MOVE_WORLD',
   'llm.baseURL': 'OPENAI_BASE_URL',
   'llm.apiKey': 'OPENAI_API_KEY',
   'llm.model': 'LLM_MODEL',
@@ -401,5 +405,8 @@ export function startGameMs(config: Pick<Config, 'startTime'>): number {
 
 /** `npm start` and `npm run dev`: the environment, plus `--dev` on the command line. */
 export function loadConfigFromProcess(): Config {
-  return loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
+  return loadConfig(process.env, {
+    ...(process.argv.includes('--dev') ? { dev: true } : {}),
+    ...(process.argv.includes('--move-world') ? { moveWorld: true } : {}),
+  });
 }

@@ -15,3 +15,10 @@ export function projectRoot(from: string): string {
 export function projectFile(moduleFile: string, relative: string): string {
   return path.join(projectRoot(moduleFile), relative);
 }
+
+/** A file or folder the way a person named it from the working folder: relative when inside it, else absolute. */
+export function displayPath(file: string): string {
+  const absolute = path.resolve(file);
+  const relative = path.relative(process.cwd(), absolute);
+  return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+}

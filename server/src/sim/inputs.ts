@@ -75,7 +75,7 @@ export function applyInput(step: Step, input: Input): void {
       if (!a) return;
       const c = a.conversationId !== null ? index.conversations.get(a.conversationId) : undefined;
       if (c) endConversation(step, c, 'removed');
-      emit(step, 'agent.removed', a.spec.id, {});
+      emit(step, 'agent.removed', a.spec.id, input.left ? { left: input.left, name: a.spec.name } : {});
       step.out.removed.push(a.spec.id);
       return;
     }

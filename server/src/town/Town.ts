@@ -32,6 +32,7 @@ import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
 import { LlmAbortedError } from '../llm/errors';
 import { seedTexts } from '../agent/operations/interview';
+import { bindWorldToTown, townIdentityOf } from './binding';
 
 /**
  * At close, how long operations in flight may take to finish on their own (a healthy endpoint's answers are
@@ -156,6 +157,10 @@ export class Town implements Composed {
       { clock: wallClock, columnCacheBytes: config.memoryCacheMb * 1024 * 1024 },
     );
     try {
+      // Before anything is written: a world file opened on another town's map or people is refused (binding.ts).
+      const identity = townIdentityOf(config.mapFile, config.personasDir, personas.keys());
+      const moved = bindWorldToTown(db, { world: config.world, file, identity, personaIds: new Set(personas.keys()), moveWorld: config.moveWorld });
+      if (moved) parts.logger.warn(moved);
       const world = createSimWorld(map);
       // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
       const resumed = stateAt(db, world, null);
@@ -277,7 +282,8 @@ export class Town implements Composed {
       // resident whose file is gone leaves.
       const inputs: Input[] = [{ kind: 'restarted' }];
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
-      for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
+      for (const id of present)
+        if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId, left: 'its persona file is gone' });
       // An operator's add the last run logged (the persona seeded) but stopped before a step applied: it arrives now.
       const lastAction = new Map<string, string>();
       for (const e of this.db.events.scan({ kinds: ['operator.action'] }))
