@@ -18,7 +18,7 @@ import type { RuntimeSettings } from '../agent/context';
 import type { Mind } from '../agent/mind';
 import type { ChatStack } from '../llm/stack';
 import type { Embedder } from '../llm/types';
-import { openWorldDb, type WorldDb } from '../store/WorldDb';
+import { isDamage, openWorldDb, restoreAdvice, WorldFileError, type WorldDb } from '../store/WorldDb';
 import { stateAt } from '../history/stateAt';
 import { systemClock, type WallClock } from '../core/wallClock';
 import type { MindBundle, MindHooks } from './minds';
@@ -117,6 +117,8 @@ export class Town implements Composed {
   readonly embedder: Embedder;
   readonly opening: Opening;
   private closed = false;
+  /** A new world's background first start failed: its close leaves no clean-close stamp. */
+  private startFailed = false;
   /** A new world's background first start (see `startInBackground`); resolved at once otherwise. */
   private startup: Promise<void> = Promise.resolve();
   /** Operations whose LLM calls the close stopped. */
@@ -269,7 +271,9 @@ export class Town implements Composed {
       await town.start(personaList, seeded, parts.startInBackground ?? false);
       return town;
     } catch (error) {
-      db.close();
+      // A failed start leaves no clean-close stamp: the next start checks the whole file.
+      db.close({ stamp: false });
+      if (isDamage(error)) throw new WorldFileError(file, `is damaged (${errorText(error)}); ${restoreAdvice(file)}`);
       throw error;
     }
   }
@@ -316,13 +320,15 @@ export class Town implements Composed {
       this.holds.starting(true);
       this.startup = this.begin(personaList, seeded, now).then(
         () => this.holds.starting(false),
-        (error: unknown) =>
-          this.closed
-            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`)
-            : this.logger.error(
+        (error: unknown) => {
+          if (this.closed)
+            return this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`);
+          this.startFailed = true;
+          this.logger.error(
                 `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
                   'the town stays held; a restart seeds the residents not yet seeded',
-              ),
+          );
+        },
       );
     } else {
       await this.begin(personaList, seeded, now);
@@ -396,7 +402,7 @@ export class Town implements Composed {
       if (!(await settlesWithin(this.startup, graceMs)) && this.stack) this.stack.close();
       await this.startup;
       this.log.close();
-      this.db.close();
+      this.db.close({ stamp: !this.startFailed });
       return;
     }
     this.loop.stop();
