@@ -23,6 +23,7 @@ import { mountExportApi } from './api/exports';
 import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
+import { guardMatchmaking } from './api/matchmaking';
 import { clientPage } from './api/clientPages';
 import { formatGameTime } from './protocol/time';
 import { INVALID_TOKEN_MESSAGE } from './protocol/messages';
@@ -100,7 +101,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
   app.disable('x-powered-by');
-  app.use(securityHeaders({ dev: config.dev }));
+  const headers = securityHeaders({ dev: config.dev });
+  app.use(headers);
   if (addresses) app.use(relayHttp(addresses, (world) => host.has(world)));
   app.get('/healthz', (_req, res) => {
     const town = host.get(host.defaultWorld)?.town;
@@ -208,6 +210,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   await gameServer.listen(config.port, config.host);
   const { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds } = config;
   enforceRoomAdmission(server, { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds }, operatorToken);
+  // Last, so it runs first: /matchmake/* held to the API's limits and headers (api/matchmaking.ts).
+  guardMatchmaking(server, headers);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;
