@@ -3,7 +3,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
@@ -24,6 +23,9 @@ import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
 import { guardMatchmaking } from './api/matchmaking';
+import { keptOperatorToken } from './core/operatorToken';
+import { setOperatorTokenThrottle, TokenThrottle } from './core/tokenThrottle';
+import { displayPath } from './core/projectRoot';
 import { clientPage } from './api/clientPages';
 import { formatGameTime } from './protocol/time';
 import { INVALID_TOKEN_MESSAGE } from './protocol/messages';
@@ -85,8 +87,9 @@ export interface StartOptions {
 export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel), options: StartOptions = {}): Promise<RunningTown> {
   // Files and folders first: nothing is written (no data folder, no world file) before every setting passes.
   checkSettingsOnDisk(config);
-  const madeToken = config.operatorToken === undefined;
-  const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
+  const kept = config.operatorToken === undefined ? keptOperatorToken(config.dataDir, config.rotateOperatorToken) : null;
+  const operatorToken = config.operatorToken ?? kept!.token;
+  setOperatorTokenThrottle(new TokenThrottle(Date.now, (address) => logger.warn(`too many wrong operator tokens from ${address}: held back for a minute`)));
   const minds = buildMinds(config, logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const addresses = redis ? new ProcessAddresses(redis.presence) : null;
@@ -242,9 +245,11 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   logger.info(
     `Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}${shared}, Node ${process.version}`,
   );
-  // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
-  if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
-  else logger.info('operator token: the one set in OPERATOR_TOKEN');
+  // A token the user chose is a secret of theirs: never in the log. One the server keeps is shown, with where it is kept.
+  if (kept) {
+    const how = `${kept.made ? 'made now, ' : ''}kept in ${displayPath(kept.file)}; ROTATE_OPERATOR_TOKEN=1 makes a new one`;
+    logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken}; ${how})`);
+  } else logger.info('operator token: the one set in OPERATOR_TOKEN');
   return { url, port, config, town, host, operatorToken, close };
 }
 

@@ -7,6 +7,8 @@ import { PURPOSES, type Purpose } from './llm/types';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
+/** The fewest characters an operator token may have. */
+export const MIN_TOKEN_CHARS = 12;
 const optionalText = z
   .string()
   .optional()
@@ -67,7 +69,12 @@ export const ConfigSchema = z.object({
   tickHz: num(1, 60).default(10),
   /** What the clock does when minds fall behind: 'wait' holds game time until plans arrive; 'run' never waits. */
   clockPolicy: z.enum(['wait', 'run']).default('wait'),
-  operatorToken: optionalText,
+  operatorToken: optionalText.refine(
+    (v) => v === undefined || (v.length >= MIN_TOKEN_CHARS && new Set(v).size >= 6),
+    `too weak: at least ${MIN_TOKEN_CHARS} characters, 6 of them different (anyone who can reach the port may guess it; wrong guesses are only slowed down). Leave it unset and the server makes a strong one, kept in DATA_DIR`,
+  ),
+  /** Make a new operator token instead of the one kept in DATA_DIR/operator-token (when OPERATOR_TOKEN is unset). */
+  rotateOperatorToken: z.boolean().default(false),
   /** Pause the clock when nobody has watched for this many real minutes; 0 turns it off. */
   idlePauseMinutes: num(0, 10_000).default(10),
   snapshotEveryGameMinutes: num(1, 24 * 60).default(15),
@@ -191,6 +198,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     conversationMode: env.CONVERSATION_MODE,
     dev: env.SMALLTOWN_DEV === '1' || env.SMALLTOWN_DEV === 'true' ? true : undefined,
     moveWorld: env.MOVE_WORLD === '1' || env.MOVE_WORLD === 'true' ? true : undefined,
+    rotateOperatorToken: env.ROTATE_OPERATOR_TOKEN === '1' || env.ROTATE_OPERATOR_TOKEN === 'true' ? true : undefined,
     llm: {
       baseURL: env.OPENAI_BASE_URL,
       apiKey: env.OPENAI_API_KEY,
@@ -306,6 +314,7 @@ export const ENV_NAMES: Record<string, string> = {
   ablation: 'COGNITION_ABLATION',
   conversationMode: 'CONVERSATION_MODE',
   moveWorld: 'MOVE_WORLD',
+  rotateOperatorToken: 'ROTATE_OPERATOR_TOKEN',
   'llm.baseURL': 'OPENAI_BASE_URL',
   'llm.apiKey': 'OPENAI_API_KEY',
   'llm.model': 'LLM_MODEL',
@@ -408,5 +417,6 @@ export function loadConfigFromProcess(): Config {
   return loadConfig(process.env, {
     ...(process.argv.includes('--dev') ? { dev: true } : {}),
     ...(process.argv.includes('--move-world') ? { moveWorld: true } : {}),
+    ...(process.argv.includes('--rotate-token') ? { rotateOperatorToken: true } : {}),
   });
 }
