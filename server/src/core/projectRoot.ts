@@ -22,3 +22,9 @@ export function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), absolute);
   return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
 }
+
+/** A file as spectators and exports may see it: relative to the working folder when inside it, else its name alone. */
+export function spectatorPath(file: string): string {
+  const shown = displayPath(file);
+  return path.isAbsolute(shown) ? path.basename(shown) : shown;
+}

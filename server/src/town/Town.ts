@@ -33,6 +33,7 @@ import { OperatorCommands } from './commands';
 import { LlmAbortedError } from '../llm/errors';
 import { seedTexts } from '../agent/operations/interview';
 import { bindWorldToTown, townIdentityOf } from './binding';
+import { spectatorPath } from '../core/projectRoot';
 
 /**
  * At close, how long operations in flight may take to finish on their own (a healthy endpoint's answers are
@@ -356,7 +357,8 @@ export class Town implements Composed {
       mind: this.mind.label,
       agents: personaList.length,
       seed: this.config.seed,
-      map: this.config.mapFile,
+      // Spectators read the log: a map outside the working folder is named by its file alone (its path is in meta).
+      map: spectatorPath(this.config.mapFile),
       ablation: this.runtime.settings.ablation,
       conversationMode: this.runtime.settings.conversationMode,
     };
