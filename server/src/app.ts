@@ -258,15 +258,38 @@ function isViteHmr(req: IncomingMessage): boolean {
   return (req.headers['sec-websocket-protocol'] ?? '').includes('vite-hmr');
 }
 
-/** Colyseus logs every join and leave; route it through our logger at debug level. */
-function quietColyseusLogger(logger: Logger): Record<'debug' | 'info' | 'warn' | 'error' | 'log', (...args: unknown[]) => void> {
+/** What Colyseus logs as an error when a client sends a frame it cannot read: the client's doing, not the server's. */
+const BAD_FRAME = /Max payload size exceeded|end of buffer not reached|Invalid WebSocket frame|invalid (opcode|UTF-8|status code)|RSV[123] must be clear|MASK must be set|MessagePack|RoomMessages\.mjs/i;
+/** At most one warn line about spectators' bad frames in this long (with how many were not logged). */
+export const BAD_FRAME_LOG_EVERY_MS = 10_000;
+
+/**
+ * Colyseus logs every join and leave; route it through our logger at debug level. A client's bad frames
+ * (anyone who can reach the port can send them) are warnings, one per BAD_FRAME_LOG_EVERY_MS at most.
+ */
+export function quietColyseusLogger(logger: Logger, nowMs: () => number = Date.now): Record<'debug' | 'info' | 'warn' | 'error' | 'log', (...args: unknown[]) => void> {
   const join = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
+  let lastBadFrameMs = -Infinity;
+  let unlogged = 0;
+  const badFrame = (text: string) => {
+    const now = nowMs();
+    if (now - lastBadFrameMs < BAD_FRAME_LOG_EVERY_MS) return void unlogged++;
+    const more = unlogged > 0 ? ` (and ${unlogged} more since the last such line)` : '';
+    lastBadFrameMs = now;
+    unlogged = 0;
+    logger.warn(`a client sent a frame the server could not read: ${text.split('\n')[0]!.slice(0, 200)}${more}`);
+  };
   return {
     debug: (...a) => logger.debug(join(a)),
     log: (...a) => logger.debug(join(a)),
     info: (...a) => logger.debug(join(a)),
-    warn: (...a) => logger.warn(join(a)),
+    warn: (...a) => (BAD_FRAME.test(join(a)) ? badFrame(join(a)) : logger.warn(join(a))),
     // A wrong operator token is the client's mistake, answered with a message; not a server error.
-    error: (...a) => (join(a).includes(INVALID_TOKEN_MESSAGE) ? logger.warn(`refused a client: ${INVALID_TOKEN_MESSAGE}`) : logger.error(join(a))),
+    error: (...a) => {
+      const text = join(a);
+      if (text.includes(INVALID_TOKEN_MESSAGE) || text.includes('too many wrong operator tokens')) logger.warn(`refused a client: ${text.split('\n')[0]!.slice(0, 200)}`);
+      else if (BAD_FRAME.test(text)) badFrame(text);
+      else logger.error(text);
+    },
   };
 }
