@@ -421,10 +421,27 @@ export class WorldDb {
    */
   close(options: { stamp?: boolean } = {}): void {
     if (this.db.open) {
-      if (!this.readonly) this.checkpoint();
+      let checkpointed = true;
+      if (!this.readonly) {
+        try {
+          this.checkpoint();
+        } catch (error) {
+          // A full disk at shutdown: the WAL keeps what is committed (the next open replays it); the file still closes.
+          const code = String((error as { code?: unknown }).code ?? '');
+          if (!/^SQLITE_(FULL|IOERR)/.test(code)) throw error;
+          checkpointed = false;
+        }
+      }
       this.db.close();
-      // Closed cleanly: the next open may skip PRAGMA quick_check while the file stays as it is now.
-      if (!this.readonly && this.file !== ':memory:' && options.stamp !== false) stampCleanClose(this.file);
+      // Closed cleanly: the next open may skip PRAGMA quick_check while the file stays as it is now. A stamp the disk
+      // will not take (full) is left out: the next open checks the whole file, and the stop still succeeds.
+      if (!this.readonly && this.file !== ':memory:' && options.stamp !== false && checkpointed) {
+        try {
+          stampCleanClose(this.file);
+        } catch {
+          clearCleanClose(this.file);
+        }
+      }
     }
   }
 }
