@@ -125,7 +125,8 @@ function finishImport(begun: Begun, outcomes: LlmPersonaOutcome[] | null): Impor
     const r = path.relative(process.cwd(), p);
     return r.startsWith('..') ? p : r || '.';
   };
-  const command = `${sim.startTime ? `START_TIME=${sim.startTime} ` : ''}WORLD=${suggestWorldName(mapFile, '')} MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`;
+  const world = `WORLD=${suggestWorldName(mapFile, '')}`;
+  const command = `${sim.startTime ? `START_TIME=${sim.startTime} ` : ''}${world} MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`;
   const lines = [
     "# Import of the reference's town",
     '',

@@ -259,7 +259,19 @@ function isViteHmr(req: IncomingMessage): boolean {
 }
 
 /** What Colyseus logs as an error when a client sends a frame it cannot read: the client's doing, not the server's. */
-const BAD_FRAME = /Max payload size exceeded|end of buffer not reached|Invalid WebSocket frame|invalid (opcode|UTF-8|status code)|RSV[123] must be clear|MASK must be set|MessagePack|RoomMessages\.mjs/i;
+const BAD_FRAME = new RegExp(
+  [
+    'Max payload size exceeded',
+    'end of buffer not reached',
+    'Invalid WebSocket frame',
+    'invalid (opcode|UTF-8|status code)',
+    'RSV[123] must be clear',
+    'MASK must be set',
+    'MessagePack',
+    'RoomMessages\\.mjs',
+  ].join('|'),
+  'i',
+);
 /** At most one warn line about spectators' bad frames in this long (with how many were not logged). */
 export const BAD_FRAME_LOG_EVERY_MS = 10_000;
 
@@ -267,7 +279,10 @@ export const BAD_FRAME_LOG_EVERY_MS = 10_000;
  * Colyseus logs every join and leave; route it through our logger at debug level. A client's bad frames
  * (anyone who can reach the port can send them) are warnings, one per BAD_FRAME_LOG_EVERY_MS at most.
  */
-export function quietColyseusLogger(logger: Logger, nowMs: () => number = Date.now): Record<'debug' | 'info' | 'warn' | 'error' | 'log', (...args: unknown[]) => void> {
+export function quietColyseusLogger(
+  logger: Logger,
+  nowMs: () => number = Date.now,
+): Record<'debug' | 'info' | 'warn' | 'error' | 'log', (...args: unknown[]) => void> {
   const join = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
   let lastBadFrameMs = -Infinity;
   let unlogged = 0;
@@ -287,7 +302,8 @@ export function quietColyseusLogger(logger: Logger, nowMs: () => number = Date.n
     // A wrong operator token is the client's mistake, answered with a message; not a server error.
     error: (...a) => {
       const text = join(a);
-      if (text.includes(INVALID_TOKEN_MESSAGE) || text.includes('too many wrong operator tokens')) logger.warn(`refused a client: ${text.split('\n')[0]!.slice(0, 200)}`);
+      const refusal = text.includes(INVALID_TOKEN_MESSAGE) || text.includes('too many wrong operator tokens');
+      if (refusal) logger.warn(`refused a client: ${text.split('\n')[0]!.slice(0, 200)}`);
       else if (BAD_FRAME.test(text)) badFrame(text);
       else logger.error(text);
     },

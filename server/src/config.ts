@@ -4,11 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { PURPOSES, type Purpose } from './llm/types';
+import { MIN_TOKEN_CHARS } from './core/operatorToken';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
-/** The fewest characters an operator token may have. */
-export const MIN_TOKEN_CHARS = 12;
 const optionalText = z
   .string()
   .optional()
@@ -71,7 +70,8 @@ export const ConfigSchema = z.object({
   clockPolicy: z.enum(['wait', 'run']).default('wait'),
   operatorToken: optionalText.refine(
     (v) => v === undefined || (v.length >= MIN_TOKEN_CHARS && new Set(v).size >= 6),
-    `too weak: at least ${MIN_TOKEN_CHARS} characters, 6 of them different (anyone who can reach the port may guess it; wrong guesses are only slowed down). Leave it unset and the server makes a strong one, kept in DATA_DIR`,
+    `too weak: at least ${MIN_TOKEN_CHARS} characters, 6 of them different (anyone who can reach the port may guess it; ` +
+      'wrong guesses are only slowed down). Leave it unset and the server makes a strong one, kept in DATA_DIR',
   ),
   /** Make a new operator token instead of the one kept in DATA_DIR/operator-token (when OPERATOR_TOKEN is unset). */
   rotateOperatorToken: z.boolean().default(false),

@@ -6,7 +6,12 @@ import { BAD_FRAME_LOG_EVERY_MS, quietColyseusLogger } from '../../server/src/ap
 describe("Colyseus's log lines", () => {
   it("logs a client's bad frames at warn, at most one line per interval, with the count left out", () => {
     const lines: Array<[string, string]> = [];
-    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => lines.push(['warn', m]), error: (m: string) => lines.push(['error', m]) };
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m: string) => lines.push(['warn', m]),
+      error: (m: string) => lines.push(['error', m]),
+    };
     let now = 0;
     const log = quietColyseusLogger(logger, () => now);
     for (let i = 0; i < 266; i++) log.error(new RangeError(i % 2 ? 'Max payload size exceeded' : 'end of buffer not reached'));

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MIN_TOKEN_CHARS } from '../config';
+
+/** The fewest characters an operator token may have (config.ts refuses a shorter OPERATOR_TOKEN). */
+export const MIN_TOKEN_CHARS = 12;
 
 export const TOKEN_FILE = 'operator-token';
 

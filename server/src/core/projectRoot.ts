@@ -28,3 +28,8 @@ export function spectatorPath(file: string): string {
   const shown = displayPath(file);
   return path.isAbsolute(shown) ? path.basename(shown) : shown;
 }
+
+/** Absolute paths in a message cut to their file names ("/srv/data/x.sqlite: …" -> "x.sqlite: …"). */
+export function hidePaths(message: string): string {
+  return message.replace(/(^|[\s'"`(=:])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'"`]+[/\\])+/g, '$1');
+}

@@ -102,7 +102,8 @@ export class TownHost implements TownDirectory {
     if (!isInside(requested, folders, true)) {
       // Named as the operator set them when inside the working folder, else by their last part only.
       const shown = [...new Set(this.config.worlds.map((w) => displayPath(w.personasDir)))].map((f) => `${path.isAbsolute(f) ? path.basename(f) : f}/`);
-      throw new HttpError(400, `personas: '${path.basename(requested)}' is not a persona folder this server offers (${shown.join(', ')} or a folder inside one)`);
+      const what = `'${path.basename(requested)}' is not a persona folder this server offers`;
+      throw new HttpError(400, `personas: ${what} (${shown.join(', ')} or a folder inside one)`);
     }
     return requested;
   }

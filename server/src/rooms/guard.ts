@@ -3,7 +3,7 @@
 import type { Client } from '@colyseus/core';
 import type { z } from 'zod';
 import type { ErrorReply, Role } from '../protocol/messages';
-import { hidePaths } from '../api/errors';
+import { hidePaths } from '../core/projectRoot';
 import type { WallClock } from '../core/wallClock';
 
 /** Messages a client may send per second before it gets "slow down" errors. */
