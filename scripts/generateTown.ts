@@ -5,7 +5,7 @@
 // and DIR/personas/*.yaml (one persona a person: name, age, traits, home, job, routine, relationships
 // within household and workplace). Everything comes from seeded tables (scripts/towngen/tables.ts):
 // the same seed writes the same files. What it wrote is loaded back as the server loads it.
-// Then: MAP_FILE=DIR/town.tmj PERSONAS_DIR=DIR/personas npm start
+// Then: WORLD=<name> MAP_FILE=DIR/town.tmj PERSONAS_DIR=DIR/personas npm start (a world of its own: town/binding.ts)
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import { drawPopulation } from './towngen/population';
 import { layoutTown } from './towngen/layout';
 import { assignPlaces } from './towngen/assign';
 import { drawPersonas } from './towngen/personas';
+import { suggestWorldName } from '../server/src/town/binding';
 
 export interface GenerateOptions {
   agents: number;
@@ -144,7 +145,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         `${town.widthTiles}x${town.heightTiles} tiles, ${town.arenas} arenas (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
     console.log(
-      `wrote ${rel(town.mapFile)} and ${rel(town.personasDir)}/. Start it with:\n  MAP_FILE=${rel(town.mapFile)} ` +
+      `wrote ${rel(town.mapFile)} and ${rel(town.personasDir)}/. Start it in a world of its own with:\n  ` +
+        `WORLD=${suggestWorldName(town.mapFile, '')} MAP_FILE=${rel(town.mapFile)} ` +
         `PERSONAS_DIR=${rel(town.personasDir)} npm start`,
     );
   } catch (error) {

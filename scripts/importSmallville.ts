@@ -5,7 +5,7 @@
 // <out>/import-report.md saying what was converted, what was dropped and why. Nothing of the
 // reference is copied into this repository: the map names the checkout's tileset images by relative
 // path (tall ones are cut into <out>/tilesets/), and <out> defaults to data/the_ville (not committed).
-// Then: MAP_FILE=<out>/the_ville.tmj PERSONAS_DIR=<out>/personas npm start
+// Then: WORLD=the_ville MAP_FILE=<out>/the_ville.tmj PERSONAS_DIR=<out>/personas npm start
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadTownMap } from '../server/src/world/map';
@@ -15,6 +15,7 @@ import { convertResidents, type ConvertedResident } from './smallville/convertRe
 import { findVisualMap, ImportError, readMaze, readSim, readWhispers } from './smallville/reference';
 import { personaYaml, writePersonasWithLlm, type LlmPersonaOutcome } from './smallville/llmPersonas';
 import { loadConfig } from '../server/src/config';
+import { suggestWorldName } from '../server/src/town/binding';
 import { OpenAIChatModel } from '../server/src/llm/OpenAIChatModel';
 import { RetryingChatModel } from '../server/src/llm/RetryingChatModel';
 import type { ChatModel } from '../server/src/llm/types';
@@ -124,7 +125,8 @@ function finishImport(begun: Begun, outcomes: LlmPersonaOutcome[] | null): Impor
     const r = path.relative(process.cwd(), p);
     return r.startsWith('..') ? p : r || '.';
   };
-  const command = `${sim.startTime ? `START_TIME=${sim.startTime} ` : ''}MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`;
+  const world = `WORLD=${suggestWorldName(mapFile, '')}`;
+  const command = `${sim.startTime ? `START_TIME=${sim.startTime} ` : ''}${world} MAP_FILE=${rel(mapFile)} PERSONAS_DIR=${rel(personasDir)} npm start`;
   const lines = [
     "# Import of the reference's town",
     '',

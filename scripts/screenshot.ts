@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    operatorToken: 'shot',
+    operatorToken: 'screenshot-operator',
     startTime: '2026-02-13T12:20',
     rate: 60,
     logLevel: 'warn',
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   try {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 1400, height: 860 });
-    await page.goto(`${town.url}/?token=shot`);
+    await page.goto(`${town.url}/?token=screenshot-operator`);
     await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
     await page.evaluate(() => window.__smalltown!.follow('isabella'));
     await page.waitForTimeout(6000);

@@ -10,7 +10,7 @@ import { launchBrowser } from '../tests/e2e/browser';
 async function main(prefix: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-ux-shot-'));
   const quiet = { logLevel: 'warn', backupCron: 'off', idleCheckCron: 'off', housekeepingCron: 'off', idlePauseMinutes: 0 } as const;
-  const town = await startTown({ port: 0, host: '127.0.0.1', dataDir, operatorToken: 'shot', ...quiet });
+  const town = await startTown({ port: 0, host: '127.0.0.1', dataDir, operatorToken: 'screenshot-operator', ...quiet });
   const browser = await launchBrowser();
   fs.mkdirSync(path.dirname(prefix), { recursive: true });
   try {

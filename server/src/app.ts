@@ -3,7 +3,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
@@ -23,6 +22,10 @@ import { mountExportApi } from './api/exports';
 import { mountMapAssets } from './api/mapAssets';
 import { errorHandler, hidePathsInMatchmakingErrors, HttpError, notFound } from './api/errors';
 import { applyCorsPolicy, securityHeaders } from './api/security';
+import { guardMatchmaking } from './api/matchmaking';
+import { keptOperatorToken } from './core/operatorToken';
+import { setOperatorTokenThrottle, TokenThrottle } from './core/tokenThrottle';
+import { displayPath } from './core/projectRoot';
 import { clientPage } from './api/clientPages';
 import { formatGameTime } from './protocol/time';
 import { INVALID_TOKEN_MESSAGE } from './protocol/messages';
@@ -84,8 +87,9 @@ export interface StartOptions {
 export async function startTownWith(config: Config, logger: Logger = createLogger(config.logLevel), options: StartOptions = {}): Promise<RunningTown> {
   // Files and folders first: nothing is written (no data folder, no world file) before every setting passes.
   checkSettingsOnDisk(config);
-  const madeToken = config.operatorToken === undefined;
-  const operatorToken = config.operatorToken ?? randomBytes(12).toString('base64url');
+  const kept = config.operatorToken === undefined ? keptOperatorToken(config.dataDir, config.rotateOperatorToken) : null;
+  const operatorToken = config.operatorToken ?? kept!.token;
+  setOperatorTokenThrottle(new TokenThrottle(Date.now, (address) => logger.warn(`too many wrong operator tokens from ${address}: held back for a minute`)));
   const minds = await buildMinds(config, logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const addresses = redis ? new ProcessAddresses(redis.presence) : null;
@@ -100,7 +104,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
   app.disable('x-powered-by');
-  app.use(securityHeaders({ dev: config.dev }));
+  const headers = securityHeaders({ dev: config.dev });
+  app.use(headers);
   if (addresses) app.use(relayHttp(addresses, (world) => host.has(world)));
   app.get('/healthz', (_req, res) => {
     const town = host.get(host.defaultWorld)?.town;
@@ -209,6 +214,8 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   await gameServer.listen(config.port, config.host);
   const { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds } = config;
   enforceRoomAdmission(server, { replayRoomsPerClient, replayRoomsMax, replayJoinSeconds }, operatorToken);
+  // Last, so it runs first: /matchmake/* held to the API's limits and headers (api/matchmaking.ts).
+  guardMatchmaking(server, headers);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;
@@ -239,9 +246,11 @@ export async function startTownWith(config: Config, logger: Logger = createLogge
   logger.info(
     `Smalltown on ${url} — ${config.worlds.length === 1 ? 'world' : 'worlds'} ${worlds}, embedder ${minds.embedder.model}${shared}, Node ${process.version}`,
   );
-  // A token the user chose is a secret of theirs: never in the log. Only one made here is shown, once.
-  if (madeToken) logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken})`);
-  else logger.info('operator token: the one set in OPERATOR_TOKEN');
+  // A token the user chose is a secret of theirs: never in the log. One the server keeps is shown, with where it is kept.
+  if (kept) {
+    const how = `${kept.made ? 'made now, ' : ''}kept in ${displayPath(kept.file)}; ROTATE_OPERATOR_TOKEN=1 makes a new one`;
+    logger.info(`operator token: ${operatorToken}  (open ${url}/?token=${operatorToken}; ${how})`);
+  } else logger.info('operator token: the one set in OPERATOR_TOKEN');
   return { url, port, config, town, host, operatorToken, close };
 }
 
@@ -250,15 +259,54 @@ function isViteHmr(req: IncomingMessage): boolean {
   return (req.headers['sec-websocket-protocol'] ?? '').includes('vite-hmr');
 }
 
-/** Colyseus logs every join and leave; route it through our logger at debug level. */
-function quietColyseusLogger(logger: Logger): Record<'debug' | 'info' | 'warn' | 'error' | 'log', (...args: unknown[]) => void> {
+/** What Colyseus logs as an error when a client sends a frame it cannot read: the client's doing, not the server's. */
+const BAD_FRAME = new RegExp(
+  [
+    'Max payload size exceeded',
+    'end of buffer not reached',
+    'Invalid WebSocket frame',
+    'invalid (opcode|UTF-8|status code)',
+    'RSV[123] must be clear',
+    'MASK must be set',
+    'MessagePack',
+    'RoomMessages\\.mjs',
+  ].join('|'),
+  'i',
+);
+/** At most one warn line about spectators' bad frames in this long (with how many were not logged). */
+export const BAD_FRAME_LOG_EVERY_MS = 10_000;
+
+/**
+ * Colyseus logs every join and leave; route it through our logger at debug level. A client's bad frames
+ * (anyone who can reach the port can send them) are warnings, one per BAD_FRAME_LOG_EVERY_MS at most.
+ */
+export function quietColyseusLogger(
+  logger: Logger,
+  nowMs: () => number = Date.now,
+): Record<'debug' | 'info' | 'warn' | 'error' | 'log', (...args: unknown[]) => void> {
   const join = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
+  let lastBadFrameMs = -Infinity;
+  let unlogged = 0;
+  const badFrame = (text: string) => {
+    const now = nowMs();
+    if (now - lastBadFrameMs < BAD_FRAME_LOG_EVERY_MS) return void unlogged++;
+    const more = unlogged > 0 ? ` (and ${unlogged} more since the last such line)` : '';
+    lastBadFrameMs = now;
+    unlogged = 0;
+    logger.warn(`a client sent a frame the server could not read: ${text.split('\n')[0]!.slice(0, 200)}${more}`);
+  };
   return {
     debug: (...a) => logger.debug(join(a)),
     log: (...a) => logger.debug(join(a)),
     info: (...a) => logger.debug(join(a)),
-    warn: (...a) => logger.warn(join(a)),
+    warn: (...a) => (BAD_FRAME.test(join(a)) ? badFrame(join(a)) : logger.warn(join(a))),
     // A wrong operator token is the client's mistake, answered with a message; not a server error.
-    error: (...a) => (join(a).includes(INVALID_TOKEN_MESSAGE) ? logger.warn(`refused a client: ${INVALID_TOKEN_MESSAGE}`) : logger.error(join(a))),
+    error: (...a) => {
+      const text = join(a);
+      const refusal = text.includes(INVALID_TOKEN_MESSAGE) || text.includes('too many wrong operator tokens');
+      if (refusal) logger.warn(`refused a client: ${text.split('\n')[0]!.slice(0, 200)}`);
+      else if (BAD_FRAME.test(text)) badFrame(text);
+      else logger.error(text);
+    },
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PURPOSES, type Purpose } from './llm/types';
 import { modelFileProblem } from './llm/modelFile';
+import { MIN_TOKEN_CHARS } from './core/operatorToken';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
@@ -68,7 +69,13 @@ export const ConfigSchema = z.object({
   tickHz: num(1, 60).default(10),
   /** What the clock does when minds fall behind: 'wait' holds game time until plans arrive; 'run' never waits. */
   clockPolicy: z.enum(['wait', 'run']).default('wait'),
-  operatorToken: optionalText,
+  operatorToken: optionalText.refine(
+    (v) => v === undefined || (v.length >= MIN_TOKEN_CHARS && new Set(v).size >= 6),
+    `too weak: at least ${MIN_TOKEN_CHARS} characters, 6 of them different (anyone who can reach the port may guess it; ` +
+      'wrong guesses are only slowed down). Leave it unset and the server makes a strong one, kept in DATA_DIR',
+  ),
+  /** Make a new operator token instead of the one kept in DATA_DIR/operator-token (when OPERATOR_TOKEN is unset). */
+  rotateOperatorToken: z.boolean().default(false),
   /** Pause the clock when nobody has watched for this many real minutes; 0 turns it off. */
   idlePauseMinutes: num(0, 10_000).default(10),
   snapshotEveryGameMinutes: num(1, 24 * 60).default(15),
@@ -91,6 +98,8 @@ export const ConfigSchema = z.object({
   dev: z.coerce.boolean().default(false),
   /** A GGUF sentence embedder run in this process; 'none' keeps the word vectors. Unset: models/ has one, or none. */
   embedderFile: optionalText,
+  /** Open a world on another town's map and personas than it was made on (town/binding.ts); refused otherwise. */
+  moveWorld: z.boolean().default(false),
   llm: z.object({
     baseURL: optionalText.refine((v) => v === undefined || isHttpUrl(v), 'expected an http(s) URL, like http://localhost:11434/v1'),
     apiKey: optionalText,
@@ -204,6 +213,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<ConfigInpu
     conversationMode: env.CONVERSATION_MODE,
     embedderFile: env.EMBEDDER_FILE,
     dev: env.SMALLTOWN_DEV === '1' || env.SMALLTOWN_DEV === 'true' ? true : undefined,
+    moveWorld: env.MOVE_WORLD === '1' || env.MOVE_WORLD === 'true' ? true : undefined,
+    rotateOperatorToken: env.ROTATE_OPERATOR_TOKEN === '1' || env.ROTATE_OPERATOR_TOKEN === 'true' ? true : undefined,
     llm: {
       baseURL: env.OPENAI_BASE_URL,
       apiKey: env.OPENAI_API_KEY,
@@ -327,6 +338,8 @@ export const ENV_NAMES: Record<string, string> = {
   memoryCacheMb: 'MEMORY_CACHE_MB',
   ablation: 'COGNITION_ABLATION',
   conversationMode: 'CONVERSATION_MODE',
+  moveWorld: 'MOVE_WORLD',
+  rotateOperatorToken: 'ROTATE_OPERATOR_TOKEN',
   'llm.baseURL': 'OPENAI_BASE_URL',
   'llm.apiKey': 'OPENAI_API_KEY',
   'llm.model': 'LLM_MODEL',
@@ -447,4 +460,9 @@ export function startGameMs(config: Pick<Config, 'startTime'>): number {
 export function loadConfigFromProcess(): Config {
   const config = loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
   return config.embedderFile === undefined ? { ...config, embedderFile: 'auto' } : config;
+  return loadConfig(process.env, {
+    ...(process.argv.includes('--dev') ? { dev: true } : {}),
+    ...(process.argv.includes('--move-world') ? { moveWorld: true } : {}),
+    ...(process.argv.includes('--rotate-token') ? { rotateOperatorToken: true } : {}),
+  });
 }

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown } from '../helpers';
 
-const TOKEN = 'e2e-panels';
+const TOKEN = 'e2e-panels-operator';
 /** Spaces, an "f", a "t", digits and a "?": each a shortcut when typed outside a field. */
 const QUESTION = 'What are you planning for 5 pm tomorrow, and who is coming to the fair? Tell me 1 thing.';
 const WHISPER = 'Freya found 3 old town maps for the library; they are fragile and need care.';

@@ -14,7 +14,7 @@ import { personaFilesOf } from '../../server/src/analysis/scenario';
 import { OpenAIStub } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
 
-const TOKEN = 'e2e-editor';
+const TOKEN = 'e2e-editor-operator';
 const TYPING = { delay: 35 };
 
 describe('the persona editor in the browser', () => {

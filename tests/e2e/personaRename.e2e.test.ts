@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown, tempDir } from '../helpers';
 
-const TOKEN = 'e2e-rename';
+const TOKEN = 'e2e-rename-operator';
 const TYPING = { delay: 35 };
 
 describe('renaming a persona in the editor', () => {

@@ -14,7 +14,7 @@ import { loadScenario } from '../../server/src/analysis/scenario';
 import { runScenario } from '../../server/src/analysis/runScenario';
 import { createLogger } from '../../server/src/town/logger';
 
-const TOKEN = 'e2e-replay';
+const TOKEN = 'e2e-replay-operator';
 /** Patches and replies on this shared machine may take a few seconds under load. */
 const WAIT = { timeout: 15_000 };
 

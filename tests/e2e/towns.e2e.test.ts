@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
 import { startTestTown, subsetPersonas } from '../helpers';
 
-const TOKEN = 'e2e-towns';
+const TOKEN = 'e2e-towns-operator';
 
 declare global {
   interface Window {

@@ -59,7 +59,14 @@ const ROUTES: Array<[string, string]> = [
   ['DELETE', '/api/towns/:x'],
   ['POST', '/matchmake/join/replay'],
   ['POST', '/matchmake/create/town'],
+  ['POST', '/matchmake/join/town'],
+  ['POST', '/matchmake/reconnect/:x'],
+  ['POST', '/matchmake/joinById/:x'],
+  ['POST', '/matchmake/:x/:x'],
+  ['GET', '/matchmake/join/town'],
 ];
+/** Issue 45: multipart/form-data to /matchmake/* answered 500 with a stack trace in the log. */
+const contentType = fc.constantFrom('application/json', 'application/json', 'application/json', 'multipart/form-data; boundary=xyz', 'text/plain');
 
 /** JSON nested `depth` levels deep, as text (JSON.stringify of such a value would itself overflow). */
 const deep = (depth: number, inside: string) => `${'{"a":'.repeat(depth)}${inside}${'}'.repeat(depth)}`;
@@ -82,10 +89,11 @@ const body = fc.oneof(
 describe('HTTP fuzz', () => {
   let server: Awaited<ReturnType<typeof startTestTown>>;
   const errors: string[] = [];
+  const warnings: string[] = [];
   beforeAll(async () => {
     server = await startTestTown(
       { operatorToken: TOKEN, personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']), rate: 600 },
-      { logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m) => errors.push(m) } },
+      { logger: { debug: () => undefined, info: () => undefined, warn: (m) => warnings.push(m), error: (m) => errors.push(m) } },
     );
   });
   afterAll(async () => server?.close());
@@ -95,13 +103,18 @@ describe('HTTP fuzz', () => {
 
   for (const withToken of [false, true]) {
     it(`answers every route ${withToken ? 'with' : 'without'} the token: no 500, no server path`, async () => {
+      // Nothing is printed outside the logger either (Colyseus's router printed '# SERVER_ERROR' and a stack for multipart).
+      const printed: string[] = [];
+      const original = { error: console.error, log: console.log, warn: console.warn };
+      console.error = (...a: unknown[]) => void printed.push(a.map(String).join(' '));
+      console.warn = console.error;
       let sent = 0;
       const statuses = new Map<number, number>();
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...ROUTES), segment, segment, query, body, async ([method, route], a, b, q, text) => {
+        fc.asyncProperty(fc.constantFrom(...ROUTES), segment, segment, query, body, contentType, async ([method, route], a, b, q, text, type) => {
           let n = 0;
           const url = `${server.url}${route.replace(/:x/g, () => (n++ === 0 ? a : b))}${q ? `?${q}` : ''}`;
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          const headers: Record<string, string> = { 'content-type': type };
           if (withToken) headers.authorization = `Bearer ${TOKEN}`;
           const res = await fetch(url, { method, headers, body: method === 'GET' ? undefined : text });
           const answer = await res.text();
@@ -115,6 +128,10 @@ describe('HTTP fuzz', () => {
       );
       console.log(`http fuzz ${withToken ? 'with' : 'without'} token: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
       expect(errors).toEqual([]);
+      // Nothing a client sends puts a stack trace in the log.
+      expect(warnings.filter((w) => /\n\s+at /.test(w))).toEqual([]);
+      Object.assign(console, original);
+      expect(printed).toEqual([]);
     }, 240_000);
   }
 

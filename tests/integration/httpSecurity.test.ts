@@ -185,7 +185,7 @@ describe('CORS_ORIGINS', () => {
   });
 
   it('prints the operator token the server made itself, once: the operator has no other way to learn it', () => {
-    expect(server.operatorToken).toMatch(/^[\w-]{16}$/);
+    expect(server.operatorToken).toMatch(/^[\w-]{24}$/);
     expect(lines.filter((l) => l.includes(server.operatorToken))).toEqual([expect.stringContaining(`operator token: ${server.operatorToken}`)]);
   });
 });

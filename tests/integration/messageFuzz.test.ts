@@ -146,7 +146,7 @@ describe('a message fuzzer over a real Colyseus server', () => {
   const wall = new ManualClock();
   let operator: Room<unknown, TownState>;
   const crashes: unknown[] = [];
-  /** The server's log: nothing may reach it at error level but Colyseus's note of a payload it could not decode. */
+  /** The server's log: nothing may reach it at error level, and no stack trace. */
   const logged: string[] = [];
   const logger = {
     debug: () => undefined,
@@ -155,7 +155,8 @@ describe('a message fuzzer over a real Colyseus server', () => {
     error: (m: string) => void logged.push(`error ${m}`),
   };
   // Colyseus decodes a frame before the room sees it, and logs (with its stack) what it cannot decode, then drops the client.
-  const serverErrors = () => logged.filter((l) => l.startsWith('error') && !/MessagePack map with non-string keys|RoomMessages\.mjs/.test(l));
+  // Issue 45: those are the client's doing, logged at warn (at most one line in 10 s, no stack): nothing at error level.
+  const serverErrors = () => logged.filter((l) => l.startsWith('error') || /\n\s+at /.test(l));
   const onCrash = (error: unknown) => crashes.push(error);
 
   /** Everything a message could change: the sim, the clock and its holds, the cast, and every row of the world's file. */

@@ -20,7 +20,7 @@ async function join(url: string, options: Record<string, unknown> = {}) {
 describe('roles', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
   beforeAll(async () => {
-    town = await startTestTown({ operatorToken: 'let-me-in', startTime: '2026-02-13T09:00' });
+    town = await startTestTown({ operatorToken: 'let-me-in-please', startTime: '2026-02-13T09:00' });
   });
   afterAll(async () => town?.close());
 
@@ -70,7 +70,7 @@ describe('roles', () => {
   });
 
   it('lets an operator pause, interview and whisper', async () => {
-    const o = await join(town.url, { token: 'let-me-in' });
+    const o = await join(town.url, { token: 'let-me-in-please' });
     await waitFor('the welcome', () => o.inbox.find(([t]) => t === 'welcome'));
     expect(o.inbox.find(([t]) => t === 'welcome')![1]).toMatchObject({ role: 'operator' });
     o.room.send('control', { op: 'pause' });
@@ -97,7 +97,7 @@ describe('roles', () => {
   });
 
   it('refuses malformed, oversized and unknown messages without harm, and slows down floods', async () => {
-    const o = await join(town.url, { token: 'let-me-in' });
+    const o = await join(town.url, { token: 'let-me-in-please' });
     // Let the previous test's last operator event reach the log (it is written on the next tick).
     await new Promise((r) => setTimeout(r, 300));
     const before = worldSnapshot();

@@ -7,7 +7,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import { TownState } from '../../server/src/protocol/state';
 import type { TownList } from '../../server/src/protocol/towns';
 import { loadConfig } from '../../server/src/config';
-import { startTestTown, subsetPersonas, waitFor } from '../helpers';
+import { startTestTown, subsetPersonas, tempDir, waitFor } from '../helpers';
 
 const TOKEN = 'towns-operator';
 
@@ -54,8 +54,10 @@ describe('several towns on one server', () => {
     return room;
   };
 
+  let northDir = '';
   beforeAll(async () => {
-    const north = { name: 'north', personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']) };
+    northDir = subsetPersonas(['isabella', 'kenji', 'ruth']);
+    const north = { name: 'north', personasDir: northDir };
     server = await startTestTown({ operatorToken: TOKEN, worlds: [{ name: 'main' }, north] });
   });
   afterAll(async () => {
@@ -124,6 +126,19 @@ describe('several towns on one server', () => {
     const badMap = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'x', map: 'maps/missing.tmj' } });
     expect([badMap.status, badMap.body.error]).toEqual([400, expect.stringMatching(/missing\.tmj/)]);
     expect(server.host.has('x')).toBe(false);
+    // Issue 45: the persona folder is confined as the map is: /etc, a folder of other YAML, valid personas elsewhere.
+    const yamlElsewhere = tempDir('smalltown-yaml-');
+    fs.writeFileSync(path.join(yamlElsewhere, 'secrets.yaml'), 'password: hunter2\n');
+    for (const personas of ['/etc', '../../etc', yamlElsewhere, subsetPersonas(['arthur'])]) {
+      const refused = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'x', personas } });
+      expect([personas, refused.status, refused.body.error]).toEqual([
+        personas,
+        400,
+        expect.stringMatching(/^personas: '[^/]+' is not a persona folder this server offers \(personas\/, [^/]+\/ or a folder inside one\)$/),
+      ]);
+      expect(JSON.stringify(refused.body)).not.toMatch(/password|secrets|hunter2/);
+    }
+    expect(server.host.has('x')).toBe(false);
     const twice = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'north' } });
     expect(twice).toEqual({ status: 409, body: { error: "the world 'north' is already running here" } });
     const stopDefault = await api('DELETE', '/api/towns/main', { token: TOKEN });
@@ -132,7 +147,9 @@ describe('several towns on one server', () => {
   });
 
   it('starts a town for the operator, and stops it: its viewers are told, its file stays, and it resumes when started again', async () => {
-    const personas = subsetPersonas(['arthur', 'omar']);
+    // A persona folder the operator names must be inside one of the server's (issue 45): here, inside north's.
+    const personas = path.join(northDir, 'south');
+    fs.cpSync(subsetPersonas(['arthur', 'omar']), personas, { recursive: true });
     const started = await api('POST', '/api/towns', { token: TOKEN, body: { name: 'south', personas } });
     expect(started).toEqual({ status: 201, body: { name: 'south', url: '/?world=south' } });
     expect((await list()).towns.map((t) => [t.name, t.agents])).toEqual([

@@ -6,10 +6,9 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { matchMaker } from '@colyseus/core';
 import type { Logger } from '../town/logger';
 
-/** Absolute paths in a message cut to their file names ("/srv/data/x.sqlite: …" -> "x.sqlite: …"). */
-export function hidePaths(message: string): string {
-  return message.replace(/(^|[\s'"`(=:])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'"`]+[/\\])+/g, '$1');
-}
+import { hidePaths } from '../core/projectRoot';
+
+export { hidePaths };
 
 /** An error a route throws on purpose: its message is meant for the client. */
 export class HttpError extends Error {

@@ -9,6 +9,7 @@ import { openReplay, recordedMapFile, type OpenedReplay, type ReplayContext } fr
 import { timelineMarkers } from '../replay/markers';
 import type { ReplayWorldInfo, Timeline, WorldListing } from '../protocol/replay';
 import { serveWorldMaps, worldMapOf, type WorldMap } from './mapFiles';
+import { hidePaths } from './errors';
 
 export type { Timeline, WorldListing } from '../protocol/replay';
 
@@ -27,7 +28,7 @@ export function replayRouter(context: ReplayContext): express.Router {
     try {
       opened = openReplay(context, world === context.live.world ? null : world);
     } catch (error) {
-      res.status(404).json({ error: error instanceof Error ? error.message.replace(context.dataDir, 'DATA_DIR') : String(error) });
+      res.status(404).json({ error: hidePaths(error instanceof Error ? error.message.replace(context.dataDir, 'DATA_DIR') : String(error)) });
       return;
     }
     try {

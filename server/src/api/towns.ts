@@ -3,7 +3,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StartTownRequest, type TownList } from '../protocol/towns';
 import { boundedJson, HttpError } from './errors';
-import { equalSecrets } from '../core/secrets';
+import { operatorTokenThrottle, TokenThrottle } from '../core/tokenThrottle';
 
 /** What the router needs from whoever hosts the towns. Errors it throws carry their status (HttpError). */
 export interface TownDirectory {
@@ -12,13 +12,18 @@ export interface TownDirectory {
   stop(name: string): Promise<void>;
 }
 
-/** Refuses a request without the operator token, in constant time. */
+/** Refuses a request without the operator token, in constant time; wrong tokens are throttled per address (429). */
 export function requireOperator(operatorToken: string) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer (.+)$/i.exec(header.trim());
     if (!match) return next(new HttpError(401, 'operator only: send Authorization: Bearer <operator token>'));
-    if (!equalSecrets(match[1]!, operatorToken)) return next(new HttpError(403, 'wrong operator token'));
+    const verdict = operatorTokenThrottle().check(req.socket.remoteAddress ?? 'unknown', match[1]!, operatorToken);
+    if (verdict.kind === 'throttled') {
+      res.setHeader('Retry-After', String(Math.ceil(verdict.retryAfterMs / 1000)));
+      return next(new HttpError(429, TokenThrottle.message(verdict.retryAfterMs)));
+    }
+    if (verdict.kind === 'wrong') return next(new HttpError(403, 'wrong operator token'));
     next();
   };
 }

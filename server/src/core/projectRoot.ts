@@ -15,3 +15,21 @@ export function projectRoot(from: string): string {
 export function projectFile(moduleFile: string, relative: string): string {
   return path.join(projectRoot(moduleFile), relative);
 }
+
+/** A file or folder the way a person named it from the working folder: relative when inside it, else absolute. */
+export function displayPath(file: string): string {
+  const absolute = path.resolve(file);
+  const relative = path.relative(process.cwd(), absolute);
+  return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+}
+
+/** A file as spectators and exports may see it: relative to the working folder when inside it, else its name alone. */
+export function spectatorPath(file: string): string {
+  const shown = displayPath(file);
+  return path.isAbsolute(shown) ? path.basename(shown) : shown;
+}
+
+/** Absolute paths in a message cut to their file names ("/srv/data/x.sqlite: …" -> "x.sqlite: …"). */
+export function hidePaths(message: string): string {
+  return message.replace(/(^|[\s'"`(=:])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'"`]+[/\\])+/g, '$1');
+}

@@ -2,6 +2,7 @@
 // own `town` room (found by `world` in the matchmaking listing, which Redis shares between processes)
 // and its own replay context. Worlds come from WORLDS at start-up and from an operator later; names
 // are unique across every process that shares the listing.
+import fs from 'node:fs';
 import path from 'node:path';
 import type express from 'express';
 import { matchMaker } from '@colyseus/core';
@@ -21,6 +22,7 @@ import type { TownDirectory } from '../api/towns';
 import { startJobs, type Jobs } from '../jobs/jobs';
 import { townUrl, type StartTownRequest, type TownList, type TownListingMetadata } from '../protocol/towns';
 import { townRoomOf } from './cluster';
+import { displayPath } from '../core/projectRoot';
 
 export interface HostedTown {
   spec: WorldSpec;
@@ -70,7 +72,8 @@ export class TownHost implements TownDirectory {
   /** The operator's request: a new world, or one whose file exists, resumed. */
   async start(request: StartTownRequest): Promise<{ name: string; url: string }> {
     const mapFile = request.map === undefined ? this.config.mapFile : this.confinedMap(request.map);
-    const spec = { name: request.name, mapFile, personasDir: request.personas ?? this.config.personasDir };
+    const personasDir = request.personas === undefined ? this.config.personasDir : this.confinedPersonas(request.personas);
+    const spec = { name: request.name, mapFile, personasDir };
     await this.startWorld(spec, { operatorRequest: true });
     return { name: spec.name, url: townUrl(spec.name) };
   }
@@ -82,10 +85,26 @@ export class TownHost implements TownDirectory {
   private confinedMap(requested: string): string {
     const folders = [...new Set(this.config.worlds.map((w) => path.resolve(path.dirname(w.mapFile))))];
     const resolved = path.resolve(requested);
-    const inside = folders.some((f) => resolved.startsWith(`${f}${path.sep}`));
+    const inside = folders.some((f) => resolved.startsWith(`${f}${path.sep}`)) && isInside(requested, folders.map(realPath), false);
     const shown = folders.map((f) => `${path.relative(process.cwd(), f) || '.'}/`).map((f) => (path.isAbsolute(f) ? path.basename(f) : f));
     if (!inside || !/\.(tmj|json)$/i.test(resolved))
       throw new HttpError(400, `map: '${path.basename(requested)}' is not a map this server offers (a .tmj or .json file in ${shown.join(', ')})`);
+    return requested;
+  }
+
+  /**
+   * A persona folder the operator names over HTTP: one of this server's worlds' persona folders
+   * (PERSONAS_DIR's, WORLDS'), or a folder inside one, never elsewhere on the server (the persona editor
+   * writes into it); refused without listing it. Links are followed before the check.
+   */
+  private confinedPersonas(requested: string): string {
+    const folders = [...new Set(this.config.worlds.map((w) => realPath(w.personasDir)))];
+    if (!isInside(requested, folders, true)) {
+      // Named as the operator set them when inside the working folder, else by their last part only.
+      const shown = [...new Set(this.config.worlds.map((w) => displayPath(w.personasDir)))].map((f) => `${path.isAbsolute(f) ? path.basename(f) : f}/`);
+      const what = `'${path.basename(requested)}' is not a persona folder this server offers`;
+      throw new HttpError(400, `personas: ${what} (${shown.join(', ')} or a folder inside one)`);
+    }
     return requested;
   }
 
@@ -207,4 +226,21 @@ function replayContextOf(config: Config, town: Town): ReplayContext {
     retrieval: { weights: town.runtime.settings.retrievalWeights, decayPerGameHour: town.runtime.settings.decayPerGameHour },
     wallClock: town.wallClock,
   };
+}
+
+/** The path with every link followed (as far as it exists: a name not there yet is resolved as written). */
+function realPath(file: string): string {
+  const resolved = path.resolve(file);
+  try {
+    return fs.realpathSync(resolved);
+  } catch {
+    const parent = path.dirname(resolved);
+    return parent === resolved ? resolved : path.join(realPath(parent), path.basename(resolved));
+  }
+}
+
+/** Whether `requested`, links followed, is inside one of `folders` (or is one of them, when `orEqual`). */
+function isInside(requested: string, folders: string[], orEqual: boolean): boolean {
+  const real = realPath(requested);
+  return folders.some((f) => (orEqual && real === f) || real.startsWith(`${f}${path.sep}`));
 }

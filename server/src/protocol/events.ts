@@ -64,7 +64,8 @@ export type OperatorActionName =
 
 export interface EventData {
   'agent.added': { spec: ResidentSpec; tile: number; current: CurrentAction };
-  'agent.removed': Record<string, never>;
+  /** `left`: why a resident left on its own (its persona file gone at a resume); an operator's removal has its own action. */
+  'agent.removed': { left?: string; name?: string };
   /**
    * A resident's spec (name, look, bed, waking hours) changed with its persona file: `next plan` holds
    * it until the agent's next plan is asked for, `now` is the moment it takes over.

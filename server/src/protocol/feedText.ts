@@ -31,6 +31,9 @@ export function describeEvent(e: LoggedEvent, nameOf: NameOf): string | null {
       if (d.action === 'edit persona') return `Operator edited ${d.name ?? name(d.agentId)}'s persona (it applies from their next plan)`;
       return `Operator: ${d.action}${d.rate ? ` ${d.rate / 60}×` : ''}`;
     }
+    case 'agent.removed':
+      // An operator's removal is said by its action; a resident who left on its own (at a resume) here.
+      return e.data.left ? `${e.data.name ?? name(e.agentId)} left the town (${e.data.left})` : null;
     case 'run.started':
       return `The town wakes up (${e.data.agents} agents, ${e.data.mind} mind)`;
     case 'run.resumed':

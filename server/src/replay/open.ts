@@ -3,6 +3,7 @@
 // file, corrupt, another schema or embedder, its map gone) is an error naming the file.
 import fs from 'node:fs';
 import path from 'node:path';
+import { spectatorPath } from '../core/projectRoot';
 import type { TownMap } from '../world/types';
 import { loadTownMap } from '../world/map';
 import { createSimWorld, type SimWorld } from '../sim/state';
@@ -84,12 +85,15 @@ function lastRun(db: WorldDb): { map: string | null; mind: string | null } | nul
     if (e.kind === 'run.started') map = e.data.map;
     if (e.kind === 'run.started' || e.kind === 'run.resumed') mind = e.data.mind;
   }
+  // run.started names a map outside the working folder by its file name only (spectators read the log): the
+  // world's recorded town (town/binding.ts) has its whole path.
+  if (map !== null && !fs.existsSync(map)) map = (db.db.prepare("SELECT value FROM meta WHERE key = 'town_map'").pluck().get() as string | undefined) ?? map;
   return mind === null && map === null ? null : { map, mind };
 }
 
 /** The map a world was recorded on: the live one when it is the same file, else loaded from its path. */
 function worldOf(context: ReplayContext, file: string, mapFile: string | null): SimWorld {
   if (mapFile === null || path.resolve(mapFile) === path.resolve(context.live.mapFile)) return context.live.simWorld;
-  if (!fs.existsSync(mapFile)) throw new Error(`${file}: it was recorded on the map ${mapFile}, which is not there`);
+  if (!fs.existsSync(mapFile)) throw new Error(`${path.basename(file)}: it was recorded on the map ${spectatorPath(mapFile)}, which is not there`);
   return createSimWorld(loadTownMap(mapFile));
 }

@@ -1,7 +1,7 @@
 // The live room: a thin adapter between a Town and its spectators. It ticks the town, copies what
 // changed into the schema state, and turns client messages into Town calls after checking role and
 // shape. It holds no rules of its own.
-import { Room, type Client, type AuthContext } from '@colyseus/core';
+import { Room, ServerError, type Client, type AuthContext } from '@colyseus/core';
 import type { TownState } from '../protocol/state';
 import { createTownState, syncTick, syncTownClock, townNews } from './stateSync';
 import { AgentMessage, ControlMessage, INVALID_TOKEN_MESSAGE, InjectMessage, InspectMessage, InterviewMessage, WhisperMessage } from '../protocol/messages';
@@ -13,8 +13,8 @@ import type { AgentId } from '../protocol/ids';
 import type { Town } from '../town/Town';
 import { inspectAgent } from '../town/inspect';
 import type { TownListingMetadata } from '../protocol/towns';
-import { madeByServer } from './admission';
-import { equalSecrets } from '../core/secrets';
+import { madeByServer, PEER_HEADER } from './admission';
+import { operatorTokenThrottle, TokenThrottle } from '../core/tokenThrottle';
 
 /** Towns by world name, registered by the app before the room is defined. */
 export const towns = new Map<string, Town>();
@@ -72,11 +72,14 @@ export class TownRoom extends Room<{ state: TownState }> {
     this.onMessage('*', (client, type) => refuse(client, String(type), `unknown message type '${String(type)}'`));
   }
 
-  override onAuth(_client: Client, options: { token?: unknown } | undefined, _context: AuthContext): ClientAuth {
+  override onAuth(_client: Client, options: { token?: unknown } | undefined, context: AuthContext): ClientAuth {
     const token = options?.token;
     if (token === undefined || token === null || token === '') return { role: 'spectator' };
-    if (typeof token === 'string' && equalSecrets(token, this.town.operatorToken)) return { role: 'operator' };
-    throw new Error(INVALID_TOKEN_MESSAGE);
+    if (typeof token !== 'string') throw new ServerError(403, INVALID_TOKEN_MESSAGE);
+    const verdict = operatorTokenThrottle().check(peerOf(context), token, this.town.operatorToken);
+    if (verdict.kind === 'right') return { role: 'operator' };
+    if (verdict.kind === 'throttled') throw new ServerError(429, TokenThrottle.message(verdict.retryAfterMs));
+    throw new ServerError(403, INVALID_TOKEN_MESSAGE);
   }
 
   override onJoin(client: Client): void {
@@ -120,4 +123,9 @@ export class TownRoom extends Room<{ state: TownState }> {
     const news = townNews(events, this.nameOf);
     if (news) this.broadcast('news', news);
   }
+}
+
+/** The client's address for the token throttle: the socket's, as the server stamped it (admission.ts), never a header the client set. */
+function peerOf(context: AuthContext | undefined): string {
+  return context?.headers?.get(PEER_HEADER) ?? 'unknown';
 }

@@ -98,9 +98,12 @@ export function enforceRoomAdmission(server: http.Server, next: AdmissionLimits,
   SECRET = createHmac('sha256', operatorToken).update('smalltown: rooms made by the server').digest('hex');
   SECRETS.add(SECRET);
   // Prepended after Colyseus bound its routes, so it runs first on every request.
-  server.prependListener('request', (req: http.IncomingMessage) => {
+  const stamp = (req: http.IncomingMessage) => {
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? 'unknown';
-  });
+  };
+  server.prependListener('request', stamp);
+  // And the WebSocket upgrade, where a room's onAuth reads it (the token throttle).
+  server.prependListener('upgrade', stamp);
   const controller = matchMaker.controller as typeof matchMaker.controller & { [POLICY]?: true };
   if (controller[POLICY]) return;
   controller[POLICY] = true;

@@ -3,6 +3,7 @@
 import type { Client } from '@colyseus/core';
 import type { z } from 'zod';
 import type { ErrorReply, Role } from '../protocol/messages';
+import { hidePaths } from '../core/projectRoot';
 import type { WallClock } from '../core/wallClock';
 
 /** Messages a client may send per second before it gets "slow down" errors. */
@@ -57,6 +58,7 @@ export class MessageGuard {
 }
 
 export function refuse(client: Client, type: string, message: string): void {
-  const reply: ErrorReply = { type, message };
+  // Scrubbed as HTTP errors are: a server folder never reaches a client (api/errors.ts).
+  const reply: ErrorReply = { type, message: hidePaths(message) };
   client.send('error', reply);
 }

@@ -5,13 +5,26 @@ import { emit } from './emit';
 import { endConversation } from './conversations';
 import { SLEEPING } from './schedule';
 import { TALK_INTENT_GAME_MS } from './constants';
+import { keepPlan } from '../protocol/plan';
+
+/** The reason a day's plan arriving after the routine stood in for it is logged with (a re-plan). */
+export const PLAN_AFTER_ROUTINE = 'its own plan for the day came, after its routine stood in';
 
 export function applyInput(step: Step, input: Input): void {
   const { index } = step;
   switch (input.kind) {
     case 'plan': {
-      if (!index.agents.has(input.agentId)) return;
+      const a = index.agents.get(input.agentId);
+      if (!a) return;
       const { day, broadStrokes, hourBlocks, actions } = input.plan;
+      // The agent's own plan after its routine stood in for it (the loop's quick plan, when the mind was late):
+      // the same plan changes nothing; another is logged as the re-plan it is, not as a second plan of the day.
+      if (a.plan && a.plan.day === day) {
+        const kept = keepPlan(input.plan);
+        if (JSON.stringify(kept.cells) === JSON.stringify(a.plan.cells) && JSON.stringify(kept.broadStrokes) === JSON.stringify(a.plan.broadStrokes)) return;
+        emit(step, 'plan.made', input.agentId, { day, reason: PLAN_AFTER_ROUTINE, fromMinute: 0, actions });
+        return;
+      }
       emit(step, 'plan.made', input.agentId, { day, broadStrokes, hourBlocks, actions });
       return;
     }
@@ -75,7 +88,7 @@ export function applyInput(step: Step, input: Input): void {
       if (!a) return;
       const c = a.conversationId !== null ? index.conversations.get(a.conversationId) : undefined;
       if (c) endConversation(step, c, 'removed');
-      emit(step, 'agent.removed', a.spec.id, {});
+      emit(step, 'agent.removed', a.spec.id, input.left ? { left: input.left, name: a.spec.name } : {});
       step.out.removed.push(a.spec.id);
       return;
     }

@@ -46,7 +46,7 @@ export type Input =
   /** An event every agent in the arena (or everyone, when null) perceives. */
   | { kind: 'worldEvent'; description: string; arena: string | null; durationGameMs: number }
   | { kind: 'addAgent'; resident: ResidentSpec }
-  | { kind: 'removeAgent'; agentId: AgentId }
+  | { kind: 'removeAgent'; agentId: AgentId; left?: string }
   /** A resident's persona file changed: its new spec takes over when its next plan is asked for. */
   | { kind: 'updateResident'; resident: ResidentSpec }
   /** The process restarted: operations that were in flight are gone, so their agents are free and their conversations end. */

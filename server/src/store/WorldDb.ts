@@ -1,6 +1,7 @@
 // One world, one SQLite file: better-sqlite3 in WAL mode, numbered migrations, sqlite-vec loaded.
 // The file records the embedding model and dimension it was made with, and refuses any other.
 import fs from 'node:fs';
+import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -414,12 +415,33 @@ export class WorldDb {
     return a + b;
   }
 
-  close(): void {
+  /**
+   * Checkpoints and closes. `stamp: false` (a start that failed, a file found damaged) leaves no clean-close
+   * stamp, so the next open runs the full check: only a world that opened and ran may be trusted unchecked.
+   */
+  close(options: { stamp?: boolean } = {}): void {
     if (this.db.open) {
-      if (!this.readonly) this.checkpoint();
+      let checkpointed = true;
+      if (!this.readonly) {
+        try {
+          this.checkpoint();
+        } catch (error) {
+          // A full disk at shutdown: the WAL keeps what is committed (the next open replays it); the file still closes.
+          const code = String((error as { code?: unknown }).code ?? '');
+          if (!/^SQLITE_(FULL|IOERR)/.test(code)) throw error;
+          checkpointed = false;
+        }
+      }
       this.db.close();
-      // Closed cleanly: the next open may skip PRAGMA quick_check while the file stays as it is now.
-      if (!this.readonly && this.file !== ':memory:') stampCleanClose(this.file);
+      // Closed cleanly: the next open may skip PRAGMA quick_check while the file stays as it is now. A stamp the disk
+      // will not take (full) is left out: the next open checks the whole file, and the stop still succeeds.
+      if (!this.readonly && this.file !== ':memory:' && options.stamp !== false && checkpointed) {
+        try {
+          stampCleanClose(this.file);
+        } catch {
+          clearCleanClose(this.file);
+        }
+      }
     }
   }
 }
@@ -648,6 +670,31 @@ export class WorldFileError extends Error {
   }
 }
 
+/** Whether an error is SQLite finding the file damaged (SQLITE_CORRUPT…, SQLITE_NOTADB): a disk or an outside write, never ours. */
+export function isDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
+/** What to do with a damaged world file: restore the newest backup the town keeps beside it (jobs.ts names them), or move it away. */
+export function restoreAdvice(file: string): string {
+  const dir = path.join(path.dirname(file), 'backups');
+  const world = path.basename(file).replace(/\.sqlite$/, '');
+  let newest: string | undefined;
+  try {
+    newest = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(`${world}-`) && f.endsWith('.sqlite'))
+      .sort()
+      .pop();
+  } catch {
+    newest = undefined;
+  }
+  return newest
+    ? `move it away and restore the newest backup the town keeps: ${path.join(dir, newest)} (copy it to ${file})`
+    : `no backup of it in ${dir}: move the file away to start the world anew`;
+}
+
 /** PRAGMA application_id of every world file: "SmTw". Set when a file is made, checked on every open. */
 export const WORLD_APPLICATION_ID = 0x536d5477;
 
@@ -670,12 +717,12 @@ export function checkWorldFile(file: string, options: { quickCheck: boolean }): 
       const problems = db.pragma('quick_check(5)', { simple: false }) as Array<{ quick_check: string }>;
       const said = problems.map((p) => p.quick_check);
       if (said.length !== 1 || said[0] !== 'ok')
-        throw new WorldFileError(file, `is damaged (PRAGMA quick_check: ${said.join('; ')}); restore a backup from DATA_DIR/backups, or move the file away`);
+        throw new WorldFileError(file, `is damaged (PRAGMA quick_check: ${said.join('; ')}); ${restoreAdvice(file)}`);
     }
   } catch (error) {
     if (error instanceof WorldFileError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new WorldFileError(file, `is not a readable SQLite file (${message}); restore a backup from DATA_DIR/backups, or move the file away`);
+    throw new WorldFileError(file, `is not a readable SQLite file (${message}); ${restoreAdvice(file)}`);
   } finally {
     db.close();
   }

@@ -18,7 +18,7 @@ import type { RuntimeSettings } from '../agent/context';
 import type { Mind } from '../agent/mind';
 import type { ChatStack } from '../llm/stack';
 import type { Embedder } from '../llm/types';
-import { openWorldDb, type WorldDb } from '../store/WorldDb';
+import { isDamage, openWorldDb, restoreAdvice, WorldFileError, type WorldDb } from '../store/WorldDb';
 import { stateAt } from '../history/stateAt';
 import { systemClock, type WallClock } from '../core/wallClock';
 import type { MindBundle, MindHooks } from './minds';
@@ -32,6 +32,8 @@ import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
 import { LlmAbortedError } from '../llm/errors';
 import { seedTexts } from '../agent/operations/interview';
+import { bindWorldToTown, townIdentityOf } from './binding';
+import { spectatorPath } from '../core/projectRoot';
 
 /**
  * At close, how long operations in flight may take to finish on their own (a healthy endpoint's answers are
@@ -116,6 +118,8 @@ export class Town implements Composed {
   readonly embedder: Embedder;
   readonly opening: Opening;
   private closed = false;
+  /** A new world's background first start failed: its close leaves no clean-close stamp. */
+  private startFailed = false;
   /** A new world's background first start (see `startInBackground`); resolved at once otherwise. */
   private startup: Promise<void> = Promise.resolve();
   /** Operations whose LLM calls the close stopped. */
@@ -156,6 +160,10 @@ export class Town implements Composed {
       { clock: wallClock, columnCacheBytes: config.memoryCacheMb * 1024 * 1024 },
     );
     try {
+      // Before anything is written: a world file opened on another town's map or people is refused (binding.ts).
+      const identity = townIdentityOf(config.mapFile, config.personasDir, personas.keys());
+      const moved = bindWorldToTown(db, { world: config.world, file, identity, personaIds: new Set(personas.keys()), moveWorld: config.moveWorld });
+      if (moved) parts.logger.warn(moved);
       const world = createSimWorld(map);
       // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
       const resumed = stateAt(db, world, null);
@@ -264,7 +272,9 @@ export class Town implements Composed {
       await town.start(personaList, seeded, parts.startInBackground ?? false);
       return town;
     } catch (error) {
-      db.close();
+      // A failed start leaves no clean-close stamp: the next start checks the whole file.
+      db.close({ stamp: false });
+      if (isDamage(error)) throw new WorldFileError(file, `is damaged (${errorText(error)}); ${restoreAdvice(file)}`);
       throw error;
     }
   }
@@ -277,7 +287,8 @@ export class Town implements Composed {
       // resident whose file is gone leaves.
       const inputs: Input[] = [{ kind: 'restarted' }];
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
-      for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId });
+      for (const id of present)
+        if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId, left: 'its persona file is gone' });
       // An operator's add the last run logged (the persona seeded) but stopped before a step applied: it arrives now.
       const lastAction = new Map<string, string>();
       for (const e of this.db.events.scan({ kinds: ['operator.action'] }))
@@ -310,13 +321,15 @@ export class Town implements Composed {
       this.holds.starting(true);
       this.startup = this.begin(personaList, seeded, now).then(
         () => this.holds.starting(false),
-        (error: unknown) =>
-          this.closed
-            ? this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`)
-            : this.logger.error(
+        (error: unknown) => {
+          if (this.closed)
+            return this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`);
+          this.startFailed = true;
+          this.logger.error(
                 `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
                   'the town stays held; a restart seeds the residents not yet seeded',
-              ),
+          );
+        },
       );
     } else {
       await this.begin(personaList, seeded, now);
@@ -344,7 +357,8 @@ export class Town implements Composed {
       mind: this.mind.label,
       agents: personaList.length,
       seed: this.config.seed,
-      map: this.config.mapFile,
+      // Spectators read the log: a map outside the working folder is named by its file alone (its path is in meta).
+      map: spectatorPath(this.config.mapFile),
       ablation: this.runtime.settings.ablation,
       conversationMode: this.runtime.settings.conversationMode,
     };
@@ -390,7 +404,7 @@ export class Town implements Composed {
       if (!(await settlesWithin(this.startup, graceMs)) && this.stack) this.stack.close();
       await this.startup;
       this.log.close();
-      this.db.close();
+      this.db.close({ stamp: !this.startFailed });
       return;
     }
     this.loop.stop();
