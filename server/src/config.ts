@@ -458,11 +458,10 @@ export function startGameMs(config: Pick<Config, 'startTime'>): number {
  * 'auto' here: the sentence embedder in models/ when `npm run models:fetch` put it there (town/minds.ts).
  */
 export function loadConfigFromProcess(): Config {
-  const config = loadConfig(process.env, process.argv.includes('--dev') ? { dev: true } : {});
-  return config.embedderFile === undefined ? { ...config, embedderFile: 'auto' } : config;
-  return loadConfig(process.env, {
+  const config = loadConfig(process.env, {
     ...(process.argv.includes('--dev') ? { dev: true } : {}),
     ...(process.argv.includes('--move-world') ? { moveWorld: true } : {}),
     ...(process.argv.includes('--rotate-token') ? { rotateOperatorToken: true } : {}),
   });
+  return config.embedderFile === undefined ? { ...config, embedderFile: 'auto' } : config;
 }
