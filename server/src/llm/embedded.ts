@@ -236,7 +236,7 @@ export class EmbeddedChatModel implements ChatModel {
     const key = JSON.stringify(schema);
     let g = this.grammars.get(key);
     if (!g) {
-      g = this.llama.createGrammarForJsonSchema(schema as never).catch(() => null);
+      g = this.llama.createGrammarForJsonSchema(grammarSchema(schema) as never).catch(() => null);
       this.grammars.set(key, g);
     }
     return g;
@@ -305,6 +305,28 @@ export class EmbeddedEmbedder implements Embedder {
   close(): void {
     this.closed = true;
   }
+}
+
+/** Clock times a grammar can write for the schemas' `^\d{1,2}:\d{2}$` (GBNF from JSON Schema has no `pattern`): every five minutes. */
+const CLOCK_TIMES = Array.from({ length: 24 * 12 }, (_, i) => `${Math.floor(i / 12)}:${String((i % 12) * 5).padStart(2, '0')}`);
+/** Longest string and array a grammar lets a reply write where the schema sets no bound (tiny models run on until the budget ends). */
+const GRAMMAR_MAX_LENGTH = 400;
+const GRAMMAR_MAX_ITEMS = 24;
+
+/**
+ * The schema as the grammar is built from it: a clock-time pattern becomes the enum of times, and strings and arrays
+ * with no upper bound get one. Validation still uses the schema as it is.
+ */
+export function grammarSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(grammarSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'string' && s.pattern === '^\\d{1,2}:\\d{2}$') return { type: 'string', enum: CLOCK_TIMES };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) if (k !== 'pattern') out[k] = grammarSchema(v);
+  if (s.type === 'string' && s.enum === undefined && s.maxLength === undefined) out.maxLength = GRAMMAR_MAX_LENGTH;
+  if (s.type === 'array' && s.maxItems === undefined) out.maxItems = GRAMMAR_MAX_ITEMS;
+  return out;
 }
 
 function unit(v: readonly number[]): Float32Array {
