@@ -72,7 +72,12 @@ describe('a world file bound to its town', () => {
   it('keeps a town moved to another folder or edited in place; --move-world moves it on purpose, departures in the feed', async () => {
     const { dataDir, file } = await usedSmallTown();
     // The same people in another folder (a copy of personas/): the same town.
-    const moved = subsetPersonas(fs.readdirSync('personas').filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')));
+    const moved = subsetPersonas(
+      fs
+        .readdirSync('personas')
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => f.replace(/\.yaml$/, '')),
+    );
     const same = await startTestTown({ dataDir, personasDir: moved });
     expect(same.town.resumed).toBe(true);
     await same.close();

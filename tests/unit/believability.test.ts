@@ -168,16 +168,29 @@ describe('the interview grader', () => {
   it('fails wrong answers written by hand: negation, contradiction and word salad, each with its reason', () => {
     const grader = new InterviewGrader(town);
     const ana = (category: InterviewCategory, question: string, answer: string) => grader.grade('ana', category, question, answer).failure;
-    expect(ana('self-knowledge', 'Give an introduction of yourself.', 'I hate baking and I have never baked sourdough loaves; I am not the baker of the village.')).toMatch(/denies its records/);
-    expect(ana('self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva. I bake sourdough loaves before dawn. I live at Keller Forge.")).toMatch(/lives at Keller Forge/);
-    expect(ana('self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva. I bake sourdough loaves before dawn. I work at the Post Office.")).toMatch(/works at Post Office/);
+    expect(
+      ana('self-knowledge', 'Give an introduction of yourself.', 'I hate baking and I have never baked sourdough loaves; I am not the baker of the village.'),
+    ).toMatch(/denies its records/);
+    expect(ana('self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva. I bake sourdough loaves before dawn. I live at Keller Forge.")).toMatch(
+      /lives at Keller Forge/,
+    );
+    expect(
+      ana('self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva. I bake sourdough loaves before dawn. I work at the Post Office."),
+    ).toMatch(/works at Post Office/);
     expect(ana('memory', 'Who is Bruno Keller?', 'Bruno Keller is my husband. He said the blacksmith needs paint.')).toMatch(/calls Bruno Keller its husband/);
     expect(ana('plans', 'What are your plans for today?', 'sourdough loaves baking dawn Silva Bakery kitchen lunch.')).toMatch(/not sentences/);
   });
 
   it('passes the same answers said plainly (controls of the test above)', () => {
     const grader = new InterviewGrader(town);
-    expect(grader.grade('ana', 'self-knowledge', 'Give an introduction of yourself.', "I'm Ana Silva, the baker of the village. I bake sourdough loaves before dawn.")).toEqual({ passed: true, failure: null });
+    expect(
+      grader.grade(
+        'ana',
+        'self-knowledge',
+        'Give an introduction of yourself.',
+        "I'm Ana Silva, the baker of the village. I bake sourdough loaves before dawn.",
+      ),
+    ).toEqual({ passed: true, failure: null });
     expect(grader.grade('ana', 'memory', 'Who is Bruno Keller?', `Bruno? An old friend from school. ${town.get('ana')!.memories[2].description}.`)).toEqual({
       passed: true,
       failure: null,

@@ -107,7 +107,8 @@ export function valueAxis(values: number[], o: { limit?: number; integer?: boole
     title: { display: true, text: o.title },
     ticks: {
       precision: o.integer ? 0 : undefined,
-      callback: (v: string | number, i: number, ticks: Array<{ value: number }>) => formatTick(Number(v), ticks.length > 1 ? Math.abs(ticks[1].value - ticks[0].value) : 1),
+      callback: (v: string | number, i: number, ticks: Array<{ value: number }>) =>
+        formatTick(Number(v), ticks.length > 1 ? Math.abs(ticks[1].value - ticks[0].value) : 1),
     },
   };
 }

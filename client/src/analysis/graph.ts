@@ -276,7 +276,12 @@ function separateLabels(cy: Core, gap = 2): void {
 }
 
 /** The who-told-whom tree of a topic: a root for each agent who knew it first-hand (seed, whisper, observation). */
-export async function diffusionTree(name: string, container: HTMLElement, topic: ReportTopic, onNode: (agentId: string, gameMs: number) => void): Promise<Core> {
+export async function diffusionTree(
+  name: string,
+  container: HTMLElement,
+  topic: ReportTopic,
+  onNode: (agentId: string, gameMs: number) => void,
+): Promise<Core> {
   const cytoscape = await loadCytoscape();
   const known = new Set(topic.agents.map((a) => a.id));
   const placed = treePositions(topic.agents.map((a) => ({ id: a.id, parent: a.from && known.has(a.from) ? a.from : null, t: a.first_heard_ms })));
@@ -299,8 +304,14 @@ export async function diffusionTree(name: string, container: HTMLElement, topic:
       style: [
         ...BASE_STYLE,
         // The name and the time first heard to the right of the node, the tree reading left to right.
-        { selector: 'node', style: { 'text-wrap': 'wrap', 'font-size': TREE_LABEL_PX, 'text-valign': 'center', 'text-halign': 'right', 'text-margin-x': 4, 'text-margin-y': 0 } },
-        { selector: 'edge', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5', 'curve-style': 'taxi', 'taxi-direction': 'rightward' } },
+        {
+          selector: 'node',
+          style: { 'text-wrap': 'wrap', 'font-size': TREE_LABEL_PX, 'text-valign': 'center', 'text-halign': 'right', 'text-margin-x': 4, 'text-margin-y': 0 },
+        },
+        {
+          selector: 'edge',
+          style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#8a97b5', 'curve-style': 'taxi', 'taxi-direction': 'rightward' },
+        },
       ],
       layout: { name: 'preset' },
       minZoom: 0.1,

@@ -239,4 +239,3 @@ function awareAround(awareness: TopicAwareness[], spec: AttendanceSpec, w: Windo
   const heard = t.agents.filter((x) => x.gameMs <= w.toGameMs);
   return { aware_before: heard.filter((x) => x.gameMs < spec.fromGameMs).length, aware_after: heard.filter((x) => x.gameMs >= spec.fromGameMs).length };
 }
-

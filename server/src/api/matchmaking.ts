@@ -53,8 +53,7 @@ function guarded(req: IncomingMessage, res: ServerResponse, pathname: string, pa
   const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const empty = declared === 0 || (declared === null && req.headers['transfer-encoding'] === undefined);
-  if (type !== 'application/json' && !(empty && type === ''))
-    return refuse(req, res, 415, 'matchmaking takes a JSON body (Content-Type: application/json)');
+  if (type !== 'application/json' && !(empty && type === '')) return refuse(req, res, 415, 'matchmaking takes a JSON body (Content-Type: application/json)');
   if (declared !== null && !(declared <= MATCHMAKE_BODY_LIMIT_BYTES)) return refuse(req, res, 413, 'request body too large');
   const chunks: Buffer[] = [];
   let size = 0;

@@ -716,8 +716,7 @@ export function checkWorldFile(file: string, options: { quickCheck: boolean }): 
     if (options.quickCheck) {
       const problems = db.pragma('quick_check(5)', { simple: false }) as Array<{ quick_check: string }>;
       const said = problems.map((p) => p.quick_check);
-      if (said.length !== 1 || said[0] !== 'ok')
-        throw new WorldFileError(file, `is damaged (PRAGMA quick_check: ${said.join('; ')}); ${restoreAdvice(file)}`);
+      if (said.length !== 1 || said[0] !== 'ok') throw new WorldFileError(file, `is damaged (PRAGMA quick_check: ${said.join('; ')}); ${restoreAdvice(file)}`);
     }
   } catch (error) {
     if (error instanceof WorldFileError) throw error;

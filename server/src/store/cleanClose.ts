@@ -31,7 +31,7 @@ function contentHash(file: string): string {
   const buffer = Buffer.allocUnsafe(1 << 20);
   const fd = fs.openSync(file, 'r');
   try {
-    for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, read));
+    for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, read));
   } finally {
     fs.closeSync(fd);
   }

@@ -287,8 +287,7 @@ export class Town implements Composed {
       // resident whose file is gone leaves.
       const inputs: Input[] = [{ kind: 'restarted' }];
       const present = new Set(this.sim.agents().map((a) => a.spec.id as string));
-      for (const id of present)
-        if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId, left: 'its persona file is gone' });
+      for (const id of present) if (!this.personas.has(id)) inputs.push({ kind: 'removeAgent', agentId: id as AgentId, left: 'its persona file is gone' });
       // An operator's add the last run logged (the persona seeded) but stopped before a step applied: it arrives now.
       const lastAction = new Map<string, string>();
       for (const e of this.db.events.scan({ kinds: ['operator.action'] }))
@@ -326,8 +325,8 @@ export class Town implements Composed {
             return this.logger.info(`world '${this.config.world}': stopped during its first start; the next start seeds the residents not yet seeded`);
           this.startFailed = true;
           this.logger.error(
-                `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
-                  'the town stays held; a restart seeds the residents not yet seeded',
+            `world '${this.config.world}': its first start failed (${error instanceof Error ? error.message : String(error)}); ` +
+              'the town stays held; a restart seeds the residents not yet seeded',
           );
         },
       );
