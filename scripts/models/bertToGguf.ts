@@ -15,7 +15,8 @@ const TOKEN_CONTROL = 3;
 /** {arch}.pooling_type: MEAN. */
 const POOLING_MEAN = 1;
 
-type Value = { type: 'u32' | 'i32' | 'f32' | 'bool' | 'str'; value: number | boolean | string } | { type: 'arr'; of: 'str' | 'i32'; values: (string | number)[] };
+type Value =
+  { type: 'u32' | 'i32' | 'f32' | 'bool' | 'str'; value: number | boolean | string } | { type: 'arr'; of: 'str' | 'i32'; values: (string | number)[] };
 
 interface SafeTensor {
   dtype: string;

