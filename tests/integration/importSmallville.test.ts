@@ -208,7 +208,7 @@ describe("importing the reference's town", () => {
 
   it("starts the town on the reference's date (its reverie/meta.json), in the command and the report", () => {
     expect(result.startTime).toBe('2023-02-13T00:00');
-    expect(result.command).toMatch(/^START_TIME=2023-02-13T00:00 MAP_FILE=.*the_ville\.tmj PERSONAS_DIR=.*personas npm start$/);
+    expect(result.command).toMatch(/^START_TIME=2023-02-13T00:00 WORLD=\S+ MAP_FILE=.*the_ville\.tmj PERSONAS_DIR=.*personas npm start$/);
     expect(result.report).toContain(result.command);
     expect(result.report).toContain("reverie/meta.json curr_time 'February 13, 2023, 00:00:00'");
     expect(referenceDateToStartTime('February 14, 2023')).toBe('2023-02-14T00:00');
@@ -220,7 +220,7 @@ describe("importing the reference's town", () => {
     fs.rmSync(path.join(copy, 'environment/frontend_server/storage/base_the_hamlet_n2/reverie'), { recursive: true });
     const undated = importSmallville({ checkout: copy, outDir: path.join(copy, 'out') });
     expect(undated.startTime).toBeNull();
-    expect(undated.command).toMatch(/^MAP_FILE=/);
+    expect(undated.command).toMatch(/^WORLD=\S+ MAP_FILE=/);
     expect(undated.report).toMatch(/The start date could not be read \(no base_the_hamlet_n2\/reverie\/meta\.json\)/);
   });
 
