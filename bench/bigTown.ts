@@ -82,6 +82,9 @@ export async function startServerProcess(
       HOUSEKEEPING_CRON: 'off',
       IDLE_CHECK_CRON: 'off',
       LOG_LEVEL: 'warn',
+      // The word vectors whatever models/ holds, so figures compare across machines (a group that wants the sentence
+      // embedder passes EMBEDDER_FILE).
+      EMBEDDER_FILE: 'none',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

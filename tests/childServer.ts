@@ -100,6 +100,8 @@ export async function startServerProcess(
       IDLE_CHECK_CRON: 'off',
       HOUSEKEEPING_CRON: 'off',
       LOG_LEVEL: 'info',
+      // The word vectors, as in-process tests have them: a sentence embedder in models/ would otherwise be picked up.
+      EMBEDDER_FILE: 'none',
       ...env,
     },
     /Smalltown on (http:\/\/localhost:\d+)/,
