@@ -66,8 +66,13 @@ describe('SIGTERM with the LLM down', () => {
       const stub = await healthyStub({ hangMs: 600_000 });
       const child = await startServerProcess(serverEnv(dataDir, personasDir, stub));
       children.push(child);
-      // The residents plan and look about through the LLM; then the endpoint fails under them.
-      await sleep(800);
+      // The residents plan and look about through the LLM (the town has logged its start); then the endpoint fails under them.
+      await waitFor(
+        'the town to log its start',
+        async () => ((await (await fetch(`${child.url}/healthz`)).json()) as { eventSeq?: number }).eventSeq! > 0,
+        20_000,
+        100,
+      );
       if (failure === 'refusing connections') await stub.disappear();
       else stub.queueFaults(...Array<'timeout' | '500'>(10_000).fill(failure === 'answering every call with HTTP 500' ? '500' : 'timeout'));
       const requestsAtFailure = stub.stats.requests;
