@@ -2,6 +2,7 @@
 // operator starts and stops towns there, and the built page runs under the server's content security
 // policy without a single violation.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
@@ -17,11 +18,13 @@ declare global {
 
 describe('several towns in the browser', () => {
   let server: Awaited<ReturnType<typeof startTestTown>>;
+  let northPersonas = '';
   let browser: LaunchedBrowser;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     const north = { name: 'north', personasDir: subsetPersonas(['isabella', 'kenji', 'ruth']) };
+    northPersonas = north.personasDir;
     server = await startTestTown({ operatorToken: TOKEN, worlds: [{ name: 'main' }, north] });
     browser = await launchBrowser();
     fs.mkdirSync('test-results', { recursive: true });
@@ -99,7 +102,10 @@ describe('several towns in the browser', () => {
     await expect.poll(() => page.locator('.towns-status').textContent()).toBe('name: letters, digits, - and _ only (at most 64)');
 
     await form.locator('input[name="name"]').fill('south');
-    await form.locator('input[name="personas"]').fill(subsetPersonas(['arthur', 'omar']));
+    // A persona folder the operator names must be inside one of the server's (issue 45): here, inside north's.
+    const southPersonas = path.join(northPersonas, 'south');
+    fs.cpSync(subsetPersonas(['arthur', 'omar']), southPersonas, { recursive: true });
+    await form.locator('input[name="personas"]').fill(southPersonas);
     await form.locator('button[type="submit"]').click();
     await expect.poll(() => page.locator('#towns tbody tr[data-world="south"]').count(), { timeout: 15_000 }).toBe(1);
     expect(server.host.has('south')).toBe(true);
