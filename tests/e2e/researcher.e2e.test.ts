@@ -46,7 +46,7 @@ describe("a researcher's path through the analysis page", () => {
     expect(s.error).toBeNull();
     expect(s.status).toBe('');
     expect(s.summary).toContain(`${r.agents.length} agents`);
-    expect(s.summary).toContain(`${r.conversations.total} conversations`);
+    expect(s.summary).toContain(`${r.conversations.total} conversation${r.conversations.total === 1 ? '' : 's'}`);
     expect(s.graph!.nodes).toBe(r.agents.length);
     expect(s.density).toEqual([r.density.series.length]);
     expect(s.diffusion).toEqual(r.topics.length ? [r.topics[0].series.length] : []);
