@@ -63,7 +63,8 @@ async function benchAnalysis(): Promise<Record<string, number>> {
       const page = await browser.context.newPage();
       await page.addInitScript({
         content:
-          'window.__name = (f) => f; window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })' +
+          'window.__name = (f) => f; window.__longTasks = []; ' +
+          'new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })' +
           ".observe({ type: 'longtask', buffered: true });",
       });
       await page.goto(`${server.url}/analysis`, { waitUntil: 'commit' });
@@ -350,7 +351,8 @@ async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `npx tsx bench/client.ts researcher`, `town` or `analysis`: only the researcher's figures, the generated town's, or the analysis page's (the client and server must be built).
+  // `npx tsx bench/client.ts researcher`, `town` or `analysis`: only the researcher's figures, the generated town's,
+  // or the analysis page's (the client and server must be built).
   const only = { researcher: benchResearcher, town: benchGeneratedTown, analysis: benchAnalysis }[process.argv[2] ?? ''];
   (only ? only() : benchClient()).then((r) => console.table(r));
 }

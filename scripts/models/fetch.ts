@@ -118,7 +118,8 @@ function main(): void {
     const t0 = Date.now();
     const file = fetchModel(id, all[id]!, values.dir!, values.wheels);
     console.log(
-      `${id.padEnd(8)} ${path.relative(process.cwd(), file) || file}  (${(all[id]!.bytes / 1e6).toFixed(0)} MB, checked, ${((Date.now() - t0) / 1000).toFixed(1)} s)  ${all[id]!.what}`,
+      `${id.padEnd(8)} ${path.relative(process.cwd(), file) || file}  ` +
+        `(${(all[id]!.bytes / 1e6).toFixed(0)} MB, checked, ${((Date.now() - t0) / 1000).toFixed(1)} s)  ${all[id]!.what}`,
     );
   }
   console.log('\nRun the town on one:  LLM_MODEL_FILE=models/SmolLM2-135M-Instruct.Q4_1.gguf npm start');

@@ -182,7 +182,9 @@ describe('the defect scan over a world', () => {
     db.close();
   });
 
-  it('flags talk that does not follow what was said (a reply naming another kind, one line over and over, an insight off its subject, stacked prefixes), and not its controls', () => {
+  // Talk that does not follow what was said: a reply naming another kind, one line over and over, an insight off
+  // its subject, stacked prefixes.
+  it('flags talk that does not follow what was said, and not its controls', () => {
     expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A party? Lovely.')).toBe(true);
     expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A book club? Lovely.')).toBe(false);
     expect(insightOffSubject('Something important about Rosa Bianchi: Samira is planning to stock flowers.')).toBe(true);

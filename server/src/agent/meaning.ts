@@ -84,13 +84,22 @@ const EVENT_VERBS = new Set(['meet', 'take', 'happen', 'begin', 'start', 'open',
 /** Verbs of telling: negated, they keep a thing quiet. */
 const TELL_VERBS = new Set(['tell', 'mention', 'say', 'share', 'announce', 'reveal', 'breathe', 'speak', 'talk', 'confide', 'disclose', 'inform', 'let']);
 /** Universal and free-choice pronouns: an audience of anyone. */
-const ANYONE =
-  /\b(every(one|body)|any(one|body)|all welcome|whoever|the public|the whole (town|village|street|neighbourhood|neighborhood)|open to|all (are|is) welcome|all of (the )?town)\b/i;
-const INVITE_ONLY =
-  /\b(invit(e|ation)[- ]only|by invitation|private|guest list|only (for )?(invited|close|family|friends|members|a few)|just (for )?(close )?(friends|family))\b/i;
+const ANYONE = new RegExp(
+  '\\b(every(one|body)|any(one|body)|all welcome|whoever|the public|the whole (town|village|street|neighbourhood|neighborhood)|' +
+    'open to|all (are|is) welcome|all of (the )?town)\\b',
+  'i',
+);
+const INVITE_ONLY = new RegExp(
+  '\\b(invit(e|ation)[- ]only|by invitation|private|guest list|only (for )?(invited|close|family|friends|members|a few)|' +
+    'just (for )?(close )?(friends|family))\\b',
+  'i',
+);
 const CONFIDENCE = /\b(between (us|you and me|ourselves)|secret\w*|confidential\w*|in confidence|under wraps|hush)\b/i;
-const KEEP_QUIET =
-  /\bkeep\w*\s+(it|this|that|the news|things|the plan|\w+ plans?)?\s*(quiet|to (him|her|them|your|my|our)sel(f|ves)|under wraps|hidden|a secret|from (everyone|anyone|people|the town))\b/i;
+const KEEP_QUIET = new RegExp(
+  '\\bkeep\\w*\\s+(it|this|that|the news|things|the plan|\\w+ plans?)?\\s*' +
+    '(quiet|to (him|her|them|your|my|our)sel(f|ves)|under wraps|hidden|a secret|from (everyone|anyone|people|the town))\\b',
+  'i',
+);
 const NO_ONE = /^(no one|no-one|nobody|none|not a soul)\b/i;
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];

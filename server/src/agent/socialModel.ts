@@ -19,9 +19,15 @@ export const SOCIAL_PARAMETERS = {
    * to someone who knows the teller). Reason: we tell people what matters to them, and our own news to those who know us.
    */
   tellConcernsFactor: 1.5,
-  /** Factor (×) on news told in confidence (meaning.ts: "told no one", "keeping it quiet", "between us"). Reason: most people keep a secret most of the time. */
+  /**
+   * Factor (×) on news told in confidence (meaning.ts: "told no one", "keeping it quiet", "between us").
+   * Reason: most people keep a secret most of the time.
+   */
   tellSecretFactor: 0.2,
-  /** Factor (×) on news meant to be spread (meaning.ts: an open audience, "anyone is welcome", "everyone"). Reason: the mirror of a secret: it asks to be passed on. */
+  /**
+   * Factor (×) on news meant to be spread (meaning.ts: an open audience, "anyone is welcome", "everyone").
+   * Reason: the mirror of a secret: it asks to be passed on.
+   */
   tellPublicFactor: 1.5,
   /**
    * Factor (×) on a secret told to the teller's confidant (a spouse, a relative, or someone it says it trusts or relies on), in place of

@@ -114,7 +114,8 @@ export function seedsMarkdown(scenario: string, seeds: number[], worlds: string[
     '|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])}${r.clamped ? ' *' : ''} | ${paperFigure(r.figure)} | ${r.values.map(fmt).join(', ')} |`,
+        `| ${r.figure} | ${fmt(r.mean)} ± ${fmt(r.sd)} | ${fmt(r.ci95[0])} to ${fmt(r.ci95[1])}${r.clamped ? ' *' : ''} ` +
+        `| ${paperFigure(r.figure)} | ${r.values.map(fmt).join(', ')} |`,
     ),
     '',
   ].join('\n');

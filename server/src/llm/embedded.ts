@@ -104,7 +104,8 @@ export class EmbeddedChatModel implements ChatModel {
     } catch (error) {
       await model.dispose();
       throw new Error(
-        `LLM_MODEL_FILE: '${settings.file}': no room for ${settings.sequences} sequences of ${settings.contextSize} tokens (${(error as Error).message}); lower LLM_SEQUENCES or LLM_CONTEXT_SIZE`,
+        `LLM_MODEL_FILE: '${settings.file}': no room for ${settings.sequences} sequences of ${settings.contextSize} tokens ` +
+          `(${(error as Error).message}); lower LLM_SEQUENCES or LLM_CONTEXT_SIZE`,
       );
     }
     return new EmbeddedChatModel(llama, model, context, settings, threads, fs.statSync(settings.file).size);

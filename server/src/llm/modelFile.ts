@@ -27,7 +27,10 @@ export function modelFileProblem(file: string): string | null {
   if (magic.toString('latin1') !== 'GGUF') return `'${file}' is not a GGUF model file (it does not start with the GGUF magic bytes)`;
   const total = os.totalmem();
   if (stat.size > total * 0.9)
-    return `'${file}' is ${(stat.size / 2 ** 30).toFixed(1)} GiB, more than this machine's memory allows (${(total / 2 ** 30).toFixed(1)} GiB in all): use a smaller or more quantised model`;
+    return (
+      `'${file}' is ${(stat.size / 2 ** 30).toFixed(1)} GiB, more than this machine's memory allows ` +
+      `(${(total / 2 ** 30).toFixed(1)} GiB in all): use a smaller or more quantised model`
+    );
   return null;
 }
 

@@ -170,7 +170,8 @@ function embedderFileFor(config: Config, logger: Logger): string | null {
     const recorded = recordedEmbedder(path.join(config.dataDir, `${w.name}.sqlite`));
     if (recorded && recorded !== wanted) {
       logger.info(
-        `embedder: the world '${w.name}' was embedded by '${recorded}': it keeps it (EMBEDDER_FILE=${DEFAULT_EMBEDDER_FILE} with a new WORLD uses the sentence embedder)`,
+        `embedder: the world '${w.name}' was embedded by '${recorded}': it keeps it ` +
+          `(EMBEDDER_FILE=${DEFAULT_EMBEDDER_FILE} with a new WORLD uses the sentence embedder)`,
       );
       return null;
     }
