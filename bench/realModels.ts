@@ -66,7 +66,7 @@ export async function benchLlmReal(settings: Settings): Promise<Record<string, n
   const out: Record<string, number> = {};
   for (const id of String(settings.models).split(',')) {
     const file = modelFile(id);
-    for (const v of CHECK_VARIANTS) {
+    for (const v of CHECK_VARIANTS.filter((c) => String(settings.variants).split(',').includes(c.name))) {
       const server = v.http ? await startModelServer({ model: file, port: 0, jsonSchema: v.constrained, sequences: 1 }) : null;
       const t0 = performance.now();
       const report = await runLlmCheck({
