@@ -43,7 +43,7 @@ describe.skipIf(!model)('three residents on SmolLM2 for two game hours', () => {
     });
     startMs = town.gameMs;
     await town.loop.runLockstep(startMs + HOURS * 3_600_000, 30_000);
-  }, 1_500_000);
+  }, 2_700_000);
 
   afterAll(async () => {
     await town?.close();
