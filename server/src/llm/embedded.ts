@@ -308,21 +308,22 @@ export class EmbeddedEmbedder implements Embedder {
   }
 }
 
-/** Clock times a grammar can write for the schemas' `^\d{1,2}:\d{2}$` (GBNF from JSON Schema has no `pattern`): every five minutes. */
-const CLOCK_TIMES = Array.from({ length: 24 * 12 }, (_, i) => `${Math.floor(i / 12)}:${String((i % 12) * 5).padStart(2, '0')}`);
+/** The longest clock time a grammar lets a reply write for `^\\d{1,2}:\\d{2}$` ("10:30 am"; the mind reads the forms). */
+const CLOCK_MAX_LENGTH = 8;
 /** Longest string and array a grammar lets a reply write where the schema sets no bound (tiny models run on until the budget ends). */
 const GRAMMAR_MAX_LENGTH = 400;
 const GRAMMAR_MAX_ITEMS = 24;
 
 /**
- * The schema as the grammar is built from it: a clock-time pattern becomes the enum of times, and strings and arrays
- * with no upper bound get one. Validation still uses the schema as it is.
+ * The schema as the grammar is built from it (JSON-Schema GBNF has no `pattern`): a clock time is held to a few
+ * characters (an enum of every five minutes made each generated token about twice as slow), and strings and arrays with no
+ * upper bound get one. Validation (and the mind's reading of "7am" or "07:00") still uses the schema as it is.
  */
 export function grammarSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(grammarSchema);
   if (!schema || typeof schema !== 'object') return schema;
   const s = schema as Record<string, unknown>;
-  if (s.type === 'string' && s.pattern === '^\\d{1,2}:\\d{2}$') return { type: 'string', enum: CLOCK_TIMES };
+  if (s.type === 'string' && s.pattern === '^\\d{1,2}:\\d{2}$') return { type: 'string', maxLength: CLOCK_MAX_LENGTH };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) if (k !== 'pattern') out[k] = grammarSchema(v);
   if (s.type === 'string' && s.enum === undefined && s.maxLength === undefined) out.maxLength = GRAMMAR_MAX_LENGTH;
