@@ -115,13 +115,12 @@ export async function benchLlmReal(settings: Settings): Promise<Record<string, n
   return out;
 }
 
-export async function benchTownReal(settings: Settings): Promise<Record<string, number>> {
+/** `agents` shipped residents (cloned) on SmolLM2 in this process from 06:00, counting the asks that fall back. */
+async function openSmolTown(agents: number, sequences: number): Promise<{ town: import('../server/src/town/Town').Town; fallbacks: () => number }> {
   const { loadConfig } = await import('../server/src/config');
   const { Town } = await import('../server/src/town/Town');
   const { buildMinds } = await import('../server/src/town/minds');
   const { createLogger } = await import('../server/src/town/logger');
-  const file = modelFile('smollm2');
-  const agents = Number(settings.agents);
   const config = loadConfig(
     {},
     {
@@ -129,7 +128,7 @@ export async function benchTownReal(settings: Settings): Promise<Record<string, 
       personasDir: clonePersonas(agents),
       startTime: '2026-02-13T06:00',
       logLevel: 'silent',
-      llm: { modelFile: file, sequences: Number(settings.sequences), contextSize: 4096, timeoutMs: 300_000 },
+      llm: { modelFile: modelFile('smollm2'), sequences, contextSize: 4096, timeoutMs: 300_000 },
     },
   );
   const minds = await buildMinds(config, createLogger('silent'));
@@ -139,6 +138,11 @@ export async function benchTownReal(settings: Settings): Promise<Record<string, 
     createMind: (hooks) => minds.createMind({ ...hooks, onFallback: (r) => (fallbacks++, hooks.onFallback(r)) }),
     logger: createLogger('silent'),
   });
+  return { town, fallbacks: () => fallbacks };
+}
+
+export async function benchTownReal(settings: Settings): Promise<Record<string, number>> {
+  const { town, fallbacks } = await openSmolTown(Number(settings.agents), Number(settings.sequences));
   const start = town.gameMs;
   const budgetMs = Number(settings.wallMinutes) * 60_000;
   const t0 = performance.now();
@@ -159,7 +163,7 @@ export async function benchTownReal(settings: Settings): Promise<Record<string, 
     'llm.real.game_days_per_hour.smollm2': hours / 24 / (wallS / 3600),
     'llm.real.town.calls_per_agent_hour': calls.calls / n / Math.max(hours, 1e-9),
     'llm.real.town.tokens_per_agent_hour': (calls.promptTokens + calls.completionTokens) / n / Math.max(hours, 1e-9),
-    'llm.real.town.fallback_share': fallbacks / Math.max(1, asks),
+    'llm.real.town.fallback_share': fallbacks() / Math.max(1, asks),
     'cognition.efficiency.real_smollm2': busyMs / Number(settings.sequences) / 1000 / wallS,
   };
   await town.close();
@@ -212,23 +216,8 @@ export async function benchServedReal(settings: Settings): Promise<Record<string
  * the offline grader's controls (another agent's records, shuffled records, a generic answer).
  */
 export async function benchInterviewReal(settings: Settings): Promise<Record<string, number>> {
-  const { loadConfig } = await import('../server/src/config');
-  const { Town } = await import('../server/src/town/Town');
-  const { buildMinds } = await import('../server/src/town/minds');
-  const { createLogger } = await import('../server/src/town/logger');
   const { interviewTown } = await import('../server/src/analysis/believability');
-  const config = loadConfig(
-    {},
-    {
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-bench-interview-')),
-      personasDir: clonePersonas(Number(settings.interviewAgents)),
-      startTime: '2026-02-13T06:00',
-      logLevel: 'silent',
-      llm: { modelFile: modelFile('smollm2'), sequences: 2, contextSize: 4096, timeoutMs: 300_000 },
-    },
-  );
-  const minds = await buildMinds(config, createLogger('silent'));
-  const town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger: createLogger('silent') });
+  const { town } = await openSmolTown(Number(settings.interviewAgents), 2);
   await town.loop.runLockstep(town.gameMs + Number(settings.interviewAfterGameHours) * 3_600_000, 30_000);
   const report = await interviewTown(town);
   const out: Record<string, number> = {
