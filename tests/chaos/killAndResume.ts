@@ -37,6 +37,8 @@ export interface KillRunOptions {
   killFirstWhen?: () => boolean;
   /** How long the last process lives once ready, before its clean stop. */
   lastRunMs?: number;
+  /** And how many events it logs after its run.started or run.resumed before it stops (2 unless told; 0 at night). */
+  lastRunEvents?: number;
   onCycle?: (cycle: KillCycle) => void;
 }
 
@@ -101,6 +103,7 @@ export interface KillRunResult {
 }
 
 const WORLD = 'chaos';
+const LAST_RUN_GIVE_UP_MS = 30_000;
 
 /** The file as another process sees it: a read-only connection, each read its own short transaction. */
 export class OutsideReader {
@@ -109,6 +112,8 @@ export class OutsideReader {
   /** Game time of every walk, action, plan or talk seen, by seq. */
   private readonly simEventGameMs = new Map<number, number>();
   lastSeenSeq = 0;
+  /** The seq of the latest run.started or run.resumed seen: where the latest process began its run. */
+  lastRunStartSeq = 0;
   private lastMemoryId = 0;
   private db: Database.Database | null = null;
 
@@ -124,6 +129,7 @@ export class OutsideReader {
         .all(this.lastSeenSeq) as Row[]) {
         this.events.set(e.seq, eventKey(e));
         this.lastSeenSeq = e.seq;
+        if (e.kind === 'run.started' || e.kind === 'run.resumed') this.lastRunStartSeq = e.seq;
         if (isSimEvent({ seq: e.seq, gameMs: e.gameMs, kind: e.kind, agentId: e.agentId, data: JSON.parse(e.data) } as LoggedEvent))
           this.simEventGameMs.set(e.seq, e.gameMs);
       }
@@ -176,7 +182,9 @@ export class OutsideReader {
     const logWentBackGameMs = resumed && Number.isFinite(loggedBefore) ? Math.max(0, loggedBefore - resumed.gameMs) : 0;
     const seeds = 'SELECT agent_id, description FROM memories WHERE created_ms = (SELECT min(created_ms) FROM memories)';
     const seedsTwice = db.prepare(`SELECT count(*) FROM (${seeds} GROUP BY agent_id, description HAVING count(*) > 1)`).pluck().get() as number;
-    const eventsAfterResume = resumed ? (hi ?? 0) - resumed.seq : 0;
+    // Where the restart's run began: its run.resumed, or run.started where every earlier start was killed before it started.
+    const began = resumed ?? [...events.values()].find((e) => e.kind === 'run.started' && e.seq > restartedAfterSeq);
+    const eventsAfterResume = began ? (hi ?? 0) - began.seq : 0;
     return {
       lost,
       eventCount: n,
@@ -350,7 +358,13 @@ export async function killAndResume(o: KillRunOptions): Promise<KillRunResult> {
 
   // One more start: it resumes, is checked, lives a little, and stops cleanly (SIGTERM saves and exits 0).
   const seqAtLastKill = reader.lastSeenSeq;
-  const last = await live(true, (_sinceSpawnMs, sinceReadyMs) => sinceReadyMs !== null && sinceReadyMs >= (o.lastRunMs ?? 1500));
+  // It lives until its run has begun and logged something (a new world's first start may take a while on a loaded
+  // machine), or until LAST_RUN_GIVE_UP_MS, when the caller's check of eventsAfterLastResume fails with its output.
+  const lived = () => reader.lastRunStartSeq > seqAtLastKill && reader.lastSeenSeq >= reader.lastRunStartSeq + (o.lastRunEvents ?? 2);
+  const last = await live(true, (_sinceSpawnMs, sinceReadyMs) => {
+    if (sinceReadyMs === null) return false;
+    return (sinceReadyMs >= (o.lastRunMs ?? 1500) && lived()) || sinceReadyMs >= LAST_RUN_GIVE_UP_MS;
+  });
   if (last.resumedMs !== null) resumeMs.push(last.resumedMs);
   if (last.openMs !== null) openMs.push(last.openMs);
   await stopChild(last.child ?? undefined);

@@ -70,6 +70,7 @@ describe('kill -9 at random moments', () => {
       env: { START_TIME: '2026-02-13T01:00', CLOCK_RATE: '600' },
       moments: { duringStart: 0, startMs: [0, 0], servingMs: [800, 1500] },
       lastRunMs: 800,
+      lastRunEvents: 0,
     });
     const summary = JSON.stringify({ cycles: run.cycles, checks: run.checks });
     expect(run.lostRows, summary).toEqual([]);

@@ -44,13 +44,19 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
     return room;
   };
 
+  // Alpha's cast: the town's ten, with gamma's two in a folder inside (an operator may only name folders the server offers).
+  const alphaPersonas = tempDir('smalltown-alpha-');
+  fs.cpSync('personas', alphaPersonas, { recursive: true });
+  const gammaPersonas = path.join(alphaPersonas, 'gamma');
+
   beforeAll(async () => {
+    fs.cpSync(subsetPersonas(['arthur', 'omar']), gammaPersonas, { recursive: true });
     const redisPort = await freePort();
     const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
     redis = await startChild(REDIS_SERVER!, redisArgs, {}, /Ready to accept connections/);
     // Each process its own world, folder and cast (beta has three people), started side by side.
     [alpha, beta] = await Promise.all([
-      startServer(redisPort, { WORLDS: 'alpha', DATA_DIR: tempDir() }),
+      startServer(redisPort, { WORLDS: `alpha::${alphaPersonas}`, DATA_DIR: tempDir() }),
       startServer(redisPort, { WORLDS: `beta::${subsetPersonas(['isabella', 'kenji', 'ruth'])}`, DATA_DIR: tempDir() }),
     ]);
   }, 2 * STARTUP_MS);
@@ -111,7 +117,7 @@ describe.skipIf(!REDIS_SERVER)('two server processes sharing one Redis', () => {
       status: 409,
       body: { error: "the world 'alpha' is already running on another process" },
     });
-    expect((await api(alpha!.url, 'POST', '/api/towns', { name: 'gamma', personas: subsetPersonas(['arthur', 'omar']) })).status).toBe(201);
+    expect((await api(alpha!.url, 'POST', '/api/towns', { name: 'gamma', personas: gammaPersonas })).status).toBe(201);
     expect(await towns(beta!.url)).toEqual([
       ['beta', 3, true],
       ['alpha', 10, false],
