@@ -42,6 +42,7 @@ import { rateImportanceHeuristically } from './offlineImportance';
 import { planFromRoutine } from './offlinePlanning';
 import { mentions } from './voice';
 import * as P from './prompts';
+import { clockGrid, withItemEnums, withLength, withNameOrNull } from './replyShape';
 
 /** A part of the day whose actions one reply holds: blocks are grouped up to this many hours. */
 const DECOMPOSE_PART_MINUTES = 5 * 60;
@@ -228,6 +229,8 @@ export class LlmMind implements Mind {
     floorTokens: number,
     schemaName = `${purpose}_reply`,
     inTown?: (value: z.infer<S>) => string[],
+    /** The schema sent instead of the zod schema's own: narrowed to this town and day (replyShape.ts); zod still judges. */
+    shape?: JsonSchema,
   ): Promise<z.infer<S> | null> {
     const tally = this.tallyOf(purpose);
     tally.asks++;
@@ -246,7 +249,7 @@ export class LlmMind implements Mind {
       agentId,
       messages,
       schemaName,
-      schema: jsonSchemaOf(schema),
+      schema: shape ?? jsonSchemaOf(schema),
       maxTokens: this.budgets.budgetFor(schemaName, floorTokens, jsonSchemaOf(schema)),
       temperature: 0,
       accept,
@@ -395,12 +398,26 @@ export class LlmMind implements Mind {
       company: people,
     });
     const known = (name: string) => company.some((a) => a.persona.name.toLowerCase() === name || a.persona.name.split(' ')[0].toLowerCase() === name);
-    const reply = await this.ask('importance', p.id, messages, P.AppraiseReply, 48 + observations.length * 6, 'appraise_reply', (r) => {
-      const named = r.talkTo?.trim().toLowerCase();
-      if (!named || known(named) || /^(none|nobody|no one|null|n\/a)$/.test(named)) return [];
-      const present = company.map((a) => a.persona.name);
-      return [`$.talkTo: "${r.talkTo}" is not here; ${present.length ? `the people here are ${present.join(', ')}, or null` : 'nobody is here: null'}`];
-    });
+    const reply = await this.ask(
+      'importance',
+      p.id,
+      messages,
+      P.AppraiseReply,
+      48 + observations.length * 6,
+      'appraise_reply',
+      (r) => {
+        const named = r.talkTo?.trim().toLowerCase();
+        if (!named || known(named) || /^(none|nobody|no one|null|n\/a)$/.test(named)) return [];
+        const present = company.map((a) => a.persona.name);
+        return [`$.talkTo: "${r.talkTo}" is not here; ${present.length ? `the people here are ${present.join(', ')}, or null` : 'nobody is here: null'}`];
+      },
+      // One rating per observation; talkTo: one of the people here, or null.
+      withNameOrNull(
+        withLength(jsonSchemaOf(P.AppraiseReply), 'ratings', observations.length),
+        'talkTo',
+        people.map((c) => c.name),
+      ),
+    );
     if (reply && reply.ratings.length > 0) {
       const offlineRatings = () => observations.map((o) => rateImportanceHeuristically(o.description, o.actorId === p.id ? undefined : p));
       const ratings = this.fitCount('importance', p.id, reply.ratings, observations.length, offlineRatings);
@@ -436,17 +453,30 @@ export class LlmMind implements Mind {
   async decomposeDay(ctx: MindContext, day: number, broadStrokes: string[], base: DayPlan): Promise<DayPlan> {
     const p = ctx.agent.persona;
     const arenas = ctx.map.arenas.map((a) => a.address);
-    const blocksReply = await this.ask('decompose', p.id, P.hourBlocksPrompt(p, broadStrokes, arenas), P.HourBlocksReply, 600, 'decompose_blocks', (r) =>
-      placeErrors(
-        r.blocks.map((b, i) => ({ path: `$.blocks[${i}].place`, place: b.place })),
-        arenas,
-        (place) => ctx.map.arenasByAddress.has(place),
-      ),
+    const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
+    // Blocks start on the half hour of the waking day, at one of the town's places.
+    const blocksShape = withItemEnums(jsonSchemaOf(P.HourBlocksReply), 'blocks', {
+      start: clockGrid(waking.wakeMinute, waking.sleepMinute, 30),
+      place: arenas,
+    });
+    const blocksReply = await this.ask(
+      'decompose',
+      p.id,
+      P.hourBlocksPrompt(p, broadStrokes, arenas),
+      P.HourBlocksReply,
+      600,
+      'decompose_blocks',
+      (r) =>
+        placeErrors(
+          r.blocks.map((b, i) => ({ path: `$.blocks[${i}].place`, place: b.place })),
+          arenas,
+          (place) => ctx.map.arenasByAddress.has(place),
+        ),
+      blocksShape,
     );
     const blocks = (blocksReply?.blocks ?? []).filter((b) => ctx.map.arenasByAddress.has(b.place) && isClock(b.start));
     if (blocksReply && blocks.length === 0) this.reportMismatch('decompose', p.id, 'no hour block at a place in town');
     if (blocks.length === 0) return { ...base, broadStrokes };
-    const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
     const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
     this.dayPlans.decomposed++;
     // The day's actions in parts of a few hours, asked side by side: no reply has to hold a whole day,
@@ -455,6 +485,10 @@ export class LlmMind implements Mind {
       partsOfDay(blocks, waking.wakeMinute, waking.sleepMinute).map(async ({ blocks: part, from, to }) => {
         const objectsByPlace = Object.fromEntries(part.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
         const spots = part.flatMap((b) => [b.place, ...objectsByPlace[b.place].map((o) => `${b.place}: ${o}`)]);
+        // Actions start on the five minutes of this part, at its blocks' places or their objects.
+        const partFrom = minuteOfWakingDay(parseClock(from.padStart(5, '0')), waking.wakeMinute);
+        const partTo = minuteOfWakingDay(parseClock(to.padStart(5, '0')), waking.wakeMinute);
+        const shape = withItemEnums(jsonSchemaOf(P.ActionsReply), 'actions', { start: clockGrid(partFrom, Math.max(partTo, partFrom + 5), 5), place: spots });
         const reply = await this.ask(
           'decompose',
           p.id,
@@ -468,6 +502,7 @@ export class LlmMind implements Mind {
               spots,
               (place) => resolveAddress(place, ctx.map) !== null,
             ),
+          shape,
         );
         return reply?.actions ?? [];
       }),

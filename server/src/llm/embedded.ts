@@ -236,10 +236,15 @@ export class EmbeddedChatModel implements ChatModel {
   grammarFor(schema: JsonSchema): Promise<LlamaGrammar | null> {
     const key = JSON.stringify(schema);
     let g = this.grammars.get(key);
-    if (!g) {
-      g = this.llama.createGrammarForJsonSchema(grammarSchema(schema) as never).catch(() => null);
+    if (g) {
+      // Most recently used last: the oldest goes first when the cache is full (narrowed schemas differ by agent and hour).
+      this.grammars.delete(key);
       this.grammars.set(key, g);
+      return g;
     }
+    g = this.llama.createGrammarForJsonSchema(grammarSchema(schema) as never).catch(() => null);
+    this.grammars.set(key, g);
+    while (this.grammars.size > GRAMMAR_CACHE_SIZE) this.grammars.delete(this.grammars.keys().next().value!);
     return g;
   }
 
@@ -319,10 +324,15 @@ const GRAMMAR_MAX_ITEMS = 24;
  * characters (an enum of every five minutes made each generated token about twice as slow), and strings and arrays with no
  * upper bound get one. Validation (and the mind's reading of "7am" or "07:00") still uses the schema as it is.
  */
+/** Grammars kept built: one per schema (and per narrowed schema of a day's decompose). */
+const GRAMMAR_CACHE_SIZE = 128;
+
 export function grammarSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(grammarSchema);
   if (!schema || typeof schema !== 'object') return schema;
   const s = schema as Record<string, unknown>;
+  // An enum (a narrowed reply's places and times, agent/replyShape.ts) is a grammar already: kept as it is.
+  if (Array.isArray(s.enum)) return { enum: s.enum };
   if (s.type === 'string' && s.pattern === '^\\d{1,2}:\\d{2}$') return { type: 'string', maxLength: CLOCK_MAX_LENGTH };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) if (k !== 'pattern') out[k] = grammarSchema(v);
