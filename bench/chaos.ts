@@ -7,6 +7,7 @@
 // 2. An LLM endpoint that fails 30% of calls, then is gone for a minute, then returns, under a live
 //    25-agent town at 1x (tests/chaos/llmOutage.ts).
 // 1 also runs bench/hardening.ts: a full disk over seeds, and the rooms an anonymous client can make.
+// `npm run bench -- restart`: 100 restarts of the shipped town, each timed from spawn to the town running.
 import { performance } from 'node:perf_hooks';
 import { OpenAIStub } from '../tests/fakes/openaiStub';
 import { installTownResponders } from '../tests/fakes/townResponders';
@@ -107,6 +108,36 @@ export async function benchKills(): Promise<Record<string, number>> {
   out['chaos.started_max_ms'] = Math.max(...offline.startedMs, ...llm.startedMs);
   console.log(`  kills took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return out;
+}
+
+/**
+ * Restart to running on the shipped town, `restarts` times (`npm run bench -- restart`): each process killed (-9) a
+ * moment after its town runs again, then started anew. Spawn to started (the town running, seen in /healthz every
+ * 20 ms) and spawn to serving (HTTP accepting), with nothing lost, as for the kills above.
+ */
+export async function benchRestarts(restarts: number): Promise<Record<string, number>> {
+  const r = await killAndResume({
+    kills: restarts,
+    seed: 2028,
+    dataDir: tempDir('smalltown-restarts-'),
+    env: { START_TIME: '2026-02-13T08:00', CLOCK_RATE: '600' },
+    moments: { duringStart: 0, startMs: [0, 0], servingMs: [300, 1000] },
+    pollMs: 20,
+  });
+  // The first start makes the world; every later one resumes it.
+  const toRunning = r.startedMs;
+  console.log(
+    `  ${toRunning.length} restarts to running, ms: p50 ${percentile(toRunning, 50).toFixed(0)}, p99 ${percentile(toRunning, 99).toFixed(0)}, ` +
+      `max ${Math.max(...toRunning).toFixed(0)}; ${r.lostRows.length} rows lost`,
+  );
+  return {
+    'chaos.restarts': toRunning.length,
+    'chaos.resume_p99_ms': percentile(toRunning, 99),
+    'chaos.restart.to_running_p50_ms': percentile(toRunning, 50),
+    'chaos.restart.to_running_max_ms': Math.max(...toRunning),
+    'chaos.restart.to_serving_p99_ms': percentile(r.resumeMs, 99),
+    'chaos.restart.lost_rows': r.lostRows.length,
+  };
 }
 
 export async function benchOutage(): Promise<Record<string, number>> {

@@ -376,6 +376,27 @@ export const GROUPS: readonly BenchGroup[] = [
     ],
   },
   {
+    name: 'restart',
+    keys: [
+      'chaos.restarts',
+      'chaos.resume_p99_ms',
+      'chaos.restart.to_running_p50_ms',
+      'chaos.restart.to_running_max_ms',
+      'chaos.restart.to_serving_p99_ms',
+      'chaos.restart.lost_rows',
+    ],
+    paths: [...SERVER, 'tests/chaos', 'bench/chaos.ts'],
+    settings: (quick) => ({ restarts: quick ? 20 : 100 }),
+    runs: 1,
+    run: async (s) => (await import('./chaos')).benchRestarts(Number(s.restarts)),
+    reproduce: '`npm run bench -- restart` (on a quiet machine)',
+    method: [
+      'The shipped town as `npm start` runs it (the compiled server, a process of its own), killed (SIGKILL) 300 ms to 1 s after each ',
+      'start reached running, then started again, 100 times: `chaos.resume_p99_ms` runs from spawn to the town running (its clock moving, ',
+      'seen in /healthz every 20 ms), `to_serving` to HTTP accepting. Nothing committed may be lost (`lost_rows`).',
+    ],
+  },
+  {
     name: 'outage',
     keys: ['llm_outage.*', 'llm_outage.*.*'],
     paths: [...SERVER, 'tests/chaos', 'tests/fakes', 'bench/chaos.ts'],
