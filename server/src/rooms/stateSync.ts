@@ -74,7 +74,7 @@ function arrivedAt(s: AgentState, tile: number, mapWidth: number, gameMs: number
 }
 
 /** The room's state for a town as a new room makes it: every agent and the clock. */
-export function createTownState(town: Pick<Town, 'sim' | 'clock' | 'holds' | 'loop' | 'map' | 'mind'>): TownState {
+export function createTownState(town: Pick<Town, 'sim' | 'clock' | 'holds' | 'loop' | 'map' | 'mind' | 'shownGameMs'>): TownState {
   const state = new TownState();
   state.world = town.map.places.world;
   state.mapWidth = town.map.widthTiles;
@@ -91,7 +91,7 @@ export function createTownState(town: Pick<Town, 'sim' | 'clock' | 'holds' | 'lo
  */
 export function syncTick(
   state: TownState,
-  town: Pick<Town, 'sim' | 'clock' | 'holds' | 'loop'>,
+  town: Pick<Town, 'sim' | 'clock' | 'holds' | 'loop' | 'shownGameMs'>,
   result: Pick<StepResult, 'changed' | 'added' | 'removed'>,
 ): void {
   for (const id of result.removed) state.agents.delete(id);
@@ -101,10 +101,10 @@ export function syncTick(
 }
 
 /** The town's clock, its holds and any storage problem, as the room shows them. */
-export function syncTownClock(state: TownState, town: Pick<Town, 'clock' | 'holds' | 'loop'>): void {
+export function syncTownClock(state: TownState, town: Pick<Town, 'clock' | 'holds' | 'loop' | 'shownGameMs'>): void {
   const { clock, holds, loop } = town;
   const storageProblem = loop.storageProblem?.error;
-  syncClockState(state, { gameMs: clock.gameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem });
+  syncClockState(state, { gameMs: town.shownGameMs, rate: clock.rate, paused: clock.paused, holds: holds.list(), storageProblem });
 }
 
 export interface ClockView {

@@ -125,6 +125,9 @@ export class Town implements Composed {
   /** Operations whose LLM calls the close stopped. */
   readonly stoppedAtClose: { count: number };
 
+  /** The clock's time when the world was opened: where a restart resumes if nothing later was committed. */
+  private readonly openedAtGameMs: number;
+
   private constructor(parts: Composed) {
     this.config = parts.config;
     this.map = parts.map;
@@ -133,6 +136,7 @@ export class Town implements Composed {
     this.db = parts.db;
     this.sim = parts.sim;
     this.clock = parts.clock;
+    this.openedAtGameMs = parts.clock.gameMs;
     this.runtime = parts.runtime;
     this.mind = parts.mind;
     this.stack = parts.stack;
@@ -377,6 +381,15 @@ export class Town implements Composed {
 
   get gameMs(): number {
     return this.clock.gameMs;
+  }
+
+  /**
+   * The game time viewers are shown: the clock's, except while the file refuses writes, when it is the time last
+   * committed (a step the disk refused is not shown as passed: a restart resumes from the committed time).
+   */
+  get shownGameMs(): number {
+    const committed = this.log.committedGameMs ?? this.openedAtGameMs;
+    return this.loop.storageProblem ? Math.min(this.clock.gameMs, committed) : this.clock.gameMs;
   }
 
   get resumed(): boolean {

@@ -72,6 +72,11 @@ export class TownLog {
     this.markedGameMs = gameMs;
   }
 
+  /** The clock's game time as last committed (what a restart resumes from), or null before the first commit. */
+  get committedGameMs(): number | null {
+    return this.markedGameMs;
+  }
+
   /** Whether the clock has moved since it was last committed. */
   clockMoved(gameMs: number): boolean {
     return gameMs !== this.markedGameMs;
