@@ -124,7 +124,7 @@ export async function benchTownSteps(agents: number, gameMinutes: number): Promi
     // From one tick's start to the next (100 ms asked): background cognition between ticks stretches it.
     ...p99OrMax(`server.tick_gap`, 'ms', agents, run.tickGapMs),
     [`sim.steps.agents_${agents}`]: ticks,
-    // The tick's budget (town/loop.ts tickBudget): agents' turns put off to a later tick, and the longest an action waited (game s).
+    // The tick's budget (town/tickInputs.ts tickBudget): agents' turns put off to a later tick, and the longest an action waited (game s).
     [`sim.budget_waits_per_step.agents_${agents}`]: (t.sim.budgetWaits.turns - waits0.turns) / ticks,
     [`sim.budget_wait_max_game_s.agents_${agents}`]: t.sim.budgetWaits.longestGameMs / 1000,
     [`sim.walked.agents_${agents}`]: walked.size,

@@ -16,7 +16,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(ROOT, 'dist/server/start.js');
 
 /** Packages kept out of the bundle: native addons and their loaders, optional peers, and client-only ones. */
-const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'msgpackr-extract', 'bufferutil', 'utf-8-validate', 'compromise', 'vite', 'phaser', 'node-llama-cpp'];
+const EXTERNAL = [
+  ...['better-sqlite3', 'sqlite-vec', 'msgpackr-extract', 'bufferutil', 'utf-8-validate', 'compromise', 'vite', 'phaser', 'node-llama-cpp'],
+  // Loaded only with REDIS_URL (host/cluster.ts connectRedis).
+  ...['@colyseus/redis-presence', '@colyseus/redis-driver'],
+];
 
 export async function buildServer(): Promise<void> {
   const common = { absWorkingDir: ROOT, platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning' } as const;

@@ -1,10 +1,10 @@
 // While a town ticks live, what cognition queues between ticks (memories, decisions, statuses) is written between
-// ticks (town/loop.ts BETWEEN_TICKS_WRITE_MS), not in the next tick's commit; the step's own events stay in it.
+// ticks (town/persistence.ts BETWEEN_TICKS_WRITE_MS), not in the next tick's commit; the step's own events stay in it.
 import { describe, expect, it } from 'vitest';
 import { isSimEvent } from '../../server/src/history/fold';
 import type { EventInput, LoggedEvent } from '../../server/src/protocol/events';
 import type { Town } from '../../server/src/town/Town';
-import { BETWEEN_TICKS_WRITE_MS } from '../../server/src/town/loop';
+import { BETWEEN_TICKS_WRITE_MS } from '../../server/src/town/persistence';
 import { OfflineMind } from '../../server/src/agent/offlineMind';
 import type { Acquaintance, Appraisal, MindContext } from '../../server/src/agent/mind';
 import type { Observation } from '../../server/src/sim/types';

@@ -13,7 +13,7 @@ import { loadOfflineEmbedder } from '../../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../../server/src/town/logger';
 import { Town } from '../../server/src/town/Town';
 import { dayIndex, GAME_MS_PER_MINUTE } from '../../server/src/protocol/time';
-import { QUICK_PLANS_PER_TURN } from '../../server/src/town/loop';
+import { QUICK_PLANS_PER_TURN } from '../../server/src/town/quickPlans';
 import { generateTown } from '../../scripts/generateTown';
 import { driveServedTown } from '../../bench/servedTown';
 import { openOfflineTown, tempDir } from '../helpers';

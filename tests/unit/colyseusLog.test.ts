@@ -1,7 +1,7 @@
 // Issue 45: spectators made error-level log lines ("Max payload size exceeded", "end of buffer not reached":
 // 266 in one fuzz run). A client's unreadable frames are warnings now, one per BAD_FRAME_LOG_EVERY_MS.
 import { describe, expect, it } from 'vitest';
-import { BAD_FRAME_LOG_EVERY_MS, quietColyseusLogger } from '../../server/src/app';
+import { BAD_FRAME_LOG_EVERY_MS, quietColyseusLogger } from '../../server/src/host/gameServer';
 
 describe("Colyseus's log lines", () => {
   it("logs a client's bad frames at warn, at most one line per interval, with the count left out", () => {

@@ -1,10 +1,10 @@
-// What a live tick takes of the inputs that came (town/loop.ts tickInputsOf): PLAN_INPUTS_PER_TICK plans at most; the
+// What a live tick takes of the inputs that came (town/tickInputs.ts tickInputsOf): PLAN_INPUTS_PER_TICK plans at most; the
 // plans past it wait, with every later input of their agents and conversations, and everyone else's go on. The
 // control is the rule it replaced, under which everything after the last plan taken waited: the ends of operations and
 // the talks of agents with no plan waiting were held behind a morning's queue of plans.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tickInputsOf } from '../../server/src/town/loop';
+import { tickInputsOf } from '../../server/src/town/tickInputs';
 import type { Input } from '../../server/src/sim/types';
 import type { AgentId } from '../../server/src/protocol/ids';
 import type { DayPlan } from '../../server/src/protocol/plan';

@@ -7,6 +7,7 @@
 // is a subject, an object or a possessive, and which verbs agree with it, comes from its neighbours'
 // parts of speech (compromise, one cached look-up per word, so a sentence costs no parse).
 import { nlp } from './nlp';
+import { BoundedCache } from '../core/boundedCache';
 
 export interface Pronouns {
   subject: 'he' | 'she' | 'they';
@@ -114,7 +115,9 @@ function genderOfFirstName(name: string): Pronouns | null {
 
 // ---- words ---------------------------------------------------------------------------------------
 
-const tagCache = new Map<string, Set<string>>();
+/** Words whose tags and verb forms are kept: a town's vocabulary fits, and a long run's stream of new words does not grow them for good. */
+const WORDS_CACHED = 20_000;
+const tagCache = new BoundedCache<string, Set<string>>(WORDS_CACHED);
 /** compromise's tags for one word out of context, cached (names keep their case: "Will" the name, "will" the modal). */
 function tagsOf(word: string): Set<string> {
   let tags = tagCache.get(word);
@@ -169,7 +172,7 @@ type GrammaticalPerson = 'first' | 'second' | 'third' | 'plural';
 const BE: Record<GrammaticalPerson, string> = { first: 'am', second: 'are', third: 'is', plural: 'are' };
 const BE_PAST: Record<GrammaticalPerson, string> = { first: 'was', second: 'were', third: 'was', plural: 'were' };
 const BE_SHORT: Record<GrammaticalPerson, string> = { first: "'m", second: "'re", third: "'s", plural: "'re" };
-const verbCache = new Map<string, string>();
+const verbCache = new BoundedCache<string, string>(WORDS_CACHED);
 /** Negated auxiliaries: [third person, first person, second person or plural]. */
 const NEGATED: Record<string, [string, string, string]> = {
   "isn't": ["isn't", 'am not', "aren't"],

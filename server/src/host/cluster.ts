@@ -4,8 +4,9 @@
 // where the live world it replays is), and where each process can be reached by the others, so the
 // one a viewer reached can relay them to the holder (relay.ts).
 import { matchMaker, type Presence, type IRoomCache } from '@colyseus/core';
-import { RedisPresence } from '@colyseus/redis-presence';
-import { RedisDriver } from '@colyseus/redis-driver';
+// The Redis packages are loaded only when REDIS_URL is set (connectRedis): a single process never loads them.
+import type { RedisPresence } from '@colyseus/redis-presence';
+import type { RedisDriver } from '@colyseus/redis-driver';
 import { redactUrl } from '../config';
 import type { TownListingMetadata } from '../protocol/towns';
 
@@ -20,6 +21,7 @@ export interface RedisServices {
 
 /** Presence and driver over REDIS_URL; refuses to start, naming the setting, when Redis does not answer. */
 export async function connectRedis(url: string): Promise<RedisServices> {
+  const [{ RedisPresence }, { RedisDriver }] = await Promise.all([import('@colyseus/redis-presence'), import('@colyseus/redis-driver')]);
   const presence = new RedisPresence(url);
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -12,6 +12,8 @@ import type { Step } from './state';
 import { companyFor } from './conversations';
 import { perceptionTurn } from './stagger';
 
+// long: the sim's per-step hot loop over every agent (10,000 in the big town): one pass notes arenas and lookers in the
+// module's reused typed arrays, and the gathering after it reads them in place; split, each part would re-walk them.
 export function perceive(step: Step): void {
   const { map } = step.world;
   const agents = step.state.agents;

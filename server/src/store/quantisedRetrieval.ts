@@ -124,6 +124,8 @@ export function relevanceBounds(cache: ColumnCache, c: AgentColumns, query: Floa
  * would score them. `exactRelevance(position)` computes cosine() from the stored vector; it is called once
  * per pool slot (memories under one slot share their vector).
  */
+// long: the hot loop of every retrieval: its stages share typed-array views, bounds and counters held in locals across
+// the scans of up to a million memories, which split into functions would pass back and forth on every call.
 export function rankColumns(
   cache: ColumnCache,
   c: AgentColumns,
