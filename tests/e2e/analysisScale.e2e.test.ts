@@ -1,7 +1,8 @@
 // The analysis page on a generated town of 1,000: the relationship graph is laid out off the main thread, so
-// no task on it runs for a second while the page loads (the browser's own long-task entries, PerformanceObserver
-// 'longtask', buffered from the first byte; the 200 ms target is the bench's, `client.analysis_long_task_ms`,
-// measured on a quiet machine, where a loaded one would fail it by chance); the graph shows every agent
+// no task on it runs over 200 ms while the page loads (the browser's own long-task entries, PerformanceObserver
+// 'longtask', buffered from the first byte). A busy machine can stretch one task past it by chance: a load over
+// it is measured once more, and the better of the two must hold (work on the main thread is long in both); the
+// graph shows every agent
 // and the strongest ties first, the rest on demand; the page says how far the layout has got.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,8 +13,7 @@ import { startTestTown, tempDir } from '../helpers';
 import { generateTown } from '../../scripts/generateTown';
 
 const AGENTS = 1000;
-/** Catches work put back on the main thread (the layout would be one task as long as itself); the bench holds the page to 200 ms. */
-const LONG_TASK_LIMIT_MS = 1000;
+const LONG_TASK_LIMIT_MS = 200;
 
 type Watched = Window & { __longTasks?: number[]; __layoutNotes?: string[] };
 
@@ -65,7 +65,16 @@ describe('the analysis page on a town of 1,000', () => {
     await page.waitForTimeout(1000);
     const tasks = await page.evaluate(() => (window as Watched).__longTasks!);
     console.log(`analysis at ${AGENTS}: ready in ${readyMs} ms; long tasks ${JSON.stringify(tasks)}`);
-    expect(Math.max(0, ...tasks)).toBeLessThanOrEqual(LONG_TASK_LIMIT_MS);
+    let longest = Math.max(0, ...tasks);
+    if (longest > LONG_TASK_LIMIT_MS) {
+      await page.reload();
+      await page.waitForFunction(() => window.__analysis?.ready === true || window.__analysis?.error, null, { timeout: 90_000, polling: 200 });
+      await page.waitForTimeout(1000);
+      const again = await page.evaluate(() => (window as Watched).__longTasks!);
+      console.log(`analysis at ${AGENTS}, loaded again: long tasks ${JSON.stringify(again)}`);
+      longest = Math.min(longest, Math.max(0, ...again));
+    }
+    expect(longest).toBeLessThanOrEqual(LONG_TASK_LIMIT_MS);
     expect(errors).toEqual([]);
     fs.mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: path.join('test-results', 'analysis-1000.png') });
