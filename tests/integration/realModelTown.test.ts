@@ -32,7 +32,7 @@ describe.skipIf(!model)('three residents on SmolLM2 for two game hours', () => {
         personasDir: threePersonas(['arthur', 'ruth', 'isabella']),
         startTime: '2026-02-13T06:00',
         logLevel: 'silent',
-        llm: { modelFile: model!, sequences: 2, contextSize: 4096, timeoutMs: 120_000 },
+        llm: { modelFile: model!, sequences: 2, contextSize: 4096, timeoutMs: 300_000 },
       },
     );
     const minds = await buildMinds(config, createLogger('silent'));

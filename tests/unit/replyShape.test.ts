@@ -27,6 +27,9 @@ describe('a reply schema narrowed to the town and the day', () => {
     // Control: without the enum, the grammar has only a length bound for the clock.
     const plain = grammarSchema(base) as never as { properties: { blocks: { items: { properties: Record<string, Record<string, unknown>> } } } };
     expect(plain.properties.blocks.items.properties.start.enum).toBeUndefined();
+    const capped = withItemEnums(base, 'blocks', {}, 8) as { properties: { blocks: { maxItems: number; minItems: number } } };
+    expect(capped.properties.blocks).toMatchObject({ maxItems: 8, minItems: 3 });
+    expect((withItemEnums(base, 'blocks', {}, 1) as typeof capped).properties.blocks.maxItems).toBe(3);
     expect(() => withItemEnums(base, 'actions', { start: [] })).toThrow(/no array of objects at 'actions'/);
     expect(() => withItemEnums(base, 'blocks', { nowhere: ['x'] })).toThrow(/'blocks\[\]\.nowhere' is not a string property/);
   });

@@ -46,6 +46,8 @@ import { clockGrid, withItemEnums, withLength, withNameOrNull } from './replySha
 
 /** A part of the day whose actions one reply holds: blocks are grouped up to this many hours. */
 const DECOMPOSE_PART_MINUTES = 5 * 60;
+/** A part of the day's actions reply holds at most one action for each this many minutes of its span. */
+const ACTION_MINUTES_PER_ITEM = 20;
 /** Repair turns one ask may take before it falls back: a small model's repair fails about as often as its first reply. */
 const REPAIR_TURNS = 2;
 
@@ -488,7 +490,14 @@ export class LlmMind implements Mind {
         // Actions start on the five minutes of this part, at its blocks' places or their objects.
         const partFrom = minuteOfWakingDay(parseClock(from.padStart(5, '0')), waking.wakeMinute);
         const partTo = minuteOfWakingDay(parseClock(to.padStart(5, '0')), waking.wakeMinute);
-        const shape = withItemEnums(jsonSchemaOf(P.ActionsReply), 'actions', { start: clockGrid(partFrom, Math.max(partTo, partFrom + 5), 5), place: spots });
+        // At most one action for every ACTION_MINUTES_PER_ITEM of the span: what a small model writes stays short, the routine fills the rest.
+        const span = Math.max(partTo - partFrom, 5);
+        const shape = withItemEnums(
+          jsonSchemaOf(P.ActionsReply),
+          'actions',
+          { start: clockGrid(partFrom, partFrom + span, 5), place: spots },
+          Math.ceil(span / ACTION_MINUTES_PER_ITEM),
+        );
         const reply = await this.ask(
           'decompose',
           p.id,

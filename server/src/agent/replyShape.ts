@@ -21,9 +21,10 @@ export function clockGrid(fromMinute: number, toMinute: number, minStep: number)
 
 /**
  * `schema` (an object whose `list` property is an array of objects) with each item's string properties
- * named in `enums` held to those values; the rest as it was. Throws on a shape it does not know.
+ * named in `enums` held to those values, and at most `maxItems` items (never fewer than the schema's least);
+ * the rest as it was. Throws on a shape it does not know.
  */
-export function withItemEnums(schema: JsonSchema, list: string, enums: Record<string, string[]>): JsonSchema {
+export function withItemEnums(schema: JsonSchema, list: string, enums: Record<string, string[]>, maxItems?: number): JsonSchema {
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   const array = props?.[list];
   const items = array?.items as JsonSchema | undefined;
@@ -37,7 +38,8 @@ export function withItemEnums(schema: JsonSchema, list: string, enums: Record<st
     const { pattern: _pattern, minLength: _min, maxLength: _max, ...rest } = prop;
     narrowed[key] = { ...rest, enum: [...new Set(values)] };
   }
-  return { ...schema, properties: { ...props, [list]: { ...array, items: { ...items, properties: narrowed } } } };
+  const bound = maxItems === undefined ? {} : { maxItems: Math.max(maxItems, Number(array.minItems ?? 0)) };
+  return { ...schema, properties: { ...props, [list]: { ...array, ...bound, items: { ...items, properties: narrowed } } } };
 }
 
 /**
