@@ -233,7 +233,9 @@ describe('replies that fit the schema but not the town', () => {
     });
     const cache = new MapResponseCache();
     const { mind, mends, fallbacks } = mindOver(stub, { cache });
-    const { plan } = await mind.planDay(ctx, Math.floor(startMs / 86_400_000), memories, null);
+    const { plan, refinement } = await mind.planDay(ctx, Math.floor(startMs / 86_400_000), memories, null);
+    // The day's actions come after the plan, decomposed from its blocks.
+    expect((await refinement!).length).toBeGreaterThan(0);
     expect(fallbacks).toEqual([]);
     const repair = mends.find((m) => m.how === 'repair')!;
     expect(repair.note).toMatch(/\$\.blocks\[1\]\.place: "Atlantis Mall: food court" is not a place in town/);
@@ -256,7 +258,8 @@ describe('replies that fit the schema but not the town', () => {
     });
     const cache = new MapResponseCache();
     const { mind, fallbacks } = mindOver(stub, { cache });
-    const { plan } = await mind.planDay(ctx, Math.floor(startMs / 86_400_000), memories, null);
+    const { plan, refinement } = await mind.planDay(ctx, Math.floor(startMs / 86_400_000), memories, null);
+    await refinement;
     expect(fallbacks).toEqual([]);
     expect(stub.stats.bySchema.decompose_blocks).toBe(3);
     expect(plan.hourBlocks.length).toBe(3);

@@ -14,6 +14,7 @@ import { tempDir, threePersonas } from '../helpers';
 import { interviewTown } from '../../server/src/analysis/believability';
 import { parseClock } from '../../server/src/world/clockText';
 import { planOfKept } from '../../server/src/protocol/plan';
+import { ACTIONS_DECOMPOSED } from '../../server/src/agent/operations/plan';
 
 describe('a 3-agent game day on the LLM mind', () => {
   let stub: OpenAIStub;
@@ -104,6 +105,21 @@ describe('a 3-agent game day on the LLM mind', () => {
     const last = plan.actions[plan.actions.length - 1];
     expect(plan.actions[0].startMinute).toBe(parseClock(claire.wakeAt));
     expect(last.startMinute + last.durationMinutes).toBe(parseClock(claire.sleepAt));
+  });
+
+  it('hands each plan to the sim at once, and its decomposed actions after it as a re-plan of that day from the agent\u2019s minute', () => {
+    const events = town.db.events.read(0, Number.MAX_SAFE_INTEGER, 1_000_000);
+    const decomposed = events.filter((e) => e.kind === 'plan.made' && 'reason' in e.data && e.data.reason === ACTIONS_DECOMPOSED);
+    expect(new Set(decomposed.map((e) => e.agentId))).toEqual(new Set(town.sim.agents().map((a) => a.spec.id)));
+    for (const e of decomposed) {
+      const dayPlan = events.find(
+        (p) => p.kind === 'plan.made' && 'broadStrokes' in p.data && p.agentId === e.agentId && p.data.day === (e.data as { day: number }).day,
+      );
+      expect(dayPlan, `${e.agentId}'s plan before its actions`).toBeDefined();
+      expect(dayPlan!.seq).toBeLessThan(e.seq);
+      const { fromMinute, actions } = e.data as { fromMinute: number; actions: Array<{ startMinute: number }> };
+      expect(actions[0]!.startMinute).toBeGreaterThanOrEqual(fromMinute);
+    }
   });
 
   it('revises relationships after talks and every status on the second morning', () => {

@@ -134,7 +134,7 @@ export class AgentRuntime {
     try {
       switch (request.kind) {
         case 'plan':
-          send(await planDay(this.c, this.memory, request.agentId, request.day, request.gameMs));
+          await planDay(this.c, this.memory, request.agentId, request.day, request.gameMs, send, free);
           break;
         case 'observe':
           await this.observer.observe(request.agentId, request.observations, request.company, request.gameMs, send, free);

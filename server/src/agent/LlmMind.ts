@@ -46,6 +46,9 @@ import { clockGrid, withItemEnums, withLength, withNameOrNull } from './replySha
 
 /** A part of the day whose actions one reply holds: blocks are grouped up to this many hours. */
 const DECOMPOSE_PART_MINUTES = 5 * 60;
+/** An hour block as a model writes it: a start ("HH:MM"), what, and where. */
+type HourBlock = { start: string; activity: string; place: string };
+
 /** A part of the day's actions reply holds at most one action for each this many minutes of its span. */
 const ACTION_MINUTES_PER_ITEM = 20;
 /** Repair turns one ask may take before it falls back: a small model's repair fails about as often as its first reply. */
@@ -441,7 +444,14 @@ export class LlmMind implements Mind {
     const plan = await this.askDayPlan(ctx, day, memories, yesterday);
     if (!plan) return { plan: base, currently: null };
     const currently = yesterday ? plan.currently : null;
-    return { plan: await this.decomposeDay(ctx, day, plan.broadStrokes, base), currently };
+    const { broadStrokes } = plan;
+    const blocks = await this.decomposeBlocks(ctx, broadStrokes);
+    if (blocks.length === 0) return { plan: { ...base, broadStrokes }, currently };
+    // The plan goes to the sim with its hour blocks and the routine's actions; the blocks' actions follow as a
+    // re-plan when decomposed (refinement), so the clock never waits on a whole day of actions.
+    const waking = wakingDay(p.wakeAt, p.sleepAt);
+    const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
+    return { plan: { day, broadStrokes, hourBlocks, actions: base.actions }, currently, refinement: this.decomposeActions(ctx, blocks, base) };
   }
 
   /** The broad strokes of the day (and, after a first day, what the agent is about), or null when the ask failed. */
@@ -453,6 +463,15 @@ export class LlmMind implements Mind {
 
   /** Broad strokes decomposed into hour blocks, then into actions; `base` (the routine plan) fills what fails. */
   async decomposeDay(ctx: MindContext, day: number, broadStrokes: string[], base: DayPlan): Promise<DayPlan> {
+    const blocks = await this.decomposeBlocks(ctx, broadStrokes);
+    if (blocks.length === 0) return { ...base, broadStrokes };
+    const waking = wakingDay(ctx.agent.persona.wakeAt, ctx.agent.persona.sleepAt);
+    const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
+    return { day, broadStrokes, hourBlocks, actions: await this.decomposeActions(ctx, blocks, base) };
+  }
+
+  /** The day's hour blocks at places in town (none when the ask failed or named none). */
+  async decomposeBlocks(ctx: MindContext, broadStrokes: string[]): Promise<HourBlock[]> {
     const p = ctx.agent.persona;
     const arenas = ctx.map.arenas.map((a) => a.address);
     const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
@@ -478,9 +497,14 @@ export class LlmMind implements Mind {
     );
     const blocks = (blocksReply?.blocks ?? []).filter((b) => ctx.map.arenasByAddress.has(b.place) && isClock(b.start));
     if (blocksReply && blocks.length === 0) this.reportMismatch('decompose', p.id, 'no hour block at a place in town');
-    if (blocks.length === 0) return { ...base, broadStrokes };
-    const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
-    this.dayPlans.decomposed++;
+    if (blocks.length > 0) this.dayPlans.decomposed++;
+    return blocks;
+  }
+
+  /** Each part of the day's blocks decomposed into actions; the routine (`base`) fills what a part leaves. */
+  async decomposeActions(ctx: MindContext, blocks: HourBlock[], base: DayPlan): Promise<PlannedAction[]> {
+    const p = ctx.agent.persona;
+    const waking = wakingDay(p.wakeAt, p.sleepAt);
     // The day's actions in parts of a few hours, asked side by side: no reply has to hold a whole day,
     // and a part that fails is filled from the routine plan alone.
     const parts = await Promise.all(
@@ -516,8 +540,7 @@ export class LlmMind implements Mind {
         return reply?.actions ?? [];
       }),
     );
-    const actions = normaliseActions(parts.flat(), ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
-    return { day, broadStrokes, hourBlocks, actions };
+    return normaliseActions(parts.flat(), ctx.map, waking.wakeMinute, waking.sleepMinute, base.actions);
   }
 
   async react(ctx: MindContext, observations: Observation[], memories: Memory[]): Promise<Reaction | null> {

@@ -70,6 +70,12 @@ export interface DayPlanning {
   plan: DayPlan;
   /** The agent's status for today, revised from yesterday's plans and thoughts; null keeps it as it was. */
   currently: string | null;
+  /**
+   * The day's actions, still being decomposed from `plan`'s hour blocks when the plan is handed over: the agent
+   * follows `plan.actions` (its routine) until they come, then re-plans from its minute then on. Never rejects
+   * for a model's failure (the routine fills what fails); rejects with LlmAbortedError when the town closes.
+   */
+  refinement?: Promise<PlannedAction[]>;
 }
 
 /** One side of a conversation, as `converseWhole` sees it. */

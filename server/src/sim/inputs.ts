@@ -5,7 +5,17 @@ import { emit } from './emit';
 import { endConversation } from './conversations';
 import { SLEEPING } from './schedule';
 import { TALK_INTENT_GAME_MS } from './constants';
-import { keepPlan } from '../protocol/plan';
+import { keepPlan, type PlannedAction } from '../protocol/plan';
+import { ownClockGameMs } from '../protocol/lateness';
+import { dayIndex, minuteOfDay } from '../protocol/time';
+import { wakingDayAt } from '../world/clockText';
+
+/** The actions from `fromMinute` on: the one under way then starts at it. */
+function actionsFrom(actions: readonly PlannedAction[], fromMinute: number): PlannedAction[] {
+  return actions
+    .filter((a) => a.startMinute + a.durationMinutes > fromMinute)
+    .map((a) => (a.startMinute < fromMinute ? { ...a, startMinute: fromMinute, durationMinutes: a.startMinute + a.durationMinutes - fromMinute } : a));
+}
 
 /** The reason a day's plan arriving after the routine stood in for it is logged with (a re-plan). */
 export const PLAN_AFTER_ROUTINE = 'its own plan for the day came, after its routine stood in';
@@ -31,7 +41,16 @@ export function applyInput(step: Step, input: Input): void {
     case 'replan': {
       const a = index.agents.get(input.agentId);
       if (!a || !a.plan) return;
-      emit(step, 'plan.made', input.agentId, { day: a.plan.day, reason: input.reason, fromMinute: input.fromMinute, actions: input.actions });
+      if (input.day === undefined) {
+        emit(step, 'plan.made', input.agentId, { day: a.plan.day, reason: input.reason, fromMinute: input.fromMinute, actions: input.actions });
+        return;
+      }
+      // A day's actions decomposed while the agent lived on: that day only, from its own minute now.
+      if (a.plan.day !== input.day) return;
+      const own = ownClockGameMs(a.spec.id, step.now);
+      const fromMinute = Math.max(input.fromMinute, wakingDayAt(dayIndex(own), minuteOfDay(own), a.spec.wakeMinute, a.spec.sleepMinute).minute);
+      const actions = actionsFrom(input.actions, fromMinute);
+      if (actions.length > 0) emit(step, 'plan.made', input.agentId, { day: a.plan.day, reason: input.reason, fromMinute, actions });
       return;
     }
     case 'talk': {

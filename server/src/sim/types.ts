@@ -34,8 +34,11 @@ export type OperationRequest =
 
 export type Input =
   | { kind: 'plan'; agentId: AgentId; plan: DayPlan }
-  /** Replace the plan from `fromMinute` of today on (a reaction). */
-  | { kind: 'replan'; agentId: AgentId; fromMinute: number; actions: PlannedAction[]; reason: string }
+  /**
+   * Replace the plan from `fromMinute` of today on (a reaction). With `day`: only if the agent's plan is that day's,
+   * and never before the agent's own minute when it is applied (a day's actions that came while it lived on).
+   */
+  | { kind: 'replan'; agentId: AgentId; fromMinute: number; actions: PlannedAction[]; reason: string; day?: number }
   /** The agent decided to talk with `partnerId`: the sim starts the conversation once both are free and in sight (or forgets it after a while). */
   | { kind: 'talk'; agentId: AgentId; partnerId: AgentId; basis: TalkBasis }
   /** The agent's operation finished; it may be given another. */
