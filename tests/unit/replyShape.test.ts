@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLOCK_GRID_MAX, clockGrid, withItemEnums, withLength, withNameOrNull } from '../../server/src/agent/replyShape';
 import { jsonSchemaOf } from '../../server/src/agent/LlmMind';
 import { AppraiseReply, HourBlocksReply } from '../../server/src/agent/prompts';
-import { grammarSchema } from '../../server/src/llm/embedded';
+import { compactJsonGrammar, grammarSchema } from '../../server/src/llm/embedded';
 
 describe('a reply schema narrowed to the town and the day', () => {
   it('lists the clock times of a span on its grid, past midnight wrapped, and widens the step of a long span', () => {
@@ -30,6 +30,11 @@ describe('a reply schema narrowed to the town and the day', () => {
     const capped = withItemEnums(base, 'blocks', {}, 8) as { properties: { blocks: { maxItems: number; minItems: number } } };
     expect(capped.properties.blocks).toMatchObject({ maxItems: 8, minItems: 3 });
     expect((withItemEnums(base, 'blocks', {}, 1) as typeof capped).properties.blocks.maxItems).toBe(3);
+    const short = withItemEnums(base, 'blocks', {}, undefined, { activity: 60 }) as never as {
+      properties: { blocks: { items: { properties: Record<string, Record<string, unknown>> } } };
+    };
+    expect(short.properties.blocks.items.properties.activity).toMatchObject({ type: 'string', maxLength: 60 });
+    expect(() => withItemEnums(base, 'blocks', {}, undefined, { nowhere: 3 })).toThrow(/'blocks\[\]\.nowhere' is not a string property/);
     expect(() => withItemEnums(base, 'actions', { start: [] })).toThrow(/no array of objects at 'actions'/);
     expect(() => withItemEnums(base, 'blocks', { nowhere: ['x'] })).toThrow(/'blocks\[\]\.nowhere' is not a string property/);
   });
@@ -45,5 +50,24 @@ describe('a reply schema narrowed to the town and the day', () => {
     // Control: the schema as declared lets any string through.
     expect(props(base).talkTo).toEqual({ type: ['string', 'null'] });
     expect(() => withLength(base, 'react', 2)).toThrow(/'react' is not an array property/);
+  });
+});
+
+describe('the compact JSON grammar', () => {
+  it('holds the whitespace between tokens to one optional space, and leaves every other rule as it was', () => {
+    const gbnf = [
+      'root ::= "{" whitespace-b-1-4-rule "\\"a\\"" ":" [ ]? rule0 whitespace-b-0-4-rule "}"',
+      'comma-whitespace-b-3-4-rule ::= "," ([\\n] (" "{12} | "\\t"{3}) | [ ]?)',
+      'whitespace-b-1-4-rule ::= [\\n] ("    " | "\\t") | [ ]?',
+      'rule0 ::= "[" whitespace-b-2-4-rule "]"',
+    ].join('\n');
+    const compact = compactJsonGrammar(gbnf).split('\n');
+    expect(compact[0]).toBe(gbnf.split('\n')[0]);
+    expect(compact[1]).toBe('comma-whitespace-b-3-4-rule ::= "," [ ]?');
+    expect(compact[2]).toBe('whitespace-b-1-4-rule ::= [ ]?');
+    expect(compact[3]).toBe(gbnf.split('\n')[3]);
+    // Control: the grammar as node-llama-cpp writes it lets a reply break lines.
+    expect(gbnf).toMatch(/\[\\n\]/);
+    expect(compact.join('\n')).not.toMatch(/\[\\n\]/);
   });
 });

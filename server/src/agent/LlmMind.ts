@@ -49,6 +49,9 @@ const DECOMPOSE_PART_MINUTES = 5 * 60;
 /** An hour block as a model writes it: a start ("HH:MM"), what, and where. */
 type HourBlock = { start: string; activity: string; place: string };
 
+/** Hour blocks one reply may hold, and the longest activity or action it may write ("brewing coffee at the counter"). */
+const MAX_HOUR_BLOCKS = 12;
+const MAX_ACTIVITY_CHARS = 60;
 /** A part of the day's actions reply holds at most one action for each this many minutes of its span. */
 const ACTION_MINUTES_PER_ITEM = 20;
 /** Repair turns one ask may take before it falls back: a small model's repair fails about as often as its first reply. */
@@ -476,10 +479,13 @@ export class LlmMind implements Mind {
     const arenas = ctx.map.arenas.map((a) => a.address);
     const waking = wakingDay(p.wakeAt, p.sleepAt); // sleepMinute > 1440 for a bedtime after midnight
     // Blocks start on the half hour of the waking day, at one of the town's places.
-    const blocksShape = withItemEnums(jsonSchemaOf(P.HourBlocksReply), 'blocks', {
-      start: clockGrid(waking.wakeMinute, waking.sleepMinute, 30),
-      place: arenas,
-    });
+    const blocksShape = withItemEnums(
+      jsonSchemaOf(P.HourBlocksReply),
+      'blocks',
+      { start: clockGrid(waking.wakeMinute, waking.sleepMinute, 30), place: arenas },
+      MAX_HOUR_BLOCKS,
+      { activity: MAX_ACTIVITY_CHARS },
+    );
     const blocksReply = await this.ask(
       'decompose',
       p.id,
@@ -521,6 +527,7 @@ export class LlmMind implements Mind {
           'actions',
           { start: clockGrid(partFrom, partFrom + span, 5), place: spots },
           Math.ceil(span / ACTION_MINUTES_PER_ITEM),
+          { description: MAX_ACTIVITY_CHARS, emoji: 2 },
         );
         const reply = await this.ask(
           'decompose',

@@ -21,10 +21,16 @@ export function clockGrid(fromMinute: number, toMinute: number, minStep: number)
 
 /**
  * `schema` (an object whose `list` property is an array of objects) with each item's string properties
- * named in `enums` held to those values, and at most `maxItems` items (never fewer than the schema's least);
- * the rest as it was. Throws on a shape it does not know.
+ * named in `enums` held to those values, those named in `maxLength` to that many characters, and at most
+ * `maxItems` items (never fewer than the schema's least); the rest as it was. Throws on a shape it does not know.
  */
-export function withItemEnums(schema: JsonSchema, list: string, enums: Record<string, string[]>, maxItems?: number): JsonSchema {
+export function withItemEnums(
+  schema: JsonSchema,
+  list: string,
+  enums: Record<string, string[]>,
+  maxItems?: number,
+  maxLength: Record<string, number> = {},
+): JsonSchema {
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   const array = props?.[list];
   const items = array?.items as JsonSchema | undefined;
@@ -37,6 +43,11 @@ export function withItemEnums(schema: JsonSchema, list: string, enums: Record<st
     if (values.length === 0) continue;
     const { pattern: _pattern, minLength: _min, maxLength: _max, ...rest } = prop;
     narrowed[key] = { ...rest, enum: [...new Set(values)] };
+  }
+  for (const [key, n] of Object.entries(maxLength)) {
+    const prop = narrowed[key];
+    if (!prop || prop.type !== 'string') throw new Error(`replyShape: '${list}[].${key}' is not a string property`);
+    narrowed[key] = { ...prop, maxLength: Math.min(n, Number(prop.maxLength ?? n)) };
   }
   const bound = maxItems === undefined ? {} : { maxItems: Math.max(maxItems, Number(array.minItems ?? 0)) };
   return { ...schema, properties: { ...props, [list]: { ...array, ...bound, items: { ...items, properties: narrowed } } } };
