@@ -352,30 +352,26 @@ const DRAWINGS: { [K in TileName]: (c: Canvas, ox: number, oy: number) => void }
   shelf: (c, ox, oy) => {
     drawTile(c, 'tile floor', ox, oy);
     furniture(c, ox, oy, 1, 2, 30, 24, [200, 190, 170]);
-    for (let b = 0; b < 6; b++) {
-      c.rect(
-        ox + 4 + b * 4,
-        oy + 6,
-        3,
-        5,
+    // Two rows of goods, each in its three colours in turn.
+    const rows: Array<[number, RGB[]]> = [
+      [
+        6,
         [
           [220, 80, 60],
           [240, 200, 70],
           [90, 160, 90],
-        ][b % 3] as RGB,
-      );
-      c.rect(
-        ox + 4 + b * 4,
-        oy + 14,
-        3,
-        5,
+        ],
+      ],
+      [
+        14,
         [
           [80, 130, 200],
           [200, 120, 180],
           [240, 160, 60],
-        ][b % 3] as RGB,
-      );
-    }
+        ],
+      ],
+    ];
+    for (let b = 0; b < 6; b++) for (const [y, colours] of rows) c.rect(ox + 4 + b * 4, oy + y, 3, 5, colours[b % 3]);
   },
   blackboard: (c, ox, oy) => {
     drawTile(c, 'wood floor', ox, oy);
