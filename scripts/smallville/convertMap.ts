@@ -133,18 +133,54 @@ export interface ConvertMapOptions {
   outDir: string;
 }
 
+/** One conversion under way: the maze, its size, its collision, and what the report will say. */
+interface Conversion {
+  maze: ReferenceMaze;
+  w: number;
+  h: number;
+  n: number;
+  size: number;
+  blocked: Uint8Array;
+  converted: string[];
+  dropped: string[];
+  /** Counts a tile whose block id no special_blocks row names. */
+  note(what: string): void;
+}
+
+type Reachable = (tile: number) => boolean;
+type PlacedObject = { name: string; rect: TileRect; arena: ConvertedArena };
+
 export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): ConvertedMap {
   const { widthTiles: w, heightTiles: h, tileSizePx: size } = maze;
   const n = w * h;
-  const converted: string[] = [];
-  const dropped: string[] = [];
   const blocked = new Uint8Array(n);
   for (let i = 0; i < n; i++) blocked[i] = maze.mazes.collision[i] !== '0' ? 1 : 0;
-
-  // ---- names of each tile: sector (from the sector maze, as the reference does) and arena ----
-  const arenaKeyOf = new Array<string | null>(n).fill(null);
   const unknownIds = new Map<string, number>();
   const note = (what: string) => unknownIds.set(what, (unknownIds.get(what) ?? 0) + 1);
+  const c: Conversion = { maze, w, h, n, size, blocked, converted: [], dropped: [], note };
+  const names = tileNames(c);
+  const reachable = townRegion(c, names.arenaKeyOf);
+  const { arenas, arenaOfTile } = arenasOf(c, names, reachable);
+  const { objects, patches } = objectsOf(c, arenas, arenaOfTile, reachable);
+  const spawns = spawnsOf(c, reachable);
+  for (const [what, count] of unknownIds) c.dropped.push(`${count} tiles with ${what}, which no special_blocks row names`);
+  const art = artOf(c, options);
+  const { tmj, places } = tmjOf(c, art, arenas, objects, spawns);
+  c.converted.unshift(
+    `the maze: ${w}x${h} tiles of ${size} px in the world '${maze.world}'`,
+    `${new Set(arenas.map((a) => a.sector)).size} sectors, ${arenas.length} arenas as ${places} rectangles ` +
+      `(tile areas cut into rectangles) in the 'places' layer`,
+    `${objects.length} game objects from ${patches} patches (${new Set(objects.map((o) => o.name)).size} kinds) in the 'objects' layer`,
+    `${spawns.length} spawning locations in the 'spawns' layer`,
+    `the collision maze as the hidden 'collision' layer (${blocked.reduce((s, b) => s + b, 0)} blocked tiles)`,
+  );
+  const { converted, dropped } = c;
+  return { tmj, world: maze.world, arenas, spawns, converted, dropped, reachable: (x, y) => x >= 0 && y >= 0 && x < w && y < h && reachable(y * w + x) };
+}
+
+/** The names of each tile: its sector (from the sector maze, as the reference does) and arena, as an arena key. */
+function tileNames({ maze, n, note }: Conversion): { arenaKeyOf: Array<string | null>; sectorOnly: number; sectorFromArenaRow: number } {
+  const arenaKeyOf = new Array<string | null>(n).fill(null);
   let sectorOnly = 0;
   let sectorFromArenaRow = 0;
   for (let i = 0; i < n; i++) {
@@ -169,8 +205,11 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     if (!sector) continue;
     arenaKeyOf[i] = `${cleanName(sector)}: ${cleanName(arenaRow.names.at(-1)!)}`;
   }
+  return { arenaKeyOf, sectorOnly, sectorFromArenaRow };
+}
 
-  // ---- the town: the largest walkable area holding arenas; the rest cannot be walked to ----
+/** The town: the largest walkable area holding arenas; the rest cannot be walked to. */
+function townRegion({ w, n, blocked }: Conversion, arenaKeyOf: ReadonlyArray<string | null>): Reachable {
   const regionOf = new Int32Array(n).fill(-1);
   const regionArenaTiles: number[] = [];
   for (let s = 0; s < n; s++) {
@@ -192,9 +231,15 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     regionArenaTiles.push(count);
   }
   const town = regionArenaTiles.indexOf(Math.max(...regionArenaTiles));
-  const reachable = (t: number): boolean => !blocked[t] && regionOf[t] === town;
+  return (t: number): boolean => !blocked[t] && regionOf[t] === town;
+}
 
-  // ---- arenas: their tiles, less the walkable ones nobody can walk to ----
+/** The arenas: their tiles, less the walkable ones nobody can walk to. */
+function arenasOf(
+  { w, n, blocked, converted, dropped }: Conversion,
+  { arenaKeyOf, sectorOnly, sectorFromArenaRow }: ReturnType<typeof tileNames>,
+  reachable: Reachable,
+): { arenas: ConvertedArena[]; arenaOfTile: Map<number, ConvertedArena> } {
   const arenaTiles = new Map<string, number[]>();
   let strandedTiles = 0;
   for (let i = 0; i < n; i++) {
@@ -224,8 +269,16 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
   if (sectorOnly) dropped.push(`${sectorOnly} tiles marked with a sector but no arena (yards, porches): our places are arenas, so they are outdoors`);
   if (strandedTiles) dropped.push(`${strandedTiles} walkable arena tiles that cannot be walked to from the town (closed off by collision)`);
   if (sectorFromArenaRow) converted.push(`${sectorFromArenaRow} arena tiles with no sector painted under them took the sector from their arena block row`);
+  return { arenas, arenaOfTile };
+}
 
-  // ---- game objects: each connected patch of one object in one arena ----
+/** The game objects: each connected patch of one object in one arena, with a walkable tile to use it from. */
+function objectsOf(
+  { maze, w, h, n, converted, dropped, note }: Conversion,
+  arenas: ConvertedArena[],
+  arenaOfTile: Map<number, ConvertedArena>,
+  reachable: Reachable,
+): { objects: PlacedObject[]; patches: number } {
   const objectTiles = new Map<string, { arena: ConvertedArena; name: string; tiles: number[] }>();
   let objectsOutside = 0;
   for (let i = 0; i < n; i++) {
@@ -248,7 +301,7 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     objectTiles.set(key, entry);
   }
   if (objectsOutside) dropped.push(`${objectsOutside} game object tiles outside every kept arena`);
-  const objects: Array<{ name: string; rect: TileRect; arena: ConvertedArena }> = [];
+  const objects: PlacedObject[] = [];
   let patches = 0;
   const severalPatches: string[] = [];
   const noStand: string[] = [];
@@ -298,8 +351,11 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
         `3": ${severalPatches.join('; ')}`,
     );
   if (noStand.length) dropped.push(`${noStand.length} game object patches with no walkable tile of the town on or beside them: ${noStand.join('; ')}`);
+  return { objects, patches };
+}
 
-  // ---- spawns: the reference's spawning locations the town can reach ----
+/** The spawns: the reference's spawning locations the town can reach (or one near the centre). */
+function spawnsOf({ maze, w, h, n, converted, dropped, note }: Conversion, reachable: Reachable): ConvertedMap['spawns'] {
   const spawns: Array<{ name: string; x: number; y: number }> = [];
   let unreachableSpawns = 0;
   for (let i = 0; i < n; i++) {
@@ -329,9 +385,11 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     spawns.push({ name: 'town centre', x: best % w, y: Math.floor(best / w) });
     converted.push('no spawning location could be used: one spawn was put at the walkable tile nearest the centre');
   }
-  for (const [what, count] of unknownIds) dropped.push(`${count} tiles with ${what}, which no special_blocks row names`);
+  return spawns;
+}
 
-  // ---- the art: the reference's Tiled layers and tilesets, images referenced from the checkout ----
+/** The art: the reference's Tiled layers and tilesets, images referenced from the checkout. */
+function artOf({ w, h, size, converted, dropped }: Conversion, options: ConvertMapOptions): { layers: TiledLayer[]; tilesets: TiledTileset[] } {
   const layers: TiledLayer[] = [];
   let tilesets: TiledTileset[] = [];
   if (options.visualFile) {
@@ -362,8 +420,17 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     converted.push(`${countTileLayers(layers)} tile layers of ${path.basename(options.visualFile)} drawn as they are (the "Foreground" ones above the agents)`);
     tilesets = convertTilesets(visual.tilesets, layers, path.dirname(options.visualFile), options.outDir, converted, dropped);
   } else dropped.push('the visual map (visuals/the_ville*.json): not found, so the town has no art; it still runs');
+  return { layers, tilesets };
+}
 
-  // ---- the map ----
+/** The map: the art's layers, then the hidden collision layer and the places, objects and spawns layers. */
+function tmjOf(
+  { maze, w, h, size, blocked }: Conversion,
+  { layers, tilesets }: { layers: TiledLayer[]; tilesets: TiledTileset[] },
+  arenas: readonly ConvertedArena[],
+  objects: readonly PlacedObject[],
+  spawns: ConvertedMap['spawns'],
+): { tmj: ConvertedMap['tmj']; places: number } {
   let nextId = 1;
   const obj = (name: string, x: number, y: number, width: number, height: number, extra: Record<string, unknown> = {}) => ({
     id: nextId++,
@@ -417,15 +484,7 @@ export function convertMap(maze: ReferenceMaze, options: ConvertMapOptions): Con
     tilesets,
     layers: allLayers,
   };
-  converted.unshift(
-    `the maze: ${w}x${h} tiles of ${size} px in the world '${maze.world}'`,
-    `${new Set(arenas.map((a) => a.sector)).size} sectors, ${arenas.length} arenas as ${places.length} rectangles ` +
-      `(tile areas cut into rectangles) in the 'places' layer`,
-    `${objects.length} game objects from ${patches} patches (${new Set(objects.map((o) => o.name)).size} kinds) in the 'objects' layer`,
-    `${spawns.length} spawning locations in the 'spawns' layer`,
-    `the collision maze as the hidden 'collision' layer (${blocked.reduce((s, b) => s + b, 0)} blocked tiles)`,
-  );
-  return { tmj, world: maze.world, arenas, spawns, converted, dropped, reachable: (x, y) => x >= 0 && y >= 0 && x < w && y < h && reachable(y * w + x) };
+  return { tmj, places: places.length };
 }
 
 function countTileLayers(layers: readonly TiledLayer[]): number {

@@ -12,6 +12,7 @@
 //     environment/0.json                                             where each resident starts
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 
 export const ASSETS_DIR = 'environment/frontend_server/static_dirs/assets/the_ville';
 export const STORAGE_DIR = 'environment/frontend_server/storage';
@@ -108,36 +109,9 @@ function readStart(dir: string): { startTime: string | null; startSource: string
   return { startTime: null, startSource: 'reverie/meta.json has no curr_time or start_date in the form "February 13, 2023, 00:00:00"' };
 }
 
-/** A small CSV reader (RFC 4180 quotes), each cell trimmed as the reference's reader does. */
+/** The rows of a CSV file (csv-parse), each cell trimmed as the reference's reader does; blank rows dropped. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell.trim());
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell.trim());
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell.trim());
-    rows.push(row);
-  }
+  const rows = parse(text, { bom: true, trim: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
   return rows.filter((r) => r.some((c) => c !== ''));
 }
 

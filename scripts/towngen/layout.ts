@@ -86,27 +86,49 @@ export function layoutTown(pop: Population, seed: number): TownLayout {
   const rng = Rng.fromKey(seed, 'layout');
   const lots = orderLots(pop, rng);
   const parks = pop.venues.filter((v) => v.kind === 'park');
-  // Columns of the grid so that the town comes out about square: each cell row holds two rows of lots.
-  const rowTiles = lots.reduce((s, l) => s + l.w + GAP, 0) / 0.85;
+  const strips = packStrips(lots, parks.length);
+  const grid = roadGrid(strips);
+  const t = new TownBuilder(grid.W, grid.H);
+  t.lawn();
+  drawRoads(t, grid);
+  const { homes, spots } = drawStrips(t, strips, grid.roadYs, { households: pop.households.length, parks, rng });
+  t.scenery();
+  let k = 0;
+  for (const y of grid.roadYs) for (const x of grid.roadXs) t.spawn(`spawn ${++k}`, x, y);
+  return { builder: t, homes, spots };
+}
+
+type Row = Array<{ lot: Lot; x: number }>;
+
+/** A band between two east-west roads: a cell per column of the grid, a park or two rows of lots back to back. */
+interface Strip {
+  cells: Array<{ park: number | null; upper: Row; lower: Row }>;
+}
+
+/** How many columns the road grid has, so that the town comes out about square: each cell row holds two rows of lots. */
+function gridColumns(rowTiles: number, parkCount: number): number {
   const stripH = ROAD + 2 * PATH + BACKS + 2 * (VENUE_INTERIOR + 2) - 2;
   let columns = 1;
   for (let c = 1; c <= 40; c++) {
-    const strips = Math.ceil((rowTiles / (2 * CELL_W) + parks.length) / c);
+    const strips = Math.ceil((rowTiles / (2 * CELL_W) + parkCount) / c);
     columns = c;
     if (c * (CELL_W + ROAD) >= strips * stripH) break;
   }
-  const cellsWanted = Math.ceil(rowTiles / (2 * CELL_W)) + parks.length;
-  const parkEvery = cellsWanted / Math.max(1, parks.length);
+  return columns;
+}
 
-  // Pack lots into cells first (rows of a strip share their height), then draw.
-  type Row = Array<{ lot: Lot; x: number }>;
-  interface Strip {
-    cells: Array<{ park: number | null; upper: Row; lower: Row }>;
-  }
+/** The lots packed into the cells of strips (rows of a strip share their height), the parks spread among them. */
+function packStrips(lots: Lot[], parkCount: number): Strip[] {
+  // The length of one row holding every lot, with room to spare (rows seldom fill up).
+  const rowTiles = lots.reduce((s, l) => s + l.w + GAP, 0) / 0.85;
+  const columns = gridColumns(rowTiles, parkCount);
+  const cellsWanted = Math.ceil(rowTiles / (2 * CELL_W)) + parkCount;
+  const parkEvery = cellsWanted / Math.max(1, parkCount);
   const strips: Strip[] = [];
   let next = 0;
   let parkNext = 0;
   let cellIndex = 0;
+  // A row takes, at each place along it, the first of the next LOOKAHEAD lots that fits, moved up to `next`.
   const fillRow = (x0: number): Row => {
     const row: Row = [];
     let x = x0 + 1;
@@ -127,38 +149,60 @@ export function layoutTown(pop: Population, seed: number): TownLayout {
     }
     return row;
   };
-  while (next < lots.length || parkNext < parks.length) {
+  while (next < lots.length || parkNext < parkCount) {
     const strip: Strip = { cells: [] };
     for (let c = 0; c < columns; c++) {
       const x0 = MARGIN + c * (CELL_W + ROAD);
-      const parkDue = parkNext < parks.length && (cellIndex >= Math.floor(parkNext * parkEvery + parkEvery / 2) || next >= lots.length);
+      const parkDue = parkNext < parkCount && (cellIndex >= Math.floor(parkNext * parkEvery + parkEvery / 2) || next >= lots.length);
       if (parkDue) strip.cells.push({ park: parkNext++, upper: [], lower: [] });
       else strip.cells.push({ park: null, upper: fillRow(x0), lower: fillRow(x0) });
       cellIndex++;
     }
     strips.push(strip);
   }
+  return strips;
+}
 
+interface RoadGrid {
+  W: number;
+  H: number;
+  /** The top row of each east-west road, and the left column of each north-south one. */
+  roadYs: number[];
+  roadXs: number[];
+}
+
+/** The map's size and its roads: an east-west road above and below each strip, as high as its tallest buildings need. */
+function roadGrid(strips: readonly Strip[]): RoadGrid {
+  const columns = strips[0]?.cells.length ?? 1;
   const rowHeight = (rows: Row[]) => Math.max(HOME_INTERIOR + 2, ...rows.flatMap((r) => r.map((p) => p.lot.interior + 2)));
   const heights = strips.map((s) => ({ upper: rowHeight(s.cells.map((c) => c.upper)), lower: rowHeight(s.cells.map((c) => c.lower)) }));
   const W = MARGIN + columns * (CELL_W + ROAD) + 1;
   const roadYs: number[] = [1];
   heights.forEach((h) => roadYs.push(roadYs[roadYs.length - 1] + ROAD + PATH + h.upper + BACKS + h.lower + PATH));
   const H = roadYs[roadYs.length - 1] + ROAD + 1;
+  const roadXs = Array.from({ length: columns + 1 }, (_, c) => MARGIN + c * (CELL_W + ROAD) - ROAD);
+  return { W, H, roadYs, roadXs };
+}
 
-  const t = new TownBuilder(W, H);
-  t.lawn();
+function drawRoads(t: TownBuilder, { W, roadYs, roadXs }: RoadGrid): void {
   for (const y of roadYs) {
     t.fill(t.ground, 0, y, W, ROAD, 'road');
     t.reserve(0, y - 1, W, ROAD + 2);
   }
-  const roadXs = Array.from({ length: columns + 1 }, (_, c) => MARGIN + c * (CELL_W + ROAD) - ROAD);
   for (const x of roadXs) {
     t.fill(t.ground, x, roadYs[0], ROAD, roadYs[roadYs.length - 1] + ROAD - roadYs[0], 'road');
     t.reserve(x - 1, roadYs[0] - 1, ROAD + 2, roadYs[roadYs.length - 1] + ROAD + 2 - roadYs[0]);
   }
+}
 
-  const homes: string[] = new Array(pop.households.length);
+/** Draws each strip's parks and buildings (homes named by their street address); where each home and sector is. */
+function drawStrips(
+  t: TownBuilder,
+  strips: readonly Strip[],
+  roadYs: readonly number[],
+  town: { households: number; parks: Population['venues']; rng: Rng },
+): Pick<TownLayout, 'homes' | 'spots'> {
+  const homes: string[] = new Array(town.households);
   const spots = new Map<string, Spot>();
   const numbers = new Map<number, number>();
   const address = (road: number) => {
@@ -172,8 +216,8 @@ export function layoutTown(pop: Population, seed: number): TownLayout {
     strip.cells.forEach((cell, c) => {
       const x0 = MARGIN + c * (CELL_W + ROAD);
       if (cell.park !== null) {
-        const park = parks[cell.park];
-        drawPark(t, park.sector, x0 + 1, top + ROAD + 1, CELL_W - 2, bottom - top - ROAD - 2, rng);
+        const park = town.parks[cell.park];
+        drawPark(t, park.sector, x0 + 1, top + ROAD + 1, CELL_W - 2, bottom - top - ROAD - 2, town.rng);
         spots.set(park.sector, { x: x0 + Math.floor(CELL_W / 2), y: Math.floor((top + bottom) / 2) });
         return;
       }
@@ -193,10 +237,7 @@ export function layoutTown(pop: Population, seed: number): TownLayout {
         }
     });
   });
-  t.scenery();
-  let k = 0;
-  for (const y of roadYs) for (const x of roadXs) t.spawn(`spawn ${++k}`, x, y);
-  return { builder: t, homes, spots };
+  return { homes, spots };
 }
 
 /** A park filling a cell: a cross of paths, a plaza with a fountain, a pond, benches, gardens, picnic tables, trees. */

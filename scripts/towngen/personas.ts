@@ -136,10 +136,33 @@ interface Day {
   blocks: Block[];
 }
 
+type Home = ReturnType<typeof homeOf>;
+type Placed = NonNullable<Assignment['placeOf'][number]>;
+type Job = NonNullable<Placed['job']>;
+
+/** The blocks every kind of day is made of, each at the time the day gives it. */
+interface DayBlocks {
+  ready: Block;
+  breakfast(at: number): Block;
+  dinner(at: number): Block;
+  relax(at: number): Block;
+  hobby(at: number, near: Spot): Block;
+  errands(at: number): Block;
+  /** A day from `wake` to `sleep`: getting ready, breakfast `breakfastAfter` minutes after waking, then `rest`. */
+  day(wake: number, sleep: number, breakfastAfter: number, rest: Block[]): Day;
+}
+
 function routineOf(ctx: Ctx, p: Person): Day {
-  const { rng } = ctx;
   const home = homeOf(ctx, p);
   const place = ctx.assignment.placeOf[p.index];
+  const blocks = dayBlocksOf(ctx, p, home);
+  if (p.role === 'child' && place) return schoolDay(ctx, p, home, place, blocks);
+  if (p.role === 'college' && place) return collegeDay(ctx, home, place, blocks);
+  if (p.role === 'retired' || p.role === 'home' || !place || !place.job) return dayAtHome(ctx, p, home, blocks);
+  return workDay(ctx, p, home, { ...place, job: place.job }, blocks);
+}
+
+function dayBlocksOf(ctx: Ctx, p: Person, home: Home): DayBlocks {
   const ready: Block = {
     at: 0,
     activity: 'waking up and getting ready',
@@ -176,140 +199,118 @@ function routineOf(ctx: Ctx, p: Person): Day {
       tasks: ['buying groceries', 'picking up bread'],
     };
   };
+  const day = (wake: number, sleep: number, breakfastAfter: number, rest: Block[]): Day => ({
+    wake,
+    sleep,
+    blocks: [{ ...ready, at: wake }, breakfast(wake + breakfastAfter), ...rest],
+  });
+  return { ready, breakfast, dinner, relax, hobby, errands, day };
+}
 
-  if (p.role === 'child' && place) {
-    const school = ctx.layout.spots.get(place.venue.sector)!;
-    const wake = round5(rng.int(405, 445));
-    const sleep = p.age <= 10 ? 20 * 60 + 30 : p.age <= 13 ? 21 * 60 + 30 : 22 * 60 + 30;
-    const leave = 8 * 60 + 30 - commuteMinutes(home.spot, school);
-    const desk = `${place.venue.sector}: ${place.room}: ${rng.pick(['desk', 'desk 2', 'desk 3', 'desk 4', 'desk 5'])}`;
-    const play = rng.pick(CHILD_PLAY);
-    const playPlace =
-      play.where === 'park' || play.where === 'library'
-        ? nearest(ctx, home.spot, [play.where], 1).map((v) => visitRef(ctx, v))
-        : [play.where === 'home-living' && home.living ? 'home: living room: sofa' : 'home: kitchen: table'];
-    return {
-      wake,
-      sleep,
-      blocks: [
-        { ...ready, at: wake },
-        breakfast(wake + 30),
-        {
-          at: leave,
-          activity: 'attending class',
-          place: desk,
-          emoji: '✏️',
-          tasks: ['listening to the teacher', 'doing sums', 'reading aloud', 'copying notes from the blackboard'],
-        },
-        { at: 12 * 60, activity: 'having lunch at school', place: `${place.venue.sector}: ${place.room}`, emoji: '🥪' },
-        { at: 12 * 60 + 45, activity: 'attending class', place: desk, emoji: '✏️', tasks: ['doing an experiment', 'writing a story', 'learning history'] },
-        { at: 15 * 60 + 15, activity: play.activity, place: playPlace.length ? playPlace : ['home: kitchen: table'], emoji: play.emoji },
-        { at: 17 * 60, activity: 'doing homework', place: home.has("children's room") ? "home: children's room: desk" : 'home: kitchen: table', emoji: '📓' },
-        dinner(18 * 60 + 30),
-        relax(19 * 60 + 15),
-      ],
-    };
-  }
-  if (p.role === 'college' && place) {
-    const college = ctx.layout.spots.get(place.venue.sector)!;
-    const wake = round5(rng.int(450, 510));
-    const sleep = round5(rng.int(23 * 60, 24 * 60 + 45));
-    const lectures = 9 * 60 + 30 - commuteMinutes(home.spot, college);
-    return {
-      wake,
-      sleep,
-      blocks: [
-        { ...ready, at: wake },
-        breakfast(wake + 30),
-        {
-          at: lectures,
-          activity: 'attending a lecture',
-          place: `${place.venue.sector}: lecture hall: ${rng.pick(['desk', 'desk 2', 'desk 3'])}`,
-          emoji: '🎓',
-          tasks: ['taking notes', 'asking a question'],
-        },
-        { at: 12 * 60 + 15, activity: 'having lunch with classmates', place: foodPlaces(ctx, college), emoji: '🥪' },
-        {
-          at: 13 * 60 + 15,
-          activity: 'studying in the library',
-          place: `${place.venue.sector}: library: ${rng.pick(['desk', 'desk 2'])}`,
-          emoji: '📚',
-          tasks: ['reading for an essay', 'writing notes'],
-        },
-        hobby(16 * 60 + 45, home.spot),
-        dinner(18 * 60 + 45),
-        rng.chance(0.5)
-          ? { at: 20 * 60, activity: 'meeting friends at the pub', place: nearest(ctx, home.spot, ['pub'], 2).map((v) => visitRef(ctx, v)), emoji: '🍻' }
-          : relax(20 * 60),
-        relax(22 * 60),
-      ],
-    };
-  }
-  if (p.role === 'retired' || p.role === 'home' || !place || !place.job) {
-    const wake = round5(p.role === 'retired' ? rng.int(390, 480) : rng.int(400, 460));
-    const sleep = round5(p.role === 'retired' ? rng.int(21 * 60 + 15, 22 * 60 + 45) : rng.int(22 * 60, 23 * 60 + 30));
-    const morning: Block =
-      p.role === 'retired'
-        ? hobby(wake + 75, home.spot)
-        : {
-            at: wake + 75,
-            activity: rng.pick(['looking after the house', 'writing at the kitchen table', 'looking for work']),
-            place: 'home: kitchen: table',
-            emoji: '🏠',
-            tasks: ['tidying up', 'doing the laundry', 'making phone calls'],
-          };
-    const visit = nearest(ctx, home.spot, ['cafe', 'park', 'pub', 'library'], 3);
-    return {
-      wake,
-      sleep,
-      blocks: [
-        { ...ready, at: wake },
-        breakfast(wake + 35),
-        morning,
-        errands(11 * 60),
-        { at: 12 * 60 + 30, activity: 'having lunch', place: 'home: kitchen: table', emoji: '🥗' },
-        p.role === 'retired'
-          ? { at: 13 * 60 + 30, activity: 'having a nap', place: `home: ${p.bedroom}: ${p.bed}`, emoji: '💤' }
-          : hobby(13 * 60 + 30, home.spot),
-        {
-          at: 15 * 60,
-          activity: 'visiting friends around town',
-          place: visit.length ? visit.map((v) => visitRef(ctx, v)) : ['home: kitchen: table'],
-          emoji: '☕',
-        },
-        dinner(18 * 60),
-        relax(19 * 60),
-      ],
-    };
-  }
-  // A worker: the shift, lunch near work, a hobby or errands after, dinner and the evening at home.
+/** A child's day: school with lunch there, play after, homework, dinner and an evening at home. */
+function schoolDay(ctx: Ctx, p: Person, home: Home, place: Placed, { day, dinner, relax }: DayBlocks): Day {
+  const { rng } = ctx;
+  const school = ctx.layout.spots.get(place.venue.sector)!;
+  const wake = round5(rng.int(405, 445));
+  const sleep = p.age <= 10 ? 20 * 60 + 30 : p.age <= 13 ? 21 * 60 + 30 : 22 * 60 + 30;
+  const leave = 8 * 60 + 30 - commuteMinutes(home.spot, school);
+  const desk = `${place.venue.sector}: ${place.room}: ${rng.pick(['desk', 'desk 2', 'desk 3', 'desk 4', 'desk 5'])}`;
+  const play = rng.pick(CHILD_PLAY);
+  const playPlace =
+    play.where === 'park' || play.where === 'library'
+      ? nearest(ctx, home.spot, [play.where], 1).map((v) => visitRef(ctx, v))
+      : [play.where === 'home-living' && home.living ? 'home: living room: sofa' : 'home: kitchen: table'];
+  return day(wake, sleep, 30, [
+    {
+      at: leave,
+      activity: 'attending class',
+      place: desk,
+      emoji: '✏️',
+      tasks: ['listening to the teacher', 'doing sums', 'reading aloud', 'copying notes from the blackboard'],
+    },
+    { at: 12 * 60, activity: 'having lunch at school', place: `${place.venue.sector}: ${place.room}`, emoji: '🥪' },
+    { at: 12 * 60 + 45, activity: 'attending class', place: desk, emoji: '✏️', tasks: ['doing an experiment', 'writing a story', 'learning history'] },
+    { at: 15 * 60 + 15, activity: play.activity, place: playPlace.length ? playPlace : ['home: kitchen: table'], emoji: play.emoji },
+    { at: 17 * 60, activity: 'doing homework', place: home.has("children's room") ? "home: children's room: desk" : 'home: kitchen: table', emoji: '📓' },
+    dinner(18 * 60 + 30),
+    relax(19 * 60 + 15),
+  ]);
+}
+
+/** A student's day: a lecture, lunch near college, the library, a hobby, dinner, perhaps the pub. */
+function collegeDay(ctx: Ctx, home: Home, place: Placed, { day, dinner, relax, hobby }: DayBlocks): Day {
+  const { rng } = ctx;
+  const college = ctx.layout.spots.get(place.venue.sector)!;
+  const wake = round5(rng.int(450, 510));
+  const sleep = round5(rng.int(23 * 60, 24 * 60 + 45));
+  const lectures = 9 * 60 + 30 - commuteMinutes(home.spot, college);
+  return day(wake, sleep, 30, [
+    {
+      at: lectures,
+      activity: 'attending a lecture',
+      place: `${place.venue.sector}: lecture hall: ${rng.pick(['desk', 'desk 2', 'desk 3'])}`,
+      emoji: '🎓',
+      tasks: ['taking notes', 'asking a question'],
+    },
+    { at: 12 * 60 + 15, activity: 'having lunch with classmates', place: foodPlaces(ctx, college), emoji: '🥪' },
+    {
+      at: 13 * 60 + 15,
+      activity: 'studying in the library',
+      place: `${place.venue.sector}: library: ${rng.pick(['desk', 'desk 2'])}`,
+      emoji: '📚',
+      tasks: ['reading for an essay', 'writing notes'],
+    },
+    hobby(16 * 60 + 45, home.spot),
+    dinner(18 * 60 + 45),
+    rng.chance(0.5)
+      ? { at: 20 * 60, activity: 'meeting friends at the pub', place: nearest(ctx, home.spot, ['pub'], 2).map((v) => visitRef(ctx, v)), emoji: '🍻' }
+      : relax(20 * 60),
+    relax(22 * 60),
+  ]);
+}
+
+/** A day at home (retired, keeping house, or no job): a morning pursuit, errands, lunch, a nap or hobby, visits. */
+function dayAtHome(ctx: Ctx, p: Person, home: Home, { day, dinner, relax, hobby, errands }: DayBlocks): Day {
+  const { rng } = ctx;
+  const wake = round5(p.role === 'retired' ? rng.int(390, 480) : rng.int(400, 460));
+  const sleep = round5(p.role === 'retired' ? rng.int(21 * 60 + 15, 22 * 60 + 45) : rng.int(22 * 60, 23 * 60 + 30));
+  const morning: Block =
+    p.role === 'retired'
+      ? hobby(wake + 75, home.spot)
+      : {
+          at: wake + 75,
+          activity: rng.pick(['looking after the house', 'writing at the kitchen table', 'looking for work']),
+          place: 'home: kitchen: table',
+          emoji: '🏠',
+          tasks: ['tidying up', 'doing the laundry', 'making phone calls'],
+        };
+  const visit = nearest(ctx, home.spot, ['cafe', 'park', 'pub', 'library'], 3);
+  return day(wake, sleep, 35, [
+    morning,
+    errands(11 * 60),
+    { at: 12 * 60 + 30, activity: 'having lunch', place: 'home: kitchen: table', emoji: '🥗' },
+    p.role === 'retired' ? { at: 13 * 60 + 30, activity: 'having a nap', place: `home: ${p.bedroom}: ${p.bed}`, emoji: '💤' } : hobby(13 * 60 + 30, home.spot),
+    {
+      at: 15 * 60,
+      activity: 'visiting friends around town',
+      place: visit.length ? visit.map((v) => visitRef(ctx, v)) : ['home: kitchen: table'],
+      emoji: '☕',
+    },
+    dinner(18 * 60),
+    relax(19 * 60),
+  ]);
+}
+
+/** A worker's day: the shift, lunch near work, a hobby or errands after, dinner and the evening at home. */
+function workDay(ctx: Ctx, p: Person, home: Home, place: Placed & { job: Job }, parts: DayBlocks): Day {
+  const { rng } = ctx;
+  const { ready, breakfast, dinner, relax, hobby, errands } = parts;
   const job = place.job;
   const work = ctx.layout.spots.get(place.venue.sector)!;
   const commute = commuteMinutes(home.spot, work);
   const workRef = job.at ? `work: ${job.at}` : 'work';
   const shift = (at: number): Block => ({ at, activity: job.activity, place: workRef, emoji: job.emoji, tasks: job.tasks });
-  if (job.start >= 11 * 60) {
-    // A late shift: a slow morning, then work until late.
-    const wake = round5(rng.int(8 * 60, 9 * 60 + 30));
-    const sleep = job.end >= 22 * 60 ? round5(job.end + commute + rng.int(45, 75)) : round5(rng.int(23 * 60, 24 * 60));
-    return {
-      wake,
-      sleep,
-      blocks: [
-        { ...ready, at: wake },
-        breakfast(wake + 30),
-        rng.chance(0.5) ? hobby(wake + 75, home.spot) : errands(wake + 75),
-        { at: job.start - commute - 45, activity: 'having lunch at home', place: 'home: kitchen: table', emoji: '🥗' },
-        shift(job.start - commute),
-        { at: job.start + Math.floor((job.end - job.start) / 2), activity: 'taking a break', place: 'work', emoji: '🥪' },
-        shift(job.start + Math.floor((job.end - job.start) / 2) + 30),
-        job.end >= 22 * 60
-          ? { at: job.end + commute, activity: 'winding down at home', place: home.living ? 'home: living room: sofa' : `home: ${p.bedroom}`, emoji: '🌙' }
-          : dinner(job.end + commute),
-        ...(job.end < 22 * 60 ? [relax(job.end + commute + 45)] : []),
-      ],
-    };
-  }
+  if (job.start >= 11 * 60) return lateShiftDay(ctx, p, home, { job, commute, shift }, parts);
   const wake = round5(job.start - commute - rng.int(45, 80));
   const sleep = job.start <= 6 * 60 ? round5(rng.int(20 * 60 + 30, 21 * 60 + 30)) : round5(rng.int(22 * 60, 23 * 60 + 45));
   const lunch = job.end > 14 * 60 ? round5(Math.max(job.start + 180, 12 * 60 + rng.int(0, 4) * 15)) : null;
@@ -332,6 +333,30 @@ function routineOf(ctx: Ctx, p: Person): Day {
     blocks.push(relax(supper + 150));
   } else blocks.push(relax(supper + 45));
   return { wake, sleep, blocks };
+}
+
+/** A late shift: a slow morning, then work until late. */
+function lateShiftDay(
+  ctx: Ctx,
+  p: Person,
+  home: Home,
+  { job, commute, shift }: { job: Job; commute: number; shift: (at: number) => Block },
+  { day, dinner, relax, hobby, errands }: DayBlocks,
+): Day {
+  const { rng } = ctx;
+  const wake = round5(rng.int(8 * 60, 9 * 60 + 30));
+  const sleep = job.end >= 22 * 60 ? round5(job.end + commute + rng.int(45, 75)) : round5(rng.int(23 * 60, 24 * 60));
+  return day(wake, sleep, 30, [
+    rng.chance(0.5) ? hobby(wake + 75, home.spot) : errands(wake + 75),
+    { at: job.start - commute - 45, activity: 'having lunch at home', place: 'home: kitchen: table', emoji: '🥗' },
+    shift(job.start - commute),
+    { at: job.start + Math.floor((job.end - job.start) / 2), activity: 'taking a break', place: 'work', emoji: '🥪' },
+    shift(job.start + Math.floor((job.end - job.start) / 2) + 30),
+    job.end >= 22 * 60
+      ? { at: job.end + commute, activity: 'winding down at home', place: home.living ? 'home: living room: sofa' : `home: ${p.bedroom}`, emoji: '🌙' }
+      : dinner(job.end + commute),
+    ...(job.end < 22 * 60 ? [relax(job.end + commute + 45)] : []),
+  ]);
 }
 
 const KIN_WORDS = {

@@ -15,6 +15,7 @@ import { warmNlp } from '../agent/nlp';
 import type { Logger } from '../town/logger';
 import { PersonasError } from '../world/persona';
 import { loadTownMap } from '../world/map';
+import type { TownMap } from '../world/types';
 import { loadPersonas } from '../world/persona';
 import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { openWorldForReading } from '../history/worlds';
@@ -156,34 +157,13 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const scenario = o.days === undefined ? o.scenario : shortenScenario(o.scenario, o.days, logger);
   const env = o.env ?? {};
   const world = worldNameFor(scenario, o.world, o.seed);
-  const seed = o.seed ?? scenario.seed;
-  const days = scenario.days;
-  const span = scenarioSpan({ start: scenario.start, days });
   const dataDir = loadConfig(env, {}).dataDir;
   fs.mkdirSync(dataDir, { recursive: true });
   const staged = stagePersonas(scenario, scenarioFile, dataDir, world);
-  const config = loadConfig(env, {
-    world,
-    dataDir,
-    mapFile: scenario.map,
-    personasDir: staged.dir,
-    seed,
-    startTime: scenario.start,
-    ablation: scenario.ablation,
-    idlePauseMinutes: 0,
-    // A headless run is read once it ends, where snapshots past the last 6 game hours are thinned to one
-    // an hour anyway: it saves one an hour unless told otherwise (each is a whole-town JSON, deflated).
-    ...(env.SNAPSHOT_EVERY_GAME_MINUTES === undefined ? { snapshotEveryGameMinutes: HEADLESS_SNAPSHOT_EVERY_GAME_MINUTES } : {}),
-  });
+  const config = scenarioConfig(scenario, env, { world, dataDir, personasDir: staged.dir, seed: o.seed ?? scenario.seed });
   // Check the scenario against the map and the cast before anything is written.
   const map = loadTownMap(config.mapFile);
-  let personaIds: Set<string>;
-  try {
-    personaIds = new Set(loadPersonas(config.personasDir, map).map((p) => p.id as string));
-  } catch (error) {
-    throw error instanceof PersonasError ? renamePersonaErrors(error, staged.originals) : error;
-  }
-  checkScenario(scenario, scenarioFile, map, personaIds);
+  checkScenario(scenario, scenarioFile, map, castOf(config, map, staged.originals));
 
   const minds = await buildMinds(config, logger);
   const town = await Town.open(config, { embedder: minds.embedder, createMind: minds.createMind, logger }).catch((error: unknown) => {
@@ -192,76 +172,127 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const resumed = town.resumed;
   let finished = false;
   try {
-    const recorded = [...town.db.events.scan({ kinds: ['scenario.started'] })][0];
-    if (!recorded) {
-      if (resumed)
-        throw new ScenarioError(scenarioFile, [
-          { field: '', message: `the world '${world}' in ${dataDir} was not started by a scenario: choose another --world` },
-        ]);
-      town.log.write([{ gameMs: town.gameMs, kind: 'scenario.started', agentId: null, data: { name: scenario.name, file: scenarioFile, scenario } }]);
-    } else if (recorded.kind === 'scenario.started' && recorded.data.name !== scenario.name) {
-      throw new ScenarioError(scenarioFile, [
-        { field: 'name', message: `the world '${world}' was started by scenario '${recorded.data.name}': choose another --world` },
-      ]);
-    }
-    const done = appliedInterventions(town);
-    const pending = scenario.interventions
-      .map((iv, index) => ({ iv, index, gameMs: parseIsoMinute(iv.at)! }))
-      .filter((p) => !done.has(p.index))
-      .sort((a, b) => a.gameMs - b.gameMs || a.index - b.index);
+    recordScenarioStart(town, scenario, scenarioFile, { world, dataDir });
     // The offline voice's tagger, loaded now rather than in the first conversation (half a second, once).
     if (minds.label === 'offline') warmNlp();
-    const progress = countProgress(town, span, world);
-    const seen = { conversations: 0, memories: 0 };
-    o.onProgress?.(progress.now(seen));
-    const chunk = async (): Promise<void> => {
-      const until = Math.min(span.endGameMs, town.gameMs + CHUNK_GAME_MS, pending[0]?.gameMs ?? Infinity);
-      await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
-        for (const e of r.logged) {
-          if (e.kind === 'conversation.start') seen.conversations++;
-        }
-      });
-      await town.runtime.idle();
-      seen.memories = (town.db.db.prepare('SELECT count(*) FROM memories').pluck().get() as number) - progress.base.memories;
-      o.onProgress?.(progress.now(seen));
-      // Offline, a chunk never waits on I/O: yield to the event loop, so a Ctrl-C (a signal) is heard.
-      await new Promise((resolve) => setImmediate(resolve));
-    };
-    const due = () => pending.length > 0 && pending[0].gameMs <= town.gameMs;
-    while (town.gameMs < span.endGameMs) {
-      while (due()) {
-        const p = pending.shift()!;
-        await applyIntervention(town, p.iv, p.index);
-        logger.debug(`intervention ${p.index} (${p.iv.kind}) at ${formatIsoMinute(town.gameMs)}`);
-      }
-      await new Promise((resolve) => setImmediate(resolve));
-      if (o.shouldStop?.()) break;
-      if (minds.label === 'offline') {
-        // Offline, nothing waits on I/O: chunks commit together (WorldDb.batch), until the next
-        // intervention, a stop, or BATCH_WALL_MS of work, which is what a kill can lose.
-        await town.db.batch(async () => {
-          const started = performance.now();
-          do await chunk();
-          while (town.gameMs < span.endGameMs && !due() && !o.shouldStop?.() && performance.now() - started < BATCH_WALL_MS);
-        });
-      } else {
-        // On an LLM each write commits as it comes, so a stop keeps every paid reply.
-        await chunk();
-      }
-    }
-    finished = town.gameMs >= span.endGameMs;
+    finished = await driveToEnd(town, scenario, o, { world, offline: minds.label === 'offline' });
     if (finished && scenario.interview) await interviewEveryone(town, scenario);
   } finally {
     await town.close();
   }
   if (!finished) return { world, finished, resumed, reportJson: null, reportMd: null, report: null, config };
+  return { world, finished, resumed, ...(await reportRun(dataDir, world, map, scenario)), config };
+}
+
+/** The run's settings: the environment's, with the map, cast, seed, start and ablation the scenario sets. */
+function scenarioConfig(
+  scenario: Scenario,
+  env: Record<string, string | undefined>,
+  run: { world: string; dataDir: string; personasDir: string; seed: number },
+): Config {
+  return loadConfig(env, {
+    ...run,
+    mapFile: scenario.map,
+    startTime: scenario.start,
+    ablation: scenario.ablation,
+    idlePauseMinutes: 0,
+    // A headless run is read once it ends, where snapshots past the last 6 game hours are thinned to one
+    // an hour anyway: it saves one an hour unless told otherwise (each is a whole-town JSON, deflated).
+    ...(env.SNAPSHOT_EVERY_GAME_MINUTES === undefined ? { snapshotEveryGameMinutes: HEADLESS_SNAPSHOT_EVERY_GAME_MINUTES } : {}),
+  });
+}
+
+/** The ids of the cast, loaded as the town will load them; persona errors name the original files. */
+function castOf(config: Config, map: TownMap, originals: Map<string, string>): Set<string> {
+  try {
+    return new Set(loadPersonas(config.personasDir, map).map((p) => p.id as string));
+  } catch (error) {
+    throw error instanceof PersonasError ? renamePersonaErrors(error, originals) : error;
+  }
+}
+
+/** A new world logs the scenario it runs; a resumed one must have been started by this scenario. */
+function recordScenarioStart(town: Town, scenario: Scenario, scenarioFile: string, where: { world: string; dataDir: string }): void {
+  const recorded = [...town.db.events.scan({ kinds: ['scenario.started'] })][0];
+  if (!recorded) {
+    if (town.resumed)
+      throw new ScenarioError(scenarioFile, [
+        { field: '', message: `the world '${where.world}' in ${where.dataDir} was not started by a scenario: choose another --world` },
+      ]);
+    town.log.write([{ gameMs: town.gameMs, kind: 'scenario.started', agentId: null, data: { name: scenario.name, file: scenarioFile, scenario } }]);
+  } else if (recorded.kind === 'scenario.started' && recorded.data.name !== scenario.name) {
+    throw new ScenarioError(scenarioFile, [
+      { field: 'name', message: `the world '${where.world}' was started by scenario '${recorded.data.name}': choose another --world` },
+    ]);
+  }
+}
+
+/** The interventions the log does not say were applied yet, in the order they fall due. */
+function pendingInterventions(town: Town, scenario: Scenario): Array<{ iv: Intervention; index: number; gameMs: number }> {
+  const done = appliedInterventions(town);
+  return scenario.interventions
+    .map((iv, index) => ({ iv, index, gameMs: parseIsoMinute(iv.at)! }))
+    .filter((p) => !done.has(p.index))
+    .sort((a, b) => a.gameMs - b.gameMs || a.index - b.index);
+}
+
+/**
+ * Runs the town in lockstep chunks to the scenario's end, applying each intervention as it falls due and
+ * reporting progress after each chunk; true when it got there (false when asked to stop).
+ */
+async function driveToEnd(town: Town, scenario: Scenario, o: RunOptions, run: { world: string; offline: boolean }): Promise<boolean> {
+  const span = scenarioSpan({ start: scenario.start, days: scenario.days });
+  const pending = pendingInterventions(town, scenario);
+  const progress = countProgress(town, span, run.world);
+  const seen = { conversations: 0, memories: 0 };
+  o.onProgress?.(progress.now(seen));
+  const chunk = async (): Promise<void> => {
+    const until = Math.min(span.endGameMs, town.gameMs + CHUNK_GAME_MS, pending[0]?.gameMs ?? Infinity);
+    await town.loop.runLockstep(until, STEP_GAME_MS, (r) => {
+      for (const e of r.logged) {
+        if (e.kind === 'conversation.start') seen.conversations++;
+      }
+    });
+    await town.runtime.idle();
+    seen.memories = (town.db.db.prepare('SELECT count(*) FROM memories').pluck().get() as number) - progress.base.memories;
+    o.onProgress?.(progress.now(seen));
+    // Offline, a chunk never waits on I/O: yield to the event loop, so a Ctrl-C (a signal) is heard.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  const due = () => pending.length > 0 && pending[0].gameMs <= town.gameMs;
+  while (town.gameMs < span.endGameMs) {
+    while (due()) {
+      const p = pending.shift()!;
+      await applyIntervention(town, p.iv, p.index);
+      o.logger.debug(`intervention ${p.index} (${p.iv.kind}) at ${formatIsoMinute(town.gameMs)}`);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (o.shouldStop?.()) break;
+    if (run.offline) {
+      // Offline, nothing waits on I/O: chunks commit together (WorldDb.batch), until the next
+      // intervention, a stop, or BATCH_WALL_MS of work, which is what a kill can lose.
+      await town.db.batch(async () => {
+        const started = performance.now();
+        do await chunk();
+        while (town.gameMs < span.endGameMs && !due() && !o.shouldStop?.() && performance.now() - started < BATCH_WALL_MS);
+      });
+    } else {
+      // On an LLM each write commits as it comes, so a stop keeps every paid reply.
+      await chunk();
+    }
+  }
+  return town.gameMs >= span.endGameMs;
+}
+
+/** The finished world's report, written beside its file as JSON and Markdown. */
+async function reportRun(dataDir: string, world: string, map: TownMap, scenario: Scenario): Promise<{ reportJson: string; reportMd: string; report: Report }> {
   const db = openWorldForReading(dataDir, world, null);
   try {
     const report = await buildReport(db, map, loadOfflineEmbedder(), { world, scenario });
     const reportJson = path.join(dataDir, `${world}.report.json`);
     const reportMd = path.join(dataDir, `${world}.report.md`);
     writeReport(report, reportJson, reportMd);
-    return { world, finished, resumed, reportJson, reportMd, report, config };
+    return { reportJson, reportMd, report };
   } finally {
     db.close();
   }

@@ -1,8 +1,6 @@
 // One running world, composed: map, personas, sim, clock, minds, the world's SQLite file, and the parts
 // that drive them (the loop, operator commands, clock holds, the event log). Rooms, the HTTP API, jobs,
 // tests and benchmarks reach those parts through a Town; none of them holds rules of its own.
-import path from 'node:path';
-import fs from 'node:fs';
 import type { Config } from '../config';
 import { startGameMs } from '../config';
 import type { AgentId } from '../protocol/ids';
@@ -13,26 +11,22 @@ import { Simulation } from '../sim/Simulation';
 import { SimClock } from '../sim/clock';
 import { createSimWorld, type SimWorld } from '../sim/state';
 import type { Input } from '../sim/types';
-import { AgentRuntime } from '../agent/AgentRuntime';
+import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { RuntimeSettings } from '../agent/context';
 import type { Mind } from '../agent/mind';
 import type { ChatStack } from '../llm/stack';
 import type { Embedder } from '../llm/types';
-import { isDamage, openWorldDb, restoreAdvice, WorldFileError, type WorldDb } from '../store/WorldDb';
-import { stateAt } from '../history/stateAt';
+import { isDamage, restoreAdvice, WorldFileError, type WorldDb } from '../store/WorldDb';
 import { systemClock, type WallClock } from '../core/wallClock';
 import type { MindBundle, MindHooks } from './minds';
-import { recordsFor } from './records';
 import { personaEvent, residentChanged, toResident } from './residents';
 import type { Logger } from './logger';
 import { ClockHolds } from './holds';
-import { isStorageFault, StorageState } from './storage';
+import { isStorageFault } from './storage';
 import { TownLog } from './log';
 import { TownLoop } from './loop';
 import { OperatorCommands } from './commands';
-import { LlmAbortedError } from '../llm/errors';
-import { seedTexts } from '../agent/operations/interview';
-import { bindWorldToTown, townIdentityOf } from './binding';
+import { bindToTown, findStart, mindBundleOf, openWorldFile, runtimeOf, storageStateOf } from './opening';
 import { spectatorPath } from '../core/projectRoot';
 
 /**
@@ -153,37 +147,15 @@ export class Town implements Composed {
 
   /** Loads the map and personas (clear errors naming file and field), opens or resumes the world file. */
   static async open(config: Config, parts: TownParts): Promise<Town> {
-    const { map, personas: personaList } = loadTownFiles(config.mapFile, config.personasDir, (w) => parts.logger.warn(w.message));
+    const { logger, embedder } = parts;
+    const { map, personas: personaList } = loadTownFiles(config.mapFile, config.personasDir, (w) => logger.warn(w.message));
     const personas = new PersonaMap(personaList.map((p) => [p.id as string, p]));
     const wallClock = parts.wallClock ?? systemClock;
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const file = path.join(config.dataDir, `${config.world}.sqlite`);
-    const db = openWorldDb(
-      file,
-      { model: parts.embedder.model, dimension: parts.embedder.dimension },
-      { clock: wallClock, columnCacheBytes: config.memoryCacheMb * 1024 * 1024 },
-    );
+    const { db, file } = openWorldFile(config, embedder, wallClock);
     try {
-      // Before anything is written: a world file opened on another town's map or people is refused (binding.ts).
-      const identity = townIdentityOf(config.mapFile, config.personasDir, personas.keys());
-      const moved = bindWorldToTown(db, { world: config.world, file, identity, personaIds: new Set(personas.keys()), moveWorld: config.moveWorld });
-      if (moved) parts.logger.warn(moved);
+      bindToTown(db, config, file, personas.keys(), logger);
       const world = createSimWorld(map);
-      // Resume: the state at the end of the log (the last snapshot with the events after it folded in).
-      const resumed = stateAt(db, world, null);
-      // A first start cut short: the residents it finished seeding are kept, or all it wrote is cleared.
-      let seeded: ReadonlySet<string> = new Set();
-      if (!resumed) {
-        const left = db.unfinishedStart(new Map(personaList.map((p) => [p.id as string, seedTexts(p)])));
-        if ('kept' in left) {
-          seeded = new Set(left.kept);
-          const what = `${seeded.size} of ${personaList.length} residents seeded`;
-          parts.logger.warn(`${file}: its first start stopped before the world was first saved, with ${what}; seeding the rest`);
-        } else if (left.discarded.memories + left.discarded.events > 0) {
-          const dropped = `dropped ${left.discarded.memories} memories and ${left.discarded.events} events it had written`;
-          parts.logger.warn(`${file}: its first start stopped before the world was first saved; starting anew (${dropped})`);
-        }
-      }
+      const { resumed, seeded } = findStart(db, world, personaList, file, logger);
       const start = startGameMs(config);
       const sim = resumed
         ? Simulation.fromState(world, resumed.sim)
@@ -196,62 +168,15 @@ export class Town implements Composed {
       const holds = new ClockHolds(wallClock.now());
       if (clock.paused) holds.operatorPaused(true);
       const log = new TownLog(db);
-      const bundle: MindBundle = parts.createMind
-        ? parts.createMind({
-            db,
-            gameNow: () => clock.gameMs,
-            wallClock,
-            onFallback: (r) => {
-              parts.logger.warn(`LLM fallback for ${r.agentId ?? 'town'} (${r.purpose}): ${r.reason}`);
-              log.queue([{ gameMs: clock.gameMs, kind: 'llm.fallback', agentId: r.agentId as AgentId | null, data: { purpose: r.purpose, reason: r.reason } }]);
-            },
-            onMend: (r) => {
-              parts.logger.debug(`LLM ${r.how} for ${r.agentId ?? 'town'} (${r.purpose}): ${r.note}`);
-              const data = { purpose: r.purpose, how: r.how, note: r.note };
-              log.queue([{ gameMs: clock.gameMs, kind: 'llm.mend', agentId: r.agentId as AgentId | null, data }]);
-            },
-            onBudgetPause: (message) => {
-              parts.logger.warn(message);
-              holds.budgetSpent(true);
-              log.queue([{ gameMs: clock.gameMs, kind: 'budget.paused', agentId: null, data: { message } }]);
-            },
-            onBudgetResume: () => holds.budgetSpent(false),
-            onEndpointChange: (c) => {
-              const what = c.state === 'out' ? `taken out for ${Math.round(c.outMs / 1000)} s: ${c.error}` : 'back in';
-              parts.logger.warn(`LLM endpoint ${c.name} ${what}`);
-              log.queue([{ gameMs: clock.gameMs, kind: 'llm.endpoint', agentId: null, data: c }]);
-            },
-          })
-        : { mind: parts.mind!, runtimeSettings: parts.runtimeSettings ?? {}, stack: null };
+      const bundle = mindBundleOf(parts, { db, clock, wallClock, log, holds, logger });
       const stoppedAtClose = { count: 0 };
-      const runtime = new AgentRuntime({
-        map,
-        seed: config.seed,
-        personas,
-        mind: bundle.mind,
-        memories: db.memories,
-        embedder: parts.embedder,
-        records: recordsFor(db),
-        sim: { agent: (id) => sim.agent(id) },
-        emit: (events) => log.queue(events),
-        settings: { ablation: config.ablation, conversationMode: config.conversationMode, ...bundle.runtimeSettings, ...parts.runtimeSettings },
-        onError: (request, error) => {
-          // Stopped by the close (counted there); anything else is worth a line.
-          if (error instanceof LlmAbortedError) stoppedAtClose.count++;
-          else parts.logger.warn(`operation ${request.kind} failed: ${error instanceof Error ? error.message : String(error)}`);
-        },
-      });
-      const storage = new StorageState(
-        () => wallClock.now(),
-        (problem, previous) =>
-          problem
-            ? parts.logger.error(`world '${config.world}': the world file refuses writes (${problem.error}); the town is paused until a write succeeds`)
-            : parts.logger.info(`world '${config.world}': writes succeed again after ${previous!.failedWrites} failed; the town resumes`),
-      );
+      const runtime = runtimeOf({ config, map, personas, bundle, db, embedder, sim, log, logger, runtimeSettings: parts.runtimeSettings, stoppedAtClose });
+      const storage = storageStateOf(config, wallClock, logger);
       const loop = new TownLoop({ config, sim, clock, runtime, db, log, holds, storage });
       const { personasDir } = config;
-      const commands = new OperatorCommands({ personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger: parts.logger, db });
+      const commands = new OperatorCommands({ personasDir, map, personas, sim, clock, runtime, loop, log, holds, logger, db });
       const opening: Opening = resumed ? { kind: 'resumed', folded: resumed.folded, skipped: resumed.skipped } : { kind: 'new' };
+      const { mind, stack } = bundle;
       const town = new Town({
         config,
         map,
@@ -261,15 +186,15 @@ export class Town implements Composed {
         sim,
         clock,
         runtime,
-        mind: bundle.mind,
-        stack: bundle.stack,
+        mind,
+        stack,
         log,
         holds,
         loop,
         commands,
         wallClock,
-        logger: parts.logger,
-        embedder: parts.embedder,
+        logger,
+        embedder,
         opening,
         stoppedAtClose,
       });
