@@ -253,6 +253,7 @@ describe('the social decision model', () => {
       concernsListener: false,
       secret: false,
       public: false,
+      comingGathering: false,
       talkative: false,
       discreet: false,
       hoursSinceHeard: 0,
@@ -266,6 +267,11 @@ describe('the social decision model', () => {
     expect(tellProbability({ ...tell, hoursSinceHeard: 48 })).toBeCloseTo(tellProbability(tell) / 4, 6);
     expect(tellProbability({ ...tell, secondHand: true })).toBeLessThan(tellProbability(tell));
     expect(tellProbability({ ...tell, rehearsed: true })).toBeCloseTo(tellProbability(tell) * SOCIAL_PARAMETERS.tellRehearsedFactor, 6);
+    // A coming gathering pulls like open news whatever its audience (an invite-only dinner is talked about), once; a secret one does not.
+    const pulled = tellProbability(tell) * SOCIAL_PARAMETERS.tellPublicFactor;
+    expect(tellProbability({ ...tell, comingGathering: true })).toBeCloseTo(pulled, 6);
+    expect(tellProbability({ ...tell, comingGathering: true, public: true })).toBeCloseTo(pulled, 6);
+    expect(tellProbability({ ...tell, comingGathering: true, secret: true })).toBeCloseTo(tellProbability({ ...tell, secret: true }), 6);
     const accept = { ahead: true, awake: true, conflict: false, closenessToHost: 0.5, outgoing: false, shy: false, elsewhere: false };
     expect(acceptProbability({ ...accept, closenessToHost: 1 })).toBeGreaterThan(acceptProbability(accept));
     expect(acceptProbability({ ...accept, ahead: false })).toBe(0);

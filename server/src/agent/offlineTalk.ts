@@ -196,6 +196,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
       concernsListener: (own && input.relationship !== null) || concerns(ctx, input.partner, sentence),
       secret: meaning.secret,
       public: meaning.open,
+      comingGathering: gathering !== null,
       talkative: traits.talkative,
       discreet: traits.discreet,
       hoursSinceHeard: Math.round((ctx.gameMs - Math.max(memory.createdGameMs, memory.rehearsedGameMs ?? 0)) / 360_000) / 10,
