@@ -188,6 +188,7 @@ describe('the defect scan over a world', () => {
     expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A party? Lovely.')).toBe(true);
     expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A book club? Lovely.')).toBe(false);
     expect(insightOffSubject('Something important about Rosa Bianchi: Samira is planning to stock flowers.')).toBe(true);
+    expect(insightOffSubject('Something important about Rosa Bianchi: Samira is planning to stock flowers. (heard from Rosa Bianchi)')).toBe(true);
     expect(insightOffSubject('Something important about Rosa Bianchi: Rosa is leaving for Lisbon.')).toBe(false);
     expect(insightOffSubject('Something important about Rosa Bianchi: she is leaving for Lisbon.')).toBe(false);
     const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });

@@ -75,7 +75,9 @@ export function replyNamesOtherKind(previous: string, line: string): boolean {
 export function insightOffSubject(text: string): boolean {
   const m = /\bSomething important about ([A-Z][a-z]+)(?: [A-Z][a-z'-]+)?: (.*)$/.exec(text);
   if (!m) return false;
-  return !new RegExp(`\\b${m[1]}\\b`).test(m[2]) && !/^(he|she|they|his|her|their)\b/i.test(m[2]);
+  // Whom it was heard from is not what it is about.
+  const content = m[2].replace(/\s*\(heard from [^)]*\)/, '');
+  return !new RegExp(`\\b${m[1]}\\b`).test(content) && !/^(he|she|they|his|her|their)\b/i.test(content);
 }
 
 /** Sympathy said straight after good news. */
