@@ -76,6 +76,24 @@ interface Place {
   arena: ConvertedArena;
 }
 
+/**
+ * How long a relationship line may grow, in characters: every line the resident's texts say of the other, in order, while they fit
+ * (a fixed count of three lost Klaus's fourth line about Maria, "Klaus Mueller and Maria Lopez are dormmates").
+ */
+const RELATIONSHIP_CHARS = 600;
+
+/** The first lines of `lines` that together fit in `max` characters (at least the first). */
+export function withinChars(lines: string[], max: number): string[] {
+  const out: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (out.length > 0 && used + 1 + line.length > max) break;
+    out.push(line);
+    used += (out.length > 1 ? 1 : 0) + line.length;
+  }
+  return out;
+}
+
 const SKIN = ['#ffdbac', '#f1c27d', '#e0ac69', '#c68642', '#8d5524', '#a1665e', '#d4a373'];
 const HAIR = ['#2c1b12', '#4a2f1b', '#1b1b1b', '#a55728', '#d6b370', '#8d4a2b', '#3b2f2f', '#6f4e37'];
 const SHIRT = ['#c0392b', '#2980b9', '#27ae60', '#8e44ad', '#d35400', '#16a085', '#f39c12', '#2c3e50', '#e84393', '#6c5ce7'];
@@ -584,7 +602,7 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
       const g = genderOf(`${o.learned ?? ''} ${o.currently ?? ''} ${o.lifestyle ?? ''}`);
       const theirs = g === gender || g === null ? /$^/ : g === 'female' ? /\b(she|her|hers)\b/i : /\b(he|him|his)\b/i;
       const said = linesAbout(about, namesOf(other), (t) => others.some((m) => m(t)), name, theirs);
-      if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).join(' ');
+      if (said.length) relationships[ids.get(other)!] = withinChars(said, RELATIONSHIP_CHARS).join(' ');
     }
 
     const age = Number.isFinite(Number(s.age)) && Number(s.age) >= 1 ? Math.min(120, Math.round(Number(s.age))) : 30;
