@@ -1,8 +1,11 @@
 // The importer's readers of the reference's text: times in prose, second-person whispers, CSV cells,
 // and tile areas as rectangles.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clausesOf, idOf, keyWords, linesAbout, parseTimePhrase, thirdPerson, timesIn } from '../../scripts/smallville/english';
-import { parseCsv } from '../../scripts/smallville/reference';
+import { ASSETS_DIR, parseCsv, readWhispers } from '../../scripts/smallville/reference';
 import { rectanglesOf } from '../../scripts/smallville/convertMap';
 import { genderOf, withinChars } from '../../scripts/smallville/convertResidents';
 
@@ -76,6 +79,22 @@ describe('reading the reference residents', () => {
     expect(withinChars(lines, 600)).toEqual(lines);
     expect(withinChars(lines, 80)).toEqual(lines.slice(0, 2));
     expect(withinChars(['a very long line'], 5)).toEqual(['a very long line']);
+  });
+
+  it("reads the whisper file written for the simulation's cast: the 3-person one for three, the 25-person one for 25", () => {
+    const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-whispers-'));
+    const dir = path.join(checkout, ASSETS_DIR);
+    fs.mkdirSync(dir, { recursive: true });
+    const cast = ['Isabella Rodriguez', 'Maria Lopez', 'Klaus Mueller'];
+    const more = ['Sam Moore', 'Tom Moreno'];
+    const csv = (who: string[], what: string) => `Name,Whisper\n${who.map((n) => `${n},"${what}"`).join('\n')}\n`;
+    fs.writeFileSync(path.join(dir, 'agent_history_init_n25.csv'), csv([...cast, ...more], 'You know the town'));
+    fs.writeFileSync(path.join(dir, 'agent_history_init_n3.csv'), csv(cast, 'You know the three'));
+    expect(path.basename(readWhispers(checkout, cast).file ?? '')).toBe('agent_history_init_n3.csv');
+    expect(readWhispers(checkout, cast).byName.get('Maria Lopez')).toEqual(['You know the three']);
+    // Control: for the whole cast, the file that tells them all.
+    expect(path.basename(readWhispers(checkout, [...cast, ...more]).file ?? '')).toBe('agent_history_init_n25.csv');
+    fs.rmSync(checkout, { recursive: true, force: true });
   });
 
   it('makes persona ids of names, and key words that match across spellings', () => {
