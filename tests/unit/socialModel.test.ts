@@ -95,6 +95,28 @@ async function answers(fact: string, heardAt: number, guest = claire): Promise<{
 }
 
 describe('the social decision model', () => {
+  it('draws once per gathering a turn, however many memories hold it (a persona line and a whisper of one party)', async () => {
+    const whisper = memory(1, 'Claire Moreau is throwing a book swap at Hobbs Cafe on February 14 at 5pm, and wants everyone to come.');
+    const ownLine = memory(2, 'Claire is planning a book swap at Hobbs Cafe on February 14 at 5pm for the whole town.');
+    const other = memory(3, 'Tomas Varga is running for mayor in the town election on March 1.');
+    const decisions: SocialDecision[] = [];
+    for (const seed of SEEDS)
+      await mind.converseTurn(ctx(claire, seed, Date.UTC(2026, 1, 13, 10, 0), decisions), {
+        partner: isabella,
+        relationship: null,
+        memories: [],
+        news: [whisper, ownLine, other],
+        history: greetings,
+        turn: 2,
+        maxTurns: 8,
+      });
+    const swap = decisions.filter((d) => d.about.includes('book swap'));
+    // One invite decision a talk for the swap (never a second draw at its other memory); other news is still weighed.
+    expect(swap.filter((d) => d.about === ownLine.description)).toEqual([]);
+    expect(swap.length).toBe(SEEDS.length);
+    expect(decisions.some((d) => d.about === other.description)).toBe(true);
+  });
+
   const SECRET = 'Tomas Varga is running for mayor in the town election on March 1, and has told no one yet.';
   const OPEN = 'Tomas Varga is running for mayor in the town election on March 1.';
   // Claire's own line calls Isabella her closest friend (a confidant); these tellers know her only as the cafe's owner.

@@ -175,10 +175,16 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
   const closeness = closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false);
   const confidant = isConfidant(input.relationship);
   const traits = traitsOf(me);
+  // One decision per piece of news a turn: two memories of one gathering (a persona's own line and a whisper of it) or of nearly the same
+  // words are one thing to tell, not two draws at it.
+  const weighed: Array<{ sentence: string; gathering: string | null }> = [];
   for (const memory of input.news) {
     const sentence = newsSentence(memory);
     if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
     if (isAbout(sentence, input.partner.name) || toldFacts.some((f) => f === sentence || similar(f, sentence))) continue;
+    const same = gatheringKey(gatheringIn(sentence, memory.createdGameMs, ctx.map));
+    if (weighed.some((w) => (same !== null && w.gathering === same) || similar(w.sentence, sentence))) continue;
+    weighed.push({ sentence, gathering: same });
     const told = addressing(firstPerson(sentence, me.name, others), input.partner.name, others);
     const own = isAbout(sentence, me.name);
     const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
@@ -225,6 +231,11 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
     return { text, acts: [{ kind: 'tell', fact: sentence }] };
   }
   return null;
+}
+
+/** A gathering's identity (where and when), or null. */
+function gatheringKey(g: { sector: string; day: number; minuteOfDay: number } | null): string | null {
+  return g ? `${g.sector}|${g.day}|${g.minuteOfDay}` : null;
 }
 
 /** Whether news concerns the listener: it names them or someone they know, or shares a word with their background (an interest). */
