@@ -311,5 +311,17 @@ export function linesAbout(
     });
     if (kept.length) out.push(`${kept.join(', and ')}.`.replace(/^[a-z]/, (c) => c.toUpperCase()));
   }
-  return out.filter((l, i, all) => all.indexOf(l) === i);
+  // Lines where they are the first person named come first; a line that names them after someone else is about that other person first
+  // (Sam's "… Yuriko Yamamoto … helped Sam and his wife Jennifer Moore" does not open what Sam thinks of Jennifer).
+  const namesThemFirst = (line: string): boolean => {
+    const words = line.split(/\s+/);
+    for (let k = 1; k <= words.length; k++) {
+      const prefix = words.slice(0, k).join(' ');
+      if (mentions(prefix)) return true;
+      if (mentionsAnyoneElse(prefix)) return false;
+    }
+    return false;
+  };
+  const distinct = out.filter((l, i, all) => all.indexOf(l) === i);
+  return [...distinct.filter(namesThemFirst), ...distinct.filter((l) => !namesThemFirst(l))];
 }

@@ -74,6 +74,15 @@ describe('reading the reference residents', () => {
     expect(clausesOf('Abe likes Bea, and she works too hard; Abe sings')).toEqual(['Abe likes Bea', 'and she works too hard', 'Abe sings']);
   });
 
+  it("opens what one thinks of someone with a line about them, not one about someone else that names them in passing (Sam's of Jennifer)", () => {
+    const yuriko = 'Sam Moore has known Yuriko Yamamoto since the time she helped Sam and his wife Jennifer Moore on some legal matters.';
+    const jennifer = 'Sam Moore thinks Jennifer Moore works too hard.';
+    const named = (n: string) => (t: string) => t.includes(n);
+    expect(linesAbout([yuriko, jennifer], named('Jennifer'), named('Yuriko'), 'Sam Moore', /$^/)).toEqual([jennifer, yuriko]);
+    // Control: what Sam thinks of Yuriko still opens with the line about her.
+    expect(linesAbout([yuriko, jennifer], named('Yuriko'), named('Jennifer'), 'Sam Moore', /$^/)).toEqual([yuriko]);
+  });
+
   it("keeps every line said of someone while they fit, not three (Klaus's fourth line about Maria)", () => {
     const lines = ['Klaus has a crush on Maria.', 'Klaus and Maria have known each other for 2 years.', 'They are classmates.', 'They are dormmates.'];
     expect(withinChars(lines, 600)).toEqual(lines);
