@@ -150,6 +150,8 @@ const EMOJI: Array<[RegExp, string]> = [
 ];
 const emojiFor = (text: string, fallback: string): string => EMOJI.find(([re]) => re.test(text))?.[1] ?? fallback;
 
+const MEAL = /^having (?:breakfast|brunch|lunch|dinner)\b/;
+
 /** A present-participle phrase for time spent at a place that is not work. */
 function outingActivity(sector: string, arena: string, minute: number): string {
   const where = `${arena} ${sector}`;
@@ -538,6 +540,13 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
         continue;
       }
       if (minute !== wanted) notes.push(`${o.activity} at ${o.sector} moved to ${hhmm(minute)}, after work or a daily habit`);
+      // A lunch or breakfast pushed out of its hours is not that meal any more ("having lunch at Hobbs Cafe" at 16:30): what one does
+      // there at that hour.
+      const mealHours = o.when === 'lunch' ? [11 * 60, 14 * 60 + 30] : o.when === 'breakfast' ? [wake, 11 * 60] : null;
+      if (mealHours && minute !== wanted && !(day(minute % 1440) >= day(mealHours[0]) && day(minute % 1440) < day(mealHours[1]))) {
+        notes.push(`${o.activity} at ${o.sector} at ${hhmm(minute)} is past its meal's hours: ${outingActivity(o.sector, arena.name, minute)}`);
+        o.activity = outingActivity(o.sector, arena.name, minute).replace(/ (?:at|in) .*$/, '');
+      }
       if (!o.when) afternoon = minute + 120;
       if (day(minute % 1440) >= sleepEnd - 60) {
         undecided.push(`${o.activity} at ${o.sector} (${o.source}) finds no free time before bed: not in the routine`);
@@ -562,7 +571,8 @@ export function convertResidents(list: readonly ReferenceResident[], map: Conver
     const inWork = (m: number) => busy.some((w) => m > w.start && m < w.end);
     const kept = blocks
       .filter((b) => b.keep || (!inWork(b.minute) && b.minute > wake && b.minute < sleepEnd - 5))
-      .sort((a, b) => a.minute - b.minute || Number(b.keep) - Number(a.keep));
+      // At one minute a kept block, then a meal, wins (coming home from an outing at dinner time is dinner).
+      .sort((a, b) => a.minute - b.minute || Number(b.keep) - Number(a.keep) || Number(MEAL.test(b.activity)) - Number(MEAL.test(a.activity)));
     const routine: RoutineBlock[] = [];
     let last = -1;
     for (const b of kept) {
