@@ -284,10 +284,12 @@ export const GROUPS: readonly BenchGroup[] = [
     keys: [
       'social.party_aware_mean',
       'social.party_aware_sd',
+      'social.party_aware_before_mean',
       'social.candidacy_aware_mean',
       'social.attended_share_of_invited',
       'social.general.event_aware_mean',
       'social.general.event_aware_sd',
+      'social.general.event_to_party_min_ratio',
       'social.general.invited_mean',
       'social.general.secret_to_event_ratio',
       'social.general.*.event_aware_mean',
@@ -302,7 +304,8 @@ export const GROUPS: readonly BenchGroup[] = [
     method: [
       "The Valentine's Day scenario on the offline mind over several seeds: who heard of the party, and who came. `social.general.*`: the five ",
       'scenarios of scenarios/general (a club, a dinner, a sale, a protest, a wedding; open and invite-only; secrets in five phrasings) over ',
-      'the same seeds: awareness of each event and its secret at the end, and invitees.',
+      "the same seeds: awareness of each event before it began (as the party's in `social.party_aware_before_mean`), the least scenario's ",
+      "over the party's (`event_to_party_min_ratio`), awareness of its secret at the end, and invitees.",
     ],
   },
   {

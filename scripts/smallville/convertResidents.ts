@@ -76,6 +76,24 @@ interface Place {
   arena: ConvertedArena;
 }
 
+/**
+ * How long a relationship line may grow, in characters: every line the resident's texts say of the other, in order, while they fit
+ * (a fixed count of three lost Klaus's fourth line about Maria, "Klaus Mueller and Maria Lopez are dormmates").
+ */
+const RELATIONSHIP_CHARS = 600;
+
+/** The first lines of `lines` that together fit in `max` characters (at least the first). */
+export function withinChars(lines: string[], max: number): string[] {
+  const out: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (out.length > 0 && used + 1 + line.length > max) break;
+    out.push(line);
+    used += (out.length > 1 ? 1 : 0) + line.length;
+  }
+  return out;
+}
+
 const SKIN = ['#ffdbac', '#f1c27d', '#e0ac69', '#c68642', '#8d5524', '#a1665e', '#d4a373'];
 const HAIR = ['#2c1b12', '#4a2f1b', '#1b1b1b', '#a55728', '#d6b370', '#8d4a2b', '#3b2f2f', '#6f4e37'];
 const SHIRT = ['#c0392b', '#2980b9', '#27ae60', '#8e44ad', '#d35400', '#16a085', '#f39c12', '#2c3e50', '#e84393', '#6c5ce7'];
@@ -131,6 +149,8 @@ const EMOJI: Array<[RegExp, string]> = [
   [/store|market|pharmacy|shop|supply/i, '🛒'],
 ];
 const emojiFor = (text: string, fallback: string): string => EMOJI.find(([re]) => re.test(text))?.[1] ?? fallback;
+
+const MEAL = /^having (?:breakfast|brunch|lunch|dinner)\b/;
 
 /** A present-participle phrase for time spent at a place that is not work. */
 function outingActivity(sector: string, arena: string, minute: number): string {
@@ -671,6 +691,13 @@ function outingsInto(d: ResidentDay, { add, busy }: RoutineDraft, notes: string[
       continue;
     }
     if (minute !== wanted) notes.push(`${o.activity} at ${o.sector} moved to ${hhmm(minute)}, after work or a daily habit`);
+    // A lunch or breakfast pushed out of its hours is not that meal any more ("having lunch at Hobbs Cafe" at 16:30): what one does
+    // there at that hour.
+    const mealHours = o.when === 'lunch' ? [11 * 60, 14 * 60 + 30] : o.when === 'breakfast' ? [wake, 11 * 60] : null;
+    if (mealHours && minute !== wanted && !(day(minute % 1440) >= day(mealHours[0]) && day(minute % 1440) < day(mealHours[1]))) {
+      notes.push(`${o.activity} at ${o.sector} at ${hhmm(minute)} is past its meal's hours: ${outingActivity(o.sector, arena.name, minute)}`);
+      o.activity = outingActivity(o.sector, arena.name, minute).replace(/ (?:at|in) .*$/, '');
+    }
     if (!o.when) afternoon = minute + 120;
     if (day(minute % 1440) >= sleepEnd - 60) {
       undecided.push(`${o.activity} at ${o.sector} (${o.source}) finds no free time before bed: not in the routine`);
@@ -704,7 +731,8 @@ function orderedRoutine({ blocks, busy }: RoutineDraft, { wake, day, sleepEnd }:
   const inWork = (m: number) => busy.some((w) => m > w.start && m < w.end);
   const kept = blocks
     .filter((b) => b.keep || (!inWork(b.minute) && b.minute > wake && b.minute < sleepEnd - 5))
-    .sort((a, b) => a.minute - b.minute || Number(b.keep) - Number(a.keep));
+    // At one minute a kept block, then a meal, wins (coming home from an outing at dinner time is dinner).
+    .sort((a, b) => a.minute - b.minute || Number(b.keep) - Number(a.keep) || Number(MEAL.test(b.activity)) - Number(MEAL.test(a.activity)));
   const routine: RoutineBlock[] = [];
   let last = -1;
   for (const b of kept) {
@@ -757,7 +785,7 @@ function relationshipsOf(town: TownContext, name: string, gender: 'female' | 'ma
     const g = genderOf(`${o.learned ?? ''} ${o.currently ?? ''} ${o.lifestyle ?? ''}`);
     const theirs = g === gender || g === null ? /$^/ : g === 'female' ? /\b(she|her|hers)\b/i : /\b(he|him|his)\b/i;
     const said = linesAbout(about, namesOf(other), (t) => others.some((m) => m(t)), name, theirs);
-    if (said.length) relationships[ids.get(other)!] = said.slice(0, 3).join(' ');
+    if (said.length) relationships[ids.get(other)!] = withinChars(said, RELATIONSHIP_CHARS).join(' ');
   }
   return relationships;
 }

@@ -1,6 +1,8 @@
 // Small text helpers for reading the reference's residents: times of day in prose ("around 11pm",
 // "midnight", "17:30pm"), and its second-person whispers ("You have known Rajiv for a year") in the
-// third person, as a memory of the resident's own ("Latoya Williams has known Rajiv for a year").
+// third person, as a memory of the resident's own ("Latoya Williams has known Rajiv for a year"). Which word
+// is a verb, and in which tense, is read with the meaning reader's tagger (compromise, server/src/agent/nlp.ts).
+import { nlp } from '../../server/src/agent/nlp';
 
 /** Minutes since midnight of a time in prose, or null. `bare` says how to read an hour with no am/pm. */
 export function parseTimePhrase(text: string, bare: 'am' | 'pm' | 'bed' = 'am'): number | null {
@@ -115,6 +117,19 @@ const SUBJECT_BEFORE = new Set([
   'or',
 ]);
 
+const pastCache = new Map<string, boolean>();
+/** Whether the tagger reads a word after "you" as a verb in the past tense ("moved", "helped", "met"): it agrees with any subject as it is. */
+function isPastTense(word: string): boolean {
+  const w = word.toLowerCase();
+  let past = pastCache.get(w);
+  if (past === undefined) {
+    const terms = (nlp(`you ${w} him`).json({ terms: { tags: true } }) as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms ?? [];
+    past = terms[1]?.tags.includes('PastTense') === true;
+    pastCache.set(w, past);
+  }
+  return past;
+}
+
 function thirdPersonVerb(word: string): string {
   const w = word.toLowerCase();
   if (IRREGULAR[w]) return matchCase(IRREGULAR[w], word);
@@ -163,7 +178,8 @@ export function thirdPerson(text: string, fullName: string): string {
       }
       const isSubject =
         prev === -1 ||
-        /[.;,!?]\s*$/.test(tokens.slice(prev + 1, i).join('')) ||
+        // After a clause's end, a colon or a dash ("Tom is your husband -- you love him").
+        /(?:[.;,!?:]|--?|—)\s*$/.test(tokens.slice(prev + 1, i).join('')) ||
         SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) ||
         IRREGULAR[nextWord] !== undefined ||
         UNCHANGED.has(nextWord) ||
@@ -180,7 +196,14 @@ export function thirdPerson(text: string, fullName: string): string {
       // Make the verb agree: skip adverbs ("you sometimes talk" → "sometimes talks").
       let v = next;
       while (v >= 0 && ADVERBS.has(tokens[v].toLowerCase())) v = words(v, 1);
-      if (v >= 0 && !/^(to|the|a|an|and|of)$/i.test(tokens[v])) out[v] = thirdPersonVerb(tokens[v]);
+      // A word the tagger does not know as a helper, straight before a past-tense verb, modifies it ("you justn moved in": a misspelt
+      // "just"): the verb is the past one.
+      const after = v >= 0 ? words(v, 1) : -1;
+      const helper = (w: string) => IRREGULAR[w] !== undefined || UNCHANGED.has(w) || /^(has|had|be|been|being|is|was|not)$/.test(w);
+      if (after >= 0 && !helper(tokens[v].toLowerCase()) && !isPastTense(tokens[v]) && isPastTense(tokens[after]) && !helper(tokens[after].toLowerCase()))
+        v = after;
+      // A verb in the past tense agrees as it is ("you just moved in" → "just moved in", not "moveds").
+      if (v >= 0 && !/^(to|the|a|an|and|of)$/i.test(tokens[v]) && !isPastTense(tokens[v])) out[v] = thirdPersonVerb(tokens[v]);
     }
   }
   const s = out.join('');
@@ -229,6 +252,32 @@ export function thirdPersonText(text: string, fullName: string): string {
 }
 
 /**
+ * A sentence's clauses: cut at each semicolon, and at ", and"/", but" where a clause follows (a verb or a pronoun
+ * subject first, or a verb before its next comma: "and is running the store", "and she works"), not where a list goes
+ * on ("the Lin family, Mei, John, and the son Eddy Lin, for a few years": one clause).
+ */
+export function clausesOf(sentence: string): string[] {
+  const out: string[] = [];
+  for (const part of sentence.split(/;\s*/)) {
+    const pieces = part.split(/,\s+(?=(?:and|but)\s)/);
+    out.push(pieces[0]);
+    for (const piece of pieces.slice(1)) {
+      if (startsClause(piece.replace(/^(?:and|but)\s+/, ''))) out.push(piece);
+      else out[out.length - 1] += `, ${piece}`;
+    }
+  }
+  return out;
+}
+
+function startsClause(text: string): boolean {
+  const head = text.split(',')[0];
+  const terms = (nlp(head).json({ terms: { tags: true } }) as Array<{ terms: Array<{ tags: string[] }> }>).flatMap((x) => x.terms);
+  const first = terms[0]?.tags ?? [];
+  if (first.includes('Verb') || first.includes('Adverb') || (first.includes('Pronoun') && terms.length > 1)) return true;
+  return terms.some((t) => t.tags.includes('Verb'));
+}
+
+/**
  * What `texts` (the resident's own statements) say about another person: each sentence that names them, cut to its
  * clauses ("A is living with his wife, B, and is running the store" → "A is living with his wife, B"). A clause that
  * names them is kept, with the sentence's subject put back when it lost it ("and is mending B's oven" → "A is mending
@@ -246,7 +295,7 @@ export function linesAbout(
   const out: string[] = [];
   for (const sentence of texts.flatMap((t) => sentencesOf(t))) {
     if (!mentions(sentence)) continue;
-    const clauses = sentence.replace(/[.!?\s]+$/, '').split(/,\s+(?=(?:and|but)\s)|;\s*/);
+    const clauses = clausesOf(sentence.replace(/[.!?\s]+$/, ''));
     const kept: string[] = [];
     let going = false;
     clauses.forEach((raw, i) => {
@@ -262,5 +311,17 @@ export function linesAbout(
     });
     if (kept.length) out.push(`${kept.join(', and ')}.`.replace(/^[a-z]/, (c) => c.toUpperCase()));
   }
-  return out.filter((l, i, all) => all.indexOf(l) === i);
+  // Lines where they are the first person named come first; a line that names them after someone else is about that other person first
+  // (Sam's "… Yuriko Yamamoto … helped Sam and his wife Jennifer Moore" does not open what Sam thinks of Jennifer).
+  const namesThemFirst = (line: string): boolean => {
+    const words = line.split(/\s+/);
+    for (let k = 1; k <= words.length; k++) {
+      const prefix = words.slice(0, k).join(' ');
+      if (mentions(prefix)) return true;
+      if (mentionsAnyoneElse(prefix)) return false;
+    }
+    return false;
+  };
+  const distinct = out.filter((l, i, all) => all.indexOf(l) === i);
+  return [...distinct.filter(namesThemFirst), ...distinct.filter((l) => !namesThemFirst(l))];
 }

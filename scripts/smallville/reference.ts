@@ -234,15 +234,21 @@ export function readSim(checkout: string, sim?: string): ReferenceSim {
   return { name: path.basename(dir), dir, residents, ...readStart(dir) };
 }
 
-/** What each resident is told at the start ("whispers"), by name, from the agent_history_init_*.csv with the most of them. */
+/**
+ * What each resident is told at the start ("whispers"), by name, from the agent_history_init_*.csv with the most of them; of files
+ * that tell as many, the one written for this cast (the fewest rows for people not in it): with `--sim base_the_ville_isabella_maria_klaus`
+ * the 3-person file, not the 25-person one that also names the three.
+ */
 export function readWhispers(checkout: string, names: readonly string[]): { file: string | null; byName: Map<string, string[]> } {
   const dir = path.join(checkout, ASSETS_DIR);
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^agent_history_init.*\.csv$/.test(f)) : [];
-  let best: { file: string | null; byName: Map<string, string[]> } = { file: null, byName: new Map() };
-  for (const f of files) {
+  let best: { file: string | null; byName: Map<string, string[]>; strangers: number } = { file: null, byName: new Map(), strangers: Infinity };
+  for (const f of files.sort()) {
     const rows = parseCsv(fs.readFileSync(path.join(dir, f), 'utf8'));
     const byName = new Map<string, string[]>();
+    let strangers = 0;
     for (const [name, whisper] of rows.slice(1)) {
+      if (name && !names.includes(name)) strangers++;
       if (!name || !whisper || !names.includes(name)) continue;
       byName.set(
         name,
@@ -252,7 +258,8 @@ export function readWhispers(checkout: string, names: readonly string[]): { file
           .filter(Boolean),
       );
     }
-    if (byName.size > best.byName.size) best = { file: path.join(dir, f), byName };
+    if (byName.size > best.byName.size || (byName.size === best.byName.size && byName.size > 0 && strangers < best.strangers))
+      best = { file: path.join(dir, f), byName, strangers };
   }
-  return best;
+  return { file: best.file, byName: best.byName };
 }

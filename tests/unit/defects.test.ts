@@ -188,6 +188,7 @@ describe('the defect scan over a world', () => {
     expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A party? Lovely.')).toBe(true);
     expect(replyNamesOtherKind('Did you hear? Ruth runs a book club at the library on Thursday at 7pm.', 'A book club? Lovely.')).toBe(false);
     expect(insightOffSubject('Something important about Rosa Bianchi: Samira is planning to stock flowers.')).toBe(true);
+    expect(insightOffSubject('Something important about Rosa Bianchi: Samira is planning to stock flowers. (heard from Rosa Bianchi)')).toBe(true);
     expect(insightOffSubject('Something important about Rosa Bianchi: Rosa is leaving for Lisbon.')).toBe(false);
     expect(insightOffSubject('Something important about Rosa Bianchi: she is leaving for Lisbon.')).toBe(false);
     const db = openWorldDb(':memory:', { model: 'm', dimension: 4 });
@@ -197,13 +198,34 @@ describe('the defect scan over a world', () => {
     const loop = 'After this I will be sitting at a table at home.';
     // Said four times on one day: a loop; three times on the next (the control): not.
     const status = (t: number, currently: string) => ({ gameMs: t, kind: 'status.revised', agentId: omar, data: { day: 1, currently } }) as EventInput;
+    const thought = (t: number, id: number, description: string) =>
+      ({ gameMs: t, kind: 'memory.created', agentId: omar, data: { id, kind: 'thought', description, importance: 5, evidence: [1], by: 'x' } }) as EventInput;
+    const club = 'Did you hear? Ruth runs a book club at the library on Thursday at 7pm.';
     db.events.append([
       ...[1, 2, 3, 4].map((h) => line(h * 3_600_000, loop)),
       ...[1, 2, 3].map((h) => line(86_400_000 + h * 3_600_000, loop)),
       status(5, "Omar sells. Still on Omar's mind from yesterday: Something important about Samira Haddad: she sells flowers."),
       status(6, "Omar sells. Still on Omar's mind from yesterday: Samira Haddad sells flowers."),
+      line(7, club),
+      line(7, 'A party? Lovely.'),
+      line(8, club),
+      line(8, 'A book club? Lovely.'),
+      thought(9, 1, 'Something important about Rosa Bianchi: Samira is planning to stock flowers.'),
+      thought(10, 2, 'Something important about Rosa Bianchi: she is leaving for Lisbon.'),
     ]);
-    expect(scanTalkDefects(db).map((h) => h.pattern)).toEqual(['the same line over and over in a day', 'stacked prefixes']);
+    // Each pattern trips once on its planted line, and its control beside it does not; the world scan holds them all.
+    const tripped = [
+      'the same line over and over in a day',
+      'stacked prefixes',
+      'a reply naming another kind of news',
+      'an insight about someone that is about someone else',
+    ];
+    expect(
+      scanTalkDefects(db)
+        .map((h) => h.pattern)
+        .sort(),
+    ).toEqual([...tripped].sort());
+    expect(scanWorldDefects(db).filter((h) => tripped.includes(h.pattern)).length).toBe(tripped.length);
     db.close();
   });
 });

@@ -7,7 +7,8 @@ import { asAgentId } from '../../server/src/world/types';
 import { parseClock } from '../../server/src/world/clockText';
 import { firstPerson, ownVoice, thirdPerson } from '../../server/src/agent/voice';
 import { withPlace } from '../../server/src/agent/offlineTalk';
-import { gatheringIn } from '../../server/src/agent/offlinePlanning';
+import { gatheringIn, reviseStatusOffline } from '../../server/src/agent/offlinePlanning';
+import { insightOffSubject } from '../../server/src/analysis/defects';
 import { dayIndex } from '../../server/src/protocol/time';
 import type { ConversationLine } from '../../server/src/agent/mind';
 
@@ -128,6 +129,29 @@ describe('the offline mind', () => {
     expect(question).toBe('What has Claire Moreau been up to lately?');
     const insights = await mind.reflectInsights(ctx(), question, seen);
     expect(insights[0]).toEqual({ text: 'Claire Moreau is often shelving books.', evidence: [1, 2, 3] });
+  });
+
+  it('says "Something important about X" only of news that names X, not of news X passed on (issue 42, section 3)', async () => {
+    const mind = new OfflineMind();
+    const question = 'What has Claire Moreau been up to lately?';
+    const agenda = 'Ruth Bennett is preparing the agenda for the town council meeting on Monday.';
+    const passedOn = memory(1, `${agenda} (heard from Claire Moreau)`, 7, {
+      kind: 'chat',
+      triple: { subject: 'Claire Moreau', predicate: 'said', object: agenda },
+    });
+    const hers = memory(2, 'Claire Moreau is moving to Lisbon on March 3.', 7);
+    // Control: labelled as about Claire, the news she passed on about Ruth trips the defect scan.
+    expect(insightOffSubject(`Something important about Claire Moreau: ${agenda}`)).toBe(true);
+    expect((await mind.reflectInsights(ctx(), question, [passedOn])).some((i) => i.text.startsWith('Something important'))).toBe(false);
+    const about = await mind.reflectInsights(ctx(), question, [passedOn, hers]);
+    expect(about).toContainEqual({ text: 'Something important about Claire Moreau: Claire Moreau is moving to Lisbon on March 3.', evidence: [2] });
+  });
+
+  it("notes an insight in the morning's status by what it found, without its label (no stacked prefixes)", () => {
+    const insight = memory(3, 'Something important about Rosa Bianchi: Rosa Bianchi is leaving for Lisbon.', 7, { kind: 'thought', evidenceIds: [1] });
+    const status = reviseStatusOffline(isabella, [insight]);
+    expect(status).toContain("Still on Isabella's mind from yesterday: Rosa Bianchi is leaving for Lisbon.");
+    expect(status).not.toContain('Something important');
   });
 });
 

@@ -1,10 +1,13 @@
 // The importer's readers of the reference's text: times in prose, second-person whispers, CSV cells,
 // and tile areas as rectangles.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { idOf, keyWords, parseTimePhrase, thirdPerson, timesIn } from '../../scripts/smallville/english';
-import { parseCsv } from '../../scripts/smallville/reference';
+import { clausesOf, idOf, keyWords, linesAbout, parseTimePhrase, thirdPerson, timesIn } from '../../scripts/smallville/english';
+import { ASSETS_DIR, parseCsv, readWhispers } from '../../scripts/smallville/reference';
 import { rectanglesOf } from '../../scripts/smallville/convertMap';
-import { genderOf } from '../../scripts/smallville/convertResidents';
+import { genderOf, withinChars } from '../../scripts/smallville/convertResidents';
 
 describe('reading the reference residents', () => {
   it("tells from a background's pronouns which of a dorm's marked bathrooms is a resident's", () => {
@@ -44,6 +47,63 @@ describe('reading the reference residents', () => {
     expect(latoya('You do not like Carlos Gomez')).toBe('Latoya Williams does not like Carlos Gomez');
     expect(latoya('Ada Quill bakes the rye you like')).toBe('Ada Quill bakes the rye Latoya Williams likes');
     expect(latoya('Ada Quill gave a loaf to you')).toBe('Ada Quill gave a loaf to Latoya Williams');
+  });
+
+  // Issue 42 §5: the importer's English on the reference's 25, each pattern in a fixture written after the real line.
+  it('keeps a past-tense verb as it is, a misspelt modifier before one included, and reads "-- you" as a new subject', () => {
+    expect(thirdPerson('You just moved in', 'Tamara Taylor')).toBe('Tamara Taylor just moved in');
+    expect(thirdPerson('You know no one because you justn moved in', 'Tamara Taylor')).toBe('Tamara Taylor knows no one because Tamara justn moved in');
+    expect(thirdPerson("You've known the Lin family since the time you helped them", 'Yuriko Yamamoto')).toBe(
+      'Yuriko Yamamoto has known the Lin family since the time Yuriko helped them',
+    );
+    expect(thirdPerson('Tom Moreno is your husband -- you love him', 'Jane Moreno')).toBe("Tom Moreno is Jane Moreno's husband -- Jane loves him");
+    // Controls: a present-tense verb still agrees, and a helper before a past participle is the verb.
+    expect(thirdPerson('You just like the park', 'Ann Lee')).toBe('Ann Lee just likes the park');
+    expect(thirdPerson('You have helped Sam', 'Ann Lee')).toBe('Ann Lee has helped Sam');
+  });
+
+  it('cuts a sentence into clauses, not a list of people into lines ("The son Eddy Lin.", "the Lin family, Mei, John.")', () => {
+    const list = 'Sam Moore has known the Lin family, Mei, John, and the son Eddy Lin, for a few years since they live next block';
+    expect(clausesOf(list)).toEqual([list]);
+    const neighbours = "Jane Moreno knows the Lin family since they are Jane's neighbours -- the husband John Lin, and the son Eddy Lin";
+    const named = (n: string) => (t: string) => t.includes(n);
+    expect(linesAbout([neighbours], named('Eddy'), named('John'), 'Jane Moreno', /$^/)).toEqual([`${neighbours}.`]);
+    expect(linesAbout([list], named('Mei'), named('Eddy'), 'Sam Moore', /$^/)).toEqual([`${list}.`]);
+    // Controls: a clause after ", and" is still its own ("and is running the store", "and she works").
+    expect(clausesOf('Abe is living with his wife, Bea, and is running the store')).toEqual(['Abe is living with his wife, Bea', 'and is running the store']);
+    expect(clausesOf('Abe likes Bea, and she works too hard; Abe sings')).toEqual(['Abe likes Bea', 'and she works too hard', 'Abe sings']);
+  });
+
+  it("opens what one thinks of someone with a line about them, not one about someone else that names them in passing (Sam's of Jennifer)", () => {
+    const yuriko = 'Sam Moore has known Yuriko Yamamoto since the time she helped Sam and his wife Jennifer Moore on some legal matters.';
+    const jennifer = 'Sam Moore thinks Jennifer Moore works too hard.';
+    const named = (n: string) => (t: string) => t.includes(n);
+    expect(linesAbout([yuriko, jennifer], named('Jennifer'), named('Yuriko'), 'Sam Moore', /$^/)).toEqual([jennifer, yuriko]);
+    // Control: what Sam thinks of Yuriko still opens with the line about her.
+    expect(linesAbout([yuriko, jennifer], named('Yuriko'), named('Jennifer'), 'Sam Moore', /$^/)).toEqual([yuriko]);
+  });
+
+  it("keeps every line said of someone while they fit, not three (Klaus's fourth line about Maria)", () => {
+    const lines = ['Klaus has a crush on Maria.', 'Klaus and Maria have known each other for 2 years.', 'They are classmates.', 'They are dormmates.'];
+    expect(withinChars(lines, 600)).toEqual(lines);
+    expect(withinChars(lines, 80)).toEqual(lines.slice(0, 2));
+    expect(withinChars(['a very long line'], 5)).toEqual(['a very long line']);
+  });
+
+  it("reads the whisper file written for the simulation's cast: the 3-person one for three, the 25-person one for 25", () => {
+    const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'smalltown-whispers-'));
+    const dir = path.join(checkout, ASSETS_DIR);
+    fs.mkdirSync(dir, { recursive: true });
+    const cast = ['Isabella Rodriguez', 'Maria Lopez', 'Klaus Mueller'];
+    const more = ['Sam Moore', 'Tom Moreno'];
+    const csv = (who: string[], what: string) => `Name,Whisper\n${who.map((n) => `${n},"${what}"`).join('\n')}\n`;
+    fs.writeFileSync(path.join(dir, 'agent_history_init_n25.csv'), csv([...cast, ...more], 'You know the town'));
+    fs.writeFileSync(path.join(dir, 'agent_history_init_n3.csv'), csv(cast, 'You know the three'));
+    expect(path.basename(readWhispers(checkout, cast).file ?? '')).toBe('agent_history_init_n3.csv');
+    expect(readWhispers(checkout, cast).byName.get('Maria Lopez')).toEqual(['You know the three']);
+    // Control: for the whole cast, the file that tells them all.
+    expect(path.basename(readWhispers(checkout, [...cast, ...more]).file ?? '')).toBe('agent_history_init_n25.csv');
+    fs.rmSync(checkout, { recursive: true, force: true });
   });
 
   it('makes persona ids of names, and key words that match across spellings', () => {

@@ -95,6 +95,28 @@ async function answers(fact: string, heardAt: number, guest = claire): Promise<{
 }
 
 describe('the social decision model', () => {
+  it('draws once per gathering a turn, however many memories hold it (a persona line and a whisper of one party)', async () => {
+    const whisper = memory(1, 'Claire Moreau is throwing a book swap at Hobbs Cafe on February 14 at 5pm, and wants everyone to come.');
+    const ownLine = memory(2, 'Claire is planning a book swap at Hobbs Cafe on February 14 at 5pm for the whole town.');
+    const other = memory(3, 'Tomas Varga is running for mayor in the town election on March 1.');
+    const decisions: SocialDecision[] = [];
+    for (const seed of SEEDS)
+      await mind.converseTurn(ctx(claire, seed, Date.UTC(2026, 1, 13, 10, 0), decisions), {
+        partner: isabella,
+        relationship: null,
+        memories: [],
+        news: [whisper, ownLine, other],
+        history: greetings,
+        turn: 2,
+        maxTurns: 8,
+      });
+    const swap = decisions.filter((d) => d.about.includes('book swap'));
+    // One invite decision a talk for the swap (never a second draw at its other memory); other news is still weighed.
+    expect(swap.filter((d) => d.about === ownLine.description)).toEqual([]);
+    expect(swap.length).toBe(SEEDS.length);
+    expect(decisions.some((d) => d.about === other.description)).toBe(true);
+  });
+
   const SECRET = 'Tomas Varga is running for mayor in the town election on March 1, and has told no one yet.';
   const OPEN = 'Tomas Varga is running for mayor in the town election on March 1.';
   // Claire's own line calls Isabella her closest friend (a confidant); these tellers know her only as the cafe's owner.
@@ -253,6 +275,7 @@ describe('the social decision model', () => {
       concernsListener: false,
       secret: false,
       public: false,
+      comingGathering: false,
       talkative: false,
       discreet: false,
       hoursSinceHeard: 0,
@@ -266,6 +289,11 @@ describe('the social decision model', () => {
     expect(tellProbability({ ...tell, hoursSinceHeard: 48 })).toBeCloseTo(tellProbability(tell) / 4, 6);
     expect(tellProbability({ ...tell, secondHand: true })).toBeLessThan(tellProbability(tell));
     expect(tellProbability({ ...tell, rehearsed: true })).toBeCloseTo(tellProbability(tell) * SOCIAL_PARAMETERS.tellRehearsedFactor, 6);
+    // A coming gathering pulls like open news whatever its audience (an invite-only dinner is talked about), once; a secret one does not.
+    const pulled = tellProbability(tell) * SOCIAL_PARAMETERS.tellPublicFactor;
+    expect(tellProbability({ ...tell, comingGathering: true })).toBeCloseTo(pulled, 6);
+    expect(tellProbability({ ...tell, comingGathering: true, public: true })).toBeCloseTo(pulled, 6);
+    expect(tellProbability({ ...tell, comingGathering: true, secret: true })).toBeCloseTo(tellProbability({ ...tell, secret: true }), 6);
     const accept = { ahead: true, awake: true, conflict: false, closenessToHost: 0.5, outgoing: false, shy: false, elsewhere: false };
     expect(acceptProbability({ ...accept, closenessToHost: 1 })).toBeGreaterThan(acceptProbability(accept));
     expect(acceptProbability({ ...accept, ahead: false })).toBe(0);

@@ -10,14 +10,12 @@ import type { PlannedAction } from '../protocol/plan';
 import type { MindContext } from './mind';
 import { firstName, firstPerson, isAbout, mentions, ownVoice } from './voice';
 import { afterThat, capitalise, takenUp, townCast, type Cast } from './grammar';
-import { newsSentence, spokenTime } from './offlinePlanning';
+import { INSIGHT_LABEL, newsSentence, spokenTime } from './offlinePlanning';
 import { rateImportanceHeuristically } from './offlineImportance';
 import { planMinuteOf, similar, withPlace } from './offlineTalk';
 
 /** How a revised relationship records the last talk (offlineTalk.ts writes it); the persona's own line comes before it. */
 const LAST_TALKED = ' Last talked on ';
-/** Prefixes the offline reflection writes before an insight; an answer says the insight, not the label. */
-const INSIGHT_LABEL = /^(?:(?:Something important about|What matters most to) [^:]+?(?: now)?: )+/;
 /** Words in what it thinks of someone that say the two are close. */
 const CLOSE = /\b(friend|wife|husband|partner|love|dear|daughter|son|sister|brother|mother|father|mentor|closest|fond)\b/i;
 /** A situation an interviewer puts to the agent, and what it would do: `who` is someone it knows, `place` where it is, `home` its home. */

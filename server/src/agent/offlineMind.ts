@@ -29,6 +29,10 @@ import { newsSentence, planFromRoutine, reviseStatusOffline } from './offlinePla
 import { offlineSummary, offlineTurn, planMinuteOf } from './offlineTalk';
 import { offlineInterview } from './offlineInterview';
 import { GAME_MS_PER_HOUR } from '../protocol/time';
+import { mentions } from './voice';
+
+/** What second-hand news carries after it: who it was heard from, not what it is about. */
+const HEARD_FROM = /\s*\(heard from [^)]*\)/;
 
 export { rateImportanceHeuristically } from './offlineImportance';
 export { planFromRoutine, newsSentence } from './offlinePlanning';
@@ -160,8 +164,12 @@ export class OfflineMind implements Mind {
       const top = [...doing.entries()].sort((p, q) => q[1].length - p[1].length || p[0].localeCompare(q[0]))[0];
       if (top && top[1].length >= 2) insights.push({ text: `${subject} is often ${top[0]}.`, evidence: top[1].map((m) => m.id) });
       // What the agent heard or saw of them, not the summaries of their talks (those only point at it).
-      // Not its own earlier insights either: an insight on an insight doubles the prefix.
-      const weighty = about.filter((m) => m.importance >= 6 && m.triple?.predicate !== 'talked with' && !isDerivedThought(m)).slice(0, 3);
+      // Not its own earlier insights either: an insight on an insight doubles the prefix. And only news that
+      // is about them (names them), not news they passed on about someone else ("… (heard from X)").
+      const weighty = about
+        .filter((m) => m.importance >= 6 && m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
+        .filter((m) => mentions(newsSentence(m).replace(HEARD_FROM, ''), subject))
+        .slice(0, 3);
       if (weighty.length)
         insights.push({ text: `Something important about ${subject}: ${shorten(newsSentence(weighty[0]), 140)}`, evidence: weighty.map((m) => m.id) });
       if (insights.length === 0 && about.length)

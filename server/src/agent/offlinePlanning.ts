@@ -51,6 +51,8 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const GATHERING_MINUTES = 90;
 /** What the morning revision appends to the persona's status ("… Still on Yumi's mind from yesterday: …"); replaced the next morning. */
 const STATUS_NOTE = / Still on \S+ mind from yesterday: /;
+/** The label an offline insight opens with (offlineMind.reflectInsights): a status or an answer says the insight, not the label. */
+export const INSIGHT_LABEL = /^(?:(?:Something important about|What matters most to) [^:]+?(?: now)?: )+/;
 
 /** A gathering named in a memory: its kind, place and game day and minute. */
 export interface Gathering {
@@ -287,7 +289,8 @@ export function reviseStatusOffline(persona: Persona, yesterday: Memory[]): stri
   const rank = (m: Memory) => (m.kind === 'thought' ? 10 : 0) + m.importance;
   const notable = [...yesterday].filter((m) => m.kind !== 'plan' && m.triple?.predicate !== 'talked with').sort((a, b) => rank(b) - rank(a) || b.id - a.id)[0];
   const plan = yesterday.find((m) => m.kind === 'plan');
-  const news = notable ? newsSentence(notable) : null;
+  // An insight is noted by what it found, without its label ("Something important about X: …"): a label after "Still on …" stacks prefixes.
+  const news = notable ? newsSentence(notable).replace(INSIGHT_LABEL, '') : null;
   // What it already says ("Bruno is thinking about moving…") is not on its mind "from yesterday" as well.
   const said = news !== null && news.replace(/[.!?]$/, '') === base.trim().replace(/[.!?]$/, '');
   const note = news && !said ? news : plan ? `${plan.description.replace(/^.*?plan for the day: /, 'yesterday was ')}.` : null;

@@ -42,6 +42,8 @@ import { rateImportanceHeuristically } from './offlineImportance';
 const HEARD_INTROS = ['Did you hear? ', 'Have you heard? ', 'I heard that ', 'Word around town is that '];
 /** News about the speaker: an "I" sentence follows. */
 const OWN_INTROS = ['Guess what: ', 'Some news from me: ', 'You know what? '];
+/** Said after a host tells of its own gathering: the invitation (a host may ask many in a day, so a few ways). */
+const INVITE_ASKS = ['Would you like to come?', "I'd love it if you came.", 'Will you come?', 'Do come if you can!'];
 /** Said after a secret is told. */
 const HUSH = ['Keep it between us, though.', "But don't tell anyone.", 'That is just between you and me.'];
 const ACCEPTANCES = ["I'd love to come!", "Count me in, I'll be there.", 'That sounds lovely. I will come.'];
@@ -64,7 +66,15 @@ export function offlineTurn(ctx: MindContext, input: TurnInput): TurnOutput {
   if (input.turn === 0) {
     const hello = greetingFor(minuteOf(ctx.gameMs));
     if (!input.relationship)
-      return say(rng.pick([`${hello}! I don't think we've met. I'm ${me.name}.`, `Hello there. I'm ${firstName(me.name)}; I don't believe we've met.`]));
+      return say(
+        rng.pick([
+          `${hello}! I don't think we've met. I'm ${me.name}.`,
+          `Hello there. I'm ${firstName(me.name)}; I don't believe we've met.`,
+          `${hello}. I'm ${me.name}; I don't think we've met yet.`,
+          `Hi! I don't believe we've met before. I'm ${firstName(me.name)}.`,
+          `${hello}! I'm ${firstName(me.name)}. I don't think we've met properly.`,
+        ]),
+      );
     if (talkedBefore)
       return say(rng.pick([`${hello}, ${partner}! Good to see you again.`, `Hello again, ${partner}.`, `${partner}! How are things since we last talked?`]));
     return say(rng.pick([`${hello}, ${partner}! How have you been?`, `${partner}! Good to see you.`, `${hello}, ${partner}. What brings you here?`]));
@@ -165,10 +175,16 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
   const closeness = closenessOf(input.relationship, input.relationship?.includes(LAST_TALKED) ?? false);
   const confidant = isConfidant(input.relationship);
   const traits = traitsOf(me);
+  // One decision per piece of news a turn: two memories of one gathering (a persona's own line and a whisper of it) or of nearly the same
+  // words are one thing to tell, not two draws at it.
+  const weighed: Array<{ sentence: string; gathering: string | null }> = [];
   for (const memory of input.news) {
     const sentence = newsSentence(memory);
     if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
     if (isAbout(sentence, input.partner.name) || toldFacts.some((f) => f === sentence || similar(f, sentence))) continue;
+    const same = gatheringKey(gatheringIn(sentence, memory.createdGameMs, ctx.map));
+    if (weighed.some((w) => (same !== null && w.gathering === same) || similar(w.sentence, sentence))) continue;
+    weighed.push({ sentence, gathering: same });
     const told = addressing(firstPerson(sentence, me.name, others), input.partner.name, others);
     const own = isAbout(sentence, me.name);
     const key = [me.id, input.partner.id, ctx.gameMs, memory.id];
@@ -188,7 +204,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
       const d = decide(ctx.seed, 'invite', key, sentence, input.partner.id, inviteProbability(inputs), inputs);
       ctx.decide?.(d);
       if (!d.chose) continue;
-      return { text: `${rng.pick(OWN_INTROS)}${told} Would you like to come?`, acts: [{ kind: 'invite', fact: sentence, hostId: me.id }] };
+      return { text: `${rng.pick(OWN_INTROS)}${told} ${rng.pick(INVITE_ASKS)}`, acts: [{ kind: 'invite', fact: sentence, hostId: me.id }] };
     }
     const inputs: TellInputs = {
       closeness,
@@ -196,6 +212,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
       concernsListener: (own && input.relationship !== null) || concerns(ctx, input.partner, sentence),
       secret: meaning.secret,
       public: meaning.open,
+      comingGathering: gathering !== null,
       talkative: traits.talkative,
       discreet: traits.discreet,
       hoursSinceHeard: Math.round((ctx.gameMs - Math.max(memory.createdGameMs, memory.rehearsedGameMs ?? 0)) / 360_000) / 10,
@@ -214,6 +231,11 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
     return { text, acts: [{ kind: 'tell', fact: sentence }] };
   }
   return null;
+}
+
+/** A gathering's identity (where and when), or null. */
+function gatheringKey(g: { sector: string; day: number; minuteOfDay: number } | null): string | null {
+  return g ? `${g.sector}|${g.day}|${g.minuteOfDay}` : null;
 }
 
 /** Whether news concerns the listener: it names them or someone they know, or shares a word with their background (an interest). */

@@ -25,8 +25,10 @@ export const SOCIAL_PARAMETERS = {
    */
   tellSecretFactor: 0.2,
   /**
-   * Factor (×) on news meant to be spread (meaning.ts: an open audience, "anyone is welcome", "everyone").
-   * Reason: the mirror of a secret: it asks to be passed on.
+   * Factor (×) on news meant to be spread (meaning.ts: an open audience, "anyone is welcome", "everyone"), and on news of a gathering still
+   * to come, whatever its audience (not over, not told in confidence). Reason: the mirror of a secret: it asks to be passed on; and what is
+   * on in town is what people talk about: it bears on the listener's plans and on the people it knows. An invite-only gathering limits
+   * whom its host invites (inviteProbability), not whether it is talked about; keeping it quiet is a secret (tellSecretFactor).
    */
   tellPublicFactor: 1.5,
   /**
@@ -153,6 +155,8 @@ export interface TellInputs {
   concernsListener: boolean;
   secret: boolean;
   public: boolean;
+  /** News of a gathering still to come (gatheringIn: placed in time and town, not over). */
+  comingGathering: boolean;
   talkative: boolean;
   discreet: boolean;
   /** Game hours since the news was heard, or since a reflection last went over it (rehearsal keeps it fresh). */
@@ -170,7 +174,7 @@ export function tellProbability(i: TellInputs, k: SocialParameters = SOCIAL_PARA
   if (i.concernsListener) p *= k.tellConcernsFactor;
   if (i.talkative) p *= k.tellTalkativeFactor;
   if (i.discreet) p *= k.tellDiscreetFactor;
-  if (i.public && !i.secret) p *= k.tellPublicFactor;
+  if ((i.public || i.comingGathering) && !i.secret) p *= k.tellPublicFactor;
   if (i.secret) p *= i.confidant ? k.tellSecretConfidantFactor : k.tellSecretFactor * (i.discreet ? k.tellSecretDiscreetFactor : 1);
   if (i.secondHand) p *= k.tellSecondHandFactor;
   if (i.rehearsed) p *= k.tellRehearsedFactor;

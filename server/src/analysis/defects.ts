@@ -1,6 +1,7 @@
 // Defect patterns in what the offline mind writes: each a text a reader would stop at. scanWorldDefects
 // reads a world's utterances, memories, reflections, statuses, plans, relationships and interview answers and returns
-// every hit with where it was; a believable run has none (tests/integration/cognitionDay.test.ts).
+// every hit with where it was, talk that does not follow what was said included (scanTalkDefects); a believable run
+// has none (tests/integration/cognitionDay.test.ts).
 import type { WorldDb } from '../store/WorldDb';
 import { isPluralNoun, statedPronouns, type Pronouns } from '../agent/grammar';
 
@@ -75,7 +76,9 @@ export function replyNamesOtherKind(previous: string, line: string): boolean {
 export function insightOffSubject(text: string): boolean {
   const m = /\bSomething important about ([A-Z][a-z]+)(?: [A-Z][a-z'-]+)?: (.*)$/.exec(text);
   if (!m) return false;
-  return !new RegExp(`\\b${m[1]}\\b`).test(m[2]) && !/^(he|she|they|his|her|their)\b/i.test(m[2]);
+  // Whom it was heard from is not what it is about.
+  const content = m[2].replace(/\s*\(heard from [^)]*\)/, '');
+  return !new RegExp(`\\b${m[1]}\\b`).test(content) && !/^(he|she|they|his|her|their)\b/i.test(content);
 }
 
 /** Sympathy said straight after good news. */
@@ -161,17 +164,16 @@ export function scanWorldDefects(db: WorldDb): DefectHit[] {
       answers.set(e.data.agentId, mine);
     }
   }
-  return hits;
+  return [...hits, ...scanTalkDefects(db)];
 }
 
 const STACKED_PREFIXES =
   /\b((?:Still on \S+ mind from yesterday|Something important about [A-Z][\w' ]{2,40}):)\s+(?!\1)(?:Still on \S+ mind|Something important about)\b/;
 
 /**
- * Talk that does not follow what was said (issue 42, section 3), kept apart from scanWorldDefects because
- * the offline mind still writes it (reported, not yet fixed): a reply naming another kind of news than it
- * heard, one speaker saying the same line more than SAME_LINE_PER_DAY_LIMIT times in a game day, an
- * insight "about X" that is about someone else, and stacked status prefixes.
+ * Talk that does not follow what was said (issue 42, section 3), part of scanWorldDefects: a reply naming
+ * another kind of news than it heard, one speaker saying the same line more than SAME_LINE_PER_DAY_LIMIT
+ * times in a game day, an insight "about X" that is about someone else, and stacked status prefixes.
  */
 export function scanTalkDefects(db: WorldDb): DefectHit[] {
   const hits: DefectHit[] = [];
