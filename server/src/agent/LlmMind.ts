@@ -53,7 +53,7 @@ type HourBlock = { start: string; activity: string; place: string };
 const MAX_HOUR_BLOCKS = 12;
 const MAX_ACTIVITY_CHARS = 60;
 /** A part of the day's actions reply holds at most one action for each this many minutes of its span. */
-const ACTION_MINUTES_PER_ITEM = 20;
+const ACTION_MINUTES_PER_ITEM = 30;
 /** Repair turns one ask may take before it falls back: a small model's repair fails about as often as its first reply. */
 const REPAIR_TURNS = 2;
 
