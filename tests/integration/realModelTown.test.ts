@@ -66,14 +66,16 @@ describe.skipIf(!model)('three residents on SmolLM2 for two game hours', () => {
         .get(purpose, path.basename(model!)) as number;
     expect(ok('importance'), 'importance (memories)').toBeGreaterThan(0);
     expect(ok('plan'), 'plan').toBeGreaterThanOrEqual(3);
-    // Conversations are the model's choice (appraise's talkTo): SmolLM2 chose none in two game hours here, so the
-    // count is reported, not required (BENCHMARKS.md's realtown group measures a longer run).
+    // Conversations are the model's choice (appraise's talkTo, held to the people nearby or null): SmolLM2 started one
+    // here in two game hours (a run on a quiet machine) and none before talkTo was narrowed; the count is reported,
+    // not required, as the model's choice can change with the machine's arithmetic.
     console.log(`real-model town: ${ok('converse')} conversation turns, ${ok('importance')} importance and ${ok('plan')} plan calls`);
     expect(town.db.db.prepare('SELECT DISTINCT model FROM llm_calls').pluck().all()).toEqual([path.basename(model!)]);
   });
 
-  // The issue's target is 5% (bench: llm.real.town.fallback_share, target ≤ 0.05); SmolLM2 missed it before the grammar
-  // bounded times and lengths (3 of 19). The test holds the town to a quarter, so a model path that mostly falls back fails.
+  // The issue's target is 5% (bench: llm.real.town.fallback_share, target ≤ 0.05): 0 of 26 asks fell back here once the
+  // schemas were narrowed to the town and the day (3 of 19, all decompose, before). The test holds the town to a quarter,
+  // so a model path that mostly falls back fails, and a model's bad day does not.
   it('falls back on at most a quarter of asks (the 5% target is the bench figure)', () => {
     const mind = town.mind as LlmMind;
     const asks = [...mind.tally.values()].reduce((n, t) => n + t.asks, 0);
