@@ -52,8 +52,10 @@ export async function previewDayPlan(town: Town, persona: Persona, mind: 'offlin
   const metered = new MeteredChatModel(stack.model, stack.pricing, `preview:${persona.id}`);
   let fallbacks = 0;
   const llm = new LlmMind({ model: metered, label: town.mind.label, onFallback: () => fallbacks++ });
-  const { plan } = await llm.planDay(ctx, day, memories, null);
-  return { mind, label: town.mind.label, day, date, plan, cost: { ...metered.meter, fallbacks } };
+  const { plan, refinement } = await llm.planDay(ctx, day, memories, null);
+  // The preview shows the whole day as the model decomposes it: the actions that follow the plan are awaited here.
+  const actions = refinement ? await refinement : plan.actions;
+  return { mind, label: town.mind.label, day, date, plan: { ...plan, actions }, cost: { ...metered.meter, fallbacks } };
 }
 
 /** What a new agent's memory stream starts with (what `seed` writes), as memories held only here. */
