@@ -113,9 +113,8 @@ export function renderBenchmarks(results: ResultsFile): string {
       continue;
     }
     out.push(
-      `Reproduce: ${group.reproduce}.${g.stale && g.staleReason ? ` Stale: ${g.staleReason}.` : ''}`,
-      '',
-      `Method: ${group.method.join('')}`,
+      // One paragraph: how to reproduce, and the method.
+      `Reproduce: ${group.reproduce}.${g.stale && g.staleReason ? ` Stale: ${g.staleReason}.` : ''} Method: ${group.method.join('')}`,
       '',
       provenanceLine(g),
       '',
