@@ -237,7 +237,7 @@ export class LlmMind implements Mind {
     floorTokens: number,
     schemaName = `${purpose}_reply`,
     inTown?: (value: z.infer<S>) => string[],
-    /** The schema sent instead of the zod schema's own: narrowed to this town and day (replyShape.ts); zod still judges. */
+    /** The zod schema's own narrowed to this town and day (replyShape.ts), for the embedded grammar; zod still judges. */
     shape?: JsonSchema,
   ): Promise<z.infer<S> | null> {
     const tally = this.tallyOf(purpose);
@@ -257,7 +257,8 @@ export class LlmMind implements Mind {
       agentId,
       messages,
       schemaName,
-      schema: shape ?? jsonSchemaOf(schema),
+      schema: jsonSchemaOf(schema),
+      ...(shape ? { grammarShape: shape } : {}),
       maxTokens: this.budgets.budgetFor(schemaName, floorTokens, jsonSchemaOf(schema)),
       temperature: 0,
       accept,

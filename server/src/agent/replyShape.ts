@@ -1,7 +1,7 @@
 // A reply's JSON schema narrowed to what this town and this agent's day allow: the places as an enum, the
-// clock times as the grid of the span asked about. Sent as the request's schema (the embedded grammar and an
-// endpoint's json_schema both follow it), so a small model can only name real places and times; the zod
-// schema still judges the reply, as for any other.
+// clock times as the grid of the span asked about. Sent beside the request's schema as `grammarShape`: the embedded
+// model's grammar follows it, so a small model can only name real places and times (an endpoint gets the schema as
+// declared); the zod schema still judges the reply, as for any other.
 import type { JsonSchema } from '../llm/types';
 import { formatClock } from '../protocol/time';
 

@@ -141,7 +141,7 @@ export class EmbeddedChatModel implements ChatModel {
   }
 
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    const grammar = this.settings.grammar ? await this.grammarFor(request.schema) : null;
+    const grammar = this.settings.grammar ? await this.grammarFor(request.grammarShape ?? request.schema) : null;
     const messages = withSchemaInstructions(request, grammar ? 'json_schema' : 'none');
     const reply = await this.generate(messages, { grammar, maxTokens: request.maxTokens, temperature: request.temperature }, signal);
     const base = { ...reply, model: this.name, cached: false };

@@ -38,6 +38,11 @@ export interface ChatRequest {
   firstRequest?: ChatRequest;
   /** Send the whole JSON Schema in the prompt whatever the response format (a re-sent ask's other form). */
   schemaInPrompt?: boolean;
+  /**
+   * `schema` narrowed to the town and the day (agent/replyShape.ts): the embedded model's grammar is built from it,
+   * so a small model can only write the town's names and times. An endpoint gets `schema` as declared.
+   */
+  grammarShape?: JsonSchema;
 }
 
 export interface TokenUsage {
