@@ -453,8 +453,7 @@ export class LlmMind implements Mind {
     if (blocks.length === 0) return { plan: { ...base, broadStrokes }, currently };
     // The plan goes to the sim with its hour blocks and the routine's actions; the blocks' actions follow as a
     // re-plan when decomposed (refinement), so the clock never waits on a whole day of actions.
-    const waking = wakingDay(p.wakeAt, p.sleepAt);
-    const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
+    const hourBlocks = toHourBlocks(blocks, p);
     return { plan: { day, broadStrokes, hourBlocks, actions: base.actions }, currently, refinement: this.decomposeActions(ctx, blocks, base) };
   }
 
@@ -469,8 +468,7 @@ export class LlmMind implements Mind {
   async decomposeDay(ctx: MindContext, day: number, broadStrokes: string[], base: DayPlan): Promise<DayPlan> {
     const blocks = await this.decomposeBlocks(ctx, broadStrokes);
     if (blocks.length === 0) return { ...base, broadStrokes };
-    const waking = wakingDay(ctx.agent.persona.wakeAt, ctx.agent.persona.sleepAt);
-    const hourBlocks = toHourBlocks(blocks, waking.wakeMinute, waking.sleepMinute);
+    const hourBlocks = toHourBlocks(blocks, ctx.agent.persona);
     return { day, broadStrokes, hourBlocks, actions: await this.decomposeActions(ctx, blocks, base) };
   }
 
@@ -821,7 +819,9 @@ export function resolveAddress(place: string, map: TownMap): string | null {
   return null;
 }
 
-function toHourBlocks(blocks: Array<{ start: string; activity: string }>, wakeMinute: number, sleepMinute: number) {
+/** A model's hour blocks in minutes of the persona's waking day, each lasting until the next (the last until bedtime). */
+function toHourBlocks(blocks: Array<{ start: string; activity: string }>, p: Persona) {
+  const { wakeMinute, sleepMinute } = wakingDay(p.wakeAt, p.sleepAt);
   const sorted = blocks
     .map((b) => ({ startMinute: minuteOfWakingDay(parseClock(b.start.padStart(5, '0')), wakeMinute), activity: b.activity }))
     .sort((x, y) => x.startMinute - y.startMinute);

@@ -7,8 +7,7 @@ import { SLEEPING } from './schedule';
 import { TALK_INTENT_GAME_MS } from './constants';
 import { keepPlan, type PlannedAction } from '../protocol/plan';
 import { ownClockGameMs } from '../protocol/lateness';
-import { dayIndex, minuteOfDay } from '../protocol/time';
-import { wakingDayAt } from '../world/clockText';
+import { planMomentAt } from '../world/clockText';
 
 /** The actions from `fromMinute` on: the one under way then starts at it. */
 function actionsFrom(actions: readonly PlannedAction[], fromMinute: number): PlannedAction[] {
@@ -55,7 +54,7 @@ function takeReplan(step: Step, input: InputOf<'replan'>): void {
   // A day's actions decomposed while the agent lived on: that day only, from its own minute now.
   if (a.plan.day !== input.day) return;
   const own = ownClockGameMs(a.spec.id, step.now);
-  const fromMinute = Math.max(input.fromMinute, wakingDayAt(dayIndex(own), minuteOfDay(own), a.spec.wakeMinute, a.spec.sleepMinute).minute);
+  const fromMinute = Math.max(input.fromMinute, planMomentAt(own, a.spec.wakeMinute, a.spec.sleepMinute).minute);
   const actions = actionsFrom(input.actions, fromMinute);
   if (actions.length > 0) emit(step, 'plan.made', input.agentId, { day: a.plan.day, reason: input.reason, fromMinute, actions });
 }
