@@ -8,7 +8,7 @@
 import YAML from 'yaml';
 import { z } from 'zod';
 import type { ChatMessage, ChatModel } from '../../server/src/llm/types';
-import { checkReply, jsonSchemaOf, repairMessages } from '../../server/src/agent/LlmMind';
+import { checkReply, jsonSchemaOf, repairMessages } from '../../server/src/agent/llmAsk';
 import { checkPersonaText } from '../../server/src/world/persona';
 import type { TownMap } from '../../server/src/world/types';
 import type { ConvertedResident, ImportedPersona } from './convertResidents';

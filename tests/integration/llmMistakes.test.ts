@@ -8,7 +8,8 @@ import { OpenAIChatModel } from '../../server/src/llm/OpenAIChatModel';
 import { buildChatStack } from '../../server/src/llm/stack';
 import { ArrayCallLog, MapResponseCache } from '../../server/src/llm/memoryStores';
 import { Pricing } from '../../server/src/llm/pricing';
-import { acceptorFor, LlmMind, type MendReport } from '../../server/src/agent/LlmMind';
+import { LlmMind } from '../../server/src/agent/LlmMind';
+import { acceptorFor, type MendReport } from '../../server/src/agent/llmAsk';
 import { purgeInvalidReplies } from '../../server/src/llm/CachingChatModel';
 import { extractJson } from '../../server/src/llm/replyJson';
 import { mendToSchema, readClock } from '../../server/src/llm/tolerance';
@@ -210,7 +211,7 @@ describe('npm run llm:check against the double', () => {
 
 describe('token budgets', () => {
   it('start at the floor or the schema shape, grow with replies seen and thinking, and double after a cut', async () => {
-    const { TokenBudgets, longerBudget } = await import('../../server/src/agent/LlmMind');
+    const { TokenBudgets, longerBudget } = await import('../../server/src/agent/llmAsk');
     const b = new TokenBudgets();
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
     expect(b.budgetFor('x', 300, schema)).toBe(300);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLOCK_GRID_MAX, clockGrid, withItemEnums, withLength, withNameOrNull } from '../../server/src/agent/replyShape';
-import { jsonSchemaOf } from '../../server/src/agent/LlmMind';
+import { jsonSchemaOf } from '../../server/src/agent/llmAsk';
 import { AppraiseReply, HourBlocksReply } from '../../server/src/agent/prompts';
 import { compactJsonGrammar, grammarSchema } from '../../server/src/llm/embedded';
 
