@@ -63,9 +63,6 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
   const stats = { requests: 0, constrained: 0 };
   const app = express();
   app.use(express.json({ limit: '4mb' }));
-  const fail = (res: express.Response, status: number, message: string, type = 'invalid_request_error') =>
-    res.status(status).json({ error: { message, type, code: null } });
-
   app.get('/v1/models', (_req, res) => {
     res.json({
       object: 'list',
@@ -76,12 +73,45 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
     });
   });
 
-  app.post('/v1/chat/completions', async (req, res) => {
+  app.post('/v1/chat/completions', chatCompletions(model, name, o.jsonSchema !== false, stats));
+  app.post('/v1/embeddings', embeddings(embedder));
+  app.use((_req, res) => fail(res, 404, 'not found: this server has /v1/models, /v1/chat/completions and /v1/embeddings'));
+  app.use((error: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+    fail(res, error.status && error.status < 500 ? error.status : 500, error.message),
+  );
+
+  const server: http.Server = await new Promise((resolve, reject) => {
+    const s = app.listen(o.port ?? 8080, o.host ?? '127.0.0.1', () => resolve(s));
+    s.on('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : o.port;
+  return {
+    url: `http://${o.host ?? '127.0.0.1'}:${port}/v1`,
+    stats,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await model.close();
+    },
+  };
+}
+
+/** An OpenAI-style error body. */
+function fail(res: express.Response, status: number, message: string, type = 'invalid_request_error') {
+  return res.status(status).json({ error: { message, type, code: null } });
+}
+
+const badRequest = (error: z.ZodError) => `bad request: ${error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+
+/** POST /v1/chat/completions: one whole reply, constrained by response_format when `honourFormat`; aborted when the client goes. */
+function chatCompletions(model: EmbeddedChatModel, name: string, honourFormat: boolean, stats: ModelServer['stats']): express.RequestHandler {
+  return async (req, res) => {
     const body = ChatBody.safeParse(req.body);
-    if (!body.success) return fail(res, 400, `bad request: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!body.success) return void fail(res, 400, badRequest(body.error));
     const b = body.data;
-    if (b.stream) return fail(res, 400, 'stream: this server answers whole replies only');
-    const format = o.jsonSchema === false ? undefined : b.response_format;
+    if (b.stream) return void fail(res, 400, 'stream: this server answers whole replies only');
+    const format = honourFormat ? b.response_format : undefined;
     const grammar =
       format?.type === 'json_schema' ? await model.grammarFor(format.json_schema.schema) : format?.type === 'json_object' ? await model.jsonGrammar() : null;
     stats.requests++;
@@ -110,15 +140,18 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
       });
     } catch (error) {
       if (aborted.signal.aborted) return;
-      if (error instanceof LlmTimeoutError) return fail(res, 504, error.message, 'timeout');
+      if (error instanceof LlmTimeoutError) return void fail(res, 504, error.message, 'timeout');
       fail(res, 500, error instanceof Error ? error.message : String(error), 'server_error');
     }
-  });
+  };
+}
 
-  app.post('/v1/embeddings', async (req, res) => {
-    if (!embedder) return fail(res, 404, 'no embedder: start the server with --embedder <file.gguf>');
+/** POST /v1/embeddings, or a 404 that says how to start the server with an embedder. */
+function embeddings(embedder: EmbeddedEmbedder | null): express.RequestHandler {
+  return async (req, res) => {
+    if (!embedder) return void fail(res, 404, 'no embedder: start the server with --embedder <file.gguf>');
     const body = EmbeddingsBody.safeParse(req.body);
-    if (!body.success) return fail(res, 400, `bad request: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!body.success) return void fail(res, 400, badRequest(body.error));
     const input = typeof body.data.input === 'string' ? [body.data.input] : body.data.input;
     const vectors = await embedder.embed(input);
     res.json({
@@ -127,27 +160,6 @@ export async function startModelServer(o: ModelServerOptions): Promise<ModelServ
       data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v] })),
       usage: { prompt_tokens: 0, total_tokens: 0 },
     });
-  });
-
-  app.use((_req, res) => fail(res, 404, 'not found: this server has /v1/models, /v1/chat/completions and /v1/embeddings'));
-  app.use((error: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
-    fail(res, error.status && error.status < 500 ? error.status : 500, error.message),
-  );
-
-  const server: http.Server = await new Promise((resolve, reject) => {
-    const s = app.listen(o.port ?? 8080, o.host ?? '127.0.0.1', () => resolve(s));
-    s.on('error', reject);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : o.port;
-  return {
-    url: `http://${o.host ?? '127.0.0.1'}:${port}/v1`,
-    stats,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await model.close();
-    },
   };
 }
 

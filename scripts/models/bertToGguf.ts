@@ -38,26 +38,27 @@ export function convertBertToGguf(dir: string, out: string, name = path.basename
     if (!fs.existsSync(full)) throw new Error(`${full}: missing (a sentence-transformers BERT folder holds config.json, tokenizer.json and model.safetensors)`);
     return fs.readFileSync(full);
   };
-  const config = JSON.parse(read('config.json').toString('utf8')) as Record<string, number | string | string[]>;
+  const config = JSON.parse(read('config.json').toString('utf8')) as BertConfig;
   if (config.model_type !== 'bert') throw new Error(`${path.join(dir, 'config.json')}: model_type is '${String(config.model_type)}', expected 'bert'`);
-  const tokenizer = JSON.parse(read('tokenizer.json').toString('utf8')) as {
-    model: { type: string; vocab: Record<string, number> };
-    added_tokens: { id: number; content: string; special: boolean }[];
-  };
+  const tokenizer = JSON.parse(read('tokenizer.json').toString('utf8')) as WordPieceTokenizer;
   if (tokenizer.model.type !== 'WordPiece') throw new Error(`${path.join(dir, 'tokenizer.json')}: a ${tokenizer.model.type} tokenizer, expected WordPiece`);
-  const pooling = poolingOf(dir);
+  const kv = [...modelMetadata(config, name, poolingOf(dir)), ...tokenizerMetadata(config, tokenizer)];
+  const tensors = bertTensors(read('model.safetensors'), path.join(dir, 'model.safetensors'), Number(config.num_hidden_layers));
+  const bytes = writeGguf(out, kv, tensors);
+  return { file: out, tensors: tensors.length, vocab: Number(config.vocab_size), bytes };
+}
 
-  // The vocabulary in id order, with llama.cpp's phantom space: a word-initial piece gets '▁', a '##' piece loses it.
-  const vocabSize = Number(config.vocab_size);
-  const tokens: string[] = new Array(vocabSize).fill('');
-  for (const [piece, id] of Object.entries(tokenizer.model.vocab)) tokens[id] = piece;
-  const special = new Set(tokenizer.added_tokens.filter((t) => t.special).map((t) => t.id));
-  const types = tokens.map((_, id) => (special.has(id) ? TOKEN_CONTROL : TOKEN_NORMAL));
-  const phantom = tokens.map((t, id) => (special.has(id) ? t : t.startsWith('##') ? t.slice(2) : `\u2581${t}`));
-  const idOf = (content: string) => tokenizer.added_tokens.find((t) => t.content === content)?.id;
+type BertConfig = Record<string, number | string | string[]>;
+interface WordPieceTokenizer {
+  model: { type: string; vocab: Record<string, number> };
+  added_tokens: { id: number; content: string; special: boolean }[];
+}
+type Tensor = { name: string; dims: number[]; data: Buffer };
 
+/** The architecture's keys, as llama.cpp's BERT loader reads them. */
+function modelMetadata(config: BertConfig, name: string, pooling: number): [string, Value][] {
   const arch = 'bert';
-  const kv: [string, Value][] = [
+  return [
     ['general.architecture', { type: 'str', value: arch }],
     ['general.name', { type: 'str', value: name }],
     ['general.file_type', { type: 'u32', value: 0 }],
@@ -70,6 +71,17 @@ export function convertBertToGguf(dir: string, out: string, name = path.basename
     [`${arch}.attention.layer_norm_epsilon`, { type: 'f32', value: Number(config.layer_norm_eps ?? 1e-12) }],
     [`${arch}.attention.causal`, { type: 'bool', value: false }],
     [`${arch}.pooling_type`, { type: 'u32', value: pooling }],
+  ];
+}
+
+/** The vocabulary in id order, with llama.cpp's phantom space (a word-initial piece gets '▁', a '##' piece loses it), and the special ids. */
+function tokenizerMetadata(config: BertConfig, tokenizer: WordPieceTokenizer): [string, Value][] {
+  const tokens: string[] = new Array(Number(config.vocab_size)).fill('');
+  for (const [piece, id] of Object.entries(tokenizer.model.vocab)) tokens[id] = piece;
+  const special = new Set(tokenizer.added_tokens.filter((t) => t.special).map((t) => t.id));
+  const types = tokens.map((_, id) => (special.has(id) ? TOKEN_CONTROL : TOKEN_NORMAL));
+  const phantom = tokens.map((t, id) => (special.has(id) ? t : t.startsWith('##') ? t.slice(2) : `\u2581${t}`));
+  const kv: [string, Value][] = [
     ['tokenizer.ggml.model', { type: 'str', value: 'bert' }],
     ['tokenizer.ggml.token_type_count', { type: 'u32', value: Number(config.type_vocab_size ?? 2) }],
     ['tokenizer.ggml.tokens', { type: 'arr', of: 'str', values: phantom }],
@@ -83,27 +95,32 @@ export function convertBertToGguf(dir: string, out: string, name = path.basename
     ['tokenizer.ggml.mask_token_id', '[MASK]'],
   ];
   for (const [key, content] of specials) {
-    const id = idOf(content);
+    const id = tokenizer.added_tokens.find((t) => t.content === content)?.id;
     if (id !== undefined) kv.push([key, { type: 'u32', value: id }]);
   }
+  return kv;
+}
 
-  // The tensors, renamed; GGUF lists dimensions innermost first (numpy's shape reversed).
-  const st = read('model.safetensors');
+/** The safetensors' tensors, renamed; GGUF lists dimensions innermost first (numpy's shape reversed). */
+function bertTensors(st: Buffer, file: string, layers: number): Tensor[] {
   const headerLength = Number(st.readBigUInt64LE(0));
   const header = JSON.parse(st.subarray(8, 8 + headerLength).toString('utf8')) as Record<string, SafeTensor>;
   const dataStart = 8 + headerLength;
-  const tensors: { name: string; dims: number[]; data: Buffer }[] = [];
+  const tensors: Tensor[] = [];
   for (const [hfName, t] of Object.entries(header)) {
     if (hfName === '__metadata__') continue;
     const renamed = tensorName(hfName.replace(/^bert\./, ''));
     if (renamed === null) continue;
-    if (t.dtype !== 'F32') throw new Error(`${path.join(dir, 'model.safetensors')}: ${hfName} is ${t.dtype}, expected F32`);
+    if (t.dtype !== 'F32') throw new Error(`${file}: ${hfName} is ${t.dtype}, expected F32`);
     tensors.push({ name: renamed, dims: [...t.shape].reverse(), data: st.subarray(dataStart + t.data_offsets[0], dataStart + t.data_offsets[1]) });
   }
-  const layers = Number(config.num_hidden_layers);
   const expected = 5 + layers * 16;
-  if (tensors.length !== expected) throw new Error(`${path.join(dir, 'model.safetensors')}: ${tensors.length} BERT tensors found, expected ${expected}`);
+  if (tensors.length !== expected) throw new Error(`${file}: ${tensors.length} BERT tensors found, expected ${expected}`);
+  return tensors;
+}
 
+/** A GGUF v3 file of `kv` and F32 `tensors`, written beside `out` and renamed onto it; its size in bytes. */
+function writeGguf(out: string, kv: [string, Value][], tensors: Tensor[]): number {
   const parts: Buffer[] = [];
   const head = new Writer();
   head.u32(0x46554747); // 'GGUF'
@@ -136,7 +153,7 @@ export function convertBertToGguf(dir: string, out: string, name = path.basename
     fs.closeSync(fd);
   }
   fs.renameSync(partial, out);
-  return { file: out, tensors: tensors.length, vocab: vocabSize, bytes };
+  return bytes;
 }
 
 function poolingOf(dir: string): number {
