@@ -11,6 +11,7 @@
 import type { ConvertedArena, ConvertedMap } from './convertMap';
 import type { MemoryNode, ReferenceResident } from './reference';
 import { hhmm, idOf, keyWords, linesAbout, parseTimePhrase, sentencesOf, thirdPerson, thirdPersonText, timesIn } from './english';
+import type { PersonaFile, RoutineEntry } from '../../server/src/world/persona';
 
 /** Words of a daily_plan_req that say a resident works or studies somewhere. */
 const WORKING_WORDS = new RegExp(
@@ -26,32 +27,11 @@ export const DEFAULT_DINNER = 18 * 60;
 /** Seed memories kept from a long memory stream: the most poignant, in their order. */
 export const MAX_SEED_NODES = 40;
 
-export interface RoutineBlock {
-  at: string;
-  activity: string;
-  place: string;
-  emoji: string;
-}
+/** A routine block as the importer writes it: one place, no tasks. */
+export type RoutineBlock = Omit<RoutineEntry, 'place' | 'tasks'> & { place: string };
 
-/** A persona file's content, in the field order of the shipped personas. */
-export interface ImportedPersona {
-  name: string;
-  age: number;
-  innate: string[];
-  learned: string;
-  currently: string;
-  lifestyle: string;
-  wakeAt: string;
-  sleepAt: string;
-  home: string;
-  bedroom: string;
-  bed: string;
-  workplace: string | null;
-  routine: RoutineBlock[];
-  relationships: Record<string, string>;
-  seedMemories: string[];
-  sprite: { skin: string; hair: string; shirt: string; pants: string };
-}
+/** A persona file's content as the importer writes it: every field present, one place a block. */
+export type ImportedPersona = Omit<Required<PersonaFile>, 'routine'> & { routine: RoutineBlock[] };
 
 export interface ConvertedResident {
   id: string;

@@ -5,7 +5,7 @@ import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFile, loadPersonaFolder, loadPersonas, parsePersona, PersonaError, PersonasError } from '../../server/src/world/persona';
 import { planFromRoutine } from '../../server/src/agent/offlineMind';
 import { toResident } from '../../server/src/town/residents';
-import { personaJsonSchema, PERSONA_SCHEMA_FILE } from '../../server/src/world/writePersonaSchema';
+import { PUBLISHED_SCHEMAS, publishedSchemaText } from '../../scripts/writeSchemas';
 import { tempDir } from '../helpers';
 
 const map = loadTownMap('maps/town.tmj');
@@ -39,7 +39,7 @@ describe('the shipped personas', () => {
   });
 
   it('publish a JSON Schema that matches the zod schema', () => {
-    expect(fs.readFileSync(PERSONA_SCHEMA_FILE, 'utf8')).toBe(personaJsonSchema());
+    expect(fs.readFileSync(PUBLISHED_SCHEMAS.personas.file, 'utf8')).toBe(publishedSchemaText('personas'));
   });
 });
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkScenario, loadScenario, parseScenario, personaFilesOf, ScenarioError, scenarioSpan } from '../../server/src/analysis/scenario';
-import { scenarioJsonSchema, SCENARIO_SCHEMA_FILE } from '../../server/src/analysis/writeScenarioSchema';
+import { PUBLISHED_SCHEMAS, publishedSchemaText } from '../../scripts/writeSchemas';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonas } from '../../server/src/world/persona';
 import { stagePersonas } from '../../server/src/analysis/runScenario';
@@ -90,6 +90,6 @@ describe('scenario files', () => {
   });
 
   it('publishes the JSON Schema of the zod schema', () => {
-    expect(fs.readFileSync(SCENARIO_SCHEMA_FILE, 'utf8')).toBe(scenarioJsonSchema());
+    expect(fs.readFileSync(PUBLISHED_SCHEMAS.scenarios.file, 'utf8')).toBe(publishedSchemaText('scenarios'));
   });
 });

@@ -2,6 +2,7 @@
 // fixed payload. The sim applies its own events through one reducer (sim/apply.ts), so the log
 // replays into exactly the state the live town had; replay, analysis and resume all read it.
 import type { AgentId } from './ids';
+import type { PersonaProfile } from './persona';
 import type { DayPlan, HourBlock, PlannedAction } from './plan';
 
 export interface AgentLook {
@@ -39,15 +40,7 @@ export interface Movement {
 }
 
 /** What a persona file says of a resident, as recorded when it arrives or is edited (replay shows it as of then). */
-export interface PersonaRecord {
-  name: string;
-  age: number;
-  innate: string[];
-  learned: string;
-  currently: string;
-  lifestyle: string;
-  home: string;
-  workplace: string | null;
+export interface PersonaRecord extends PersonaProfile {
   /** Whom the persona file says they know (persona id → what they think), so a world file alone says who knew whom; absent in older worlds. */
   relationships?: Record<string, string>;
 }

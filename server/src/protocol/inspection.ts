@@ -1,6 +1,7 @@
 // What the inspector shows of one agent: sent by the server (`inspect` message, GET /api/agents/:id,
 // and the replay room for a past moment) and drawn by the client.
 import type { DayPlan } from './plan';
+import type { PersonaProfile } from './persona';
 
 export interface InspectedMemory {
   id: number;
@@ -27,17 +28,9 @@ export interface InspectedRelationship {
   lastGameMs: number | null;
 }
 
-export interface AgentInspection {
+/** An agent now (or at a replayed moment); its profile's `currently` is its status as last revised (each morning). */
+export interface AgentInspection extends PersonaProfile {
   id: string;
-  name: string;
-  age: number;
-  innate: string[];
-  learned: string;
-  /** The agent's status: the persona file's `currently` as last revised (each morning). */
-  currently: string;
-  lifestyle: string;
-  home: string;
-  workplace: string | null;
   /** The game time the inspection describes (now, or a replayed moment). */
   atGameMs: number;
   action: { description: string; emoji: string; place: string; since: number };

@@ -11,12 +11,14 @@ import YAML from 'yaml';
 import jsYaml from 'js-yaml';
 import type { AgentId, TownMap } from './types';
 import { personaIdProblem } from '../protocol/ids';
+import { PersonaProfileSchema, personaText } from '../protocol/persona';
 import { CLOCK_PATTERN, minuteOfWakingDay, parseClock } from './clockText';
 import { closestFirst, editDistance, resolvePlaceRef } from './places';
 
 const clock = z.string().regex(CLOCK_PATTERN, 'expected a time HH:MM, 00:00 to 23:59');
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour "#rrggbb"');
-const text = z.string().trim().min(1, 'must not be empty');
+const text = personaText;
+const profile = PersonaProfileSchema.shape;
 const placeRef = text.describe('"home: <arena>[: <object>]", "work[: <object>]" or "<Sector>: <arena>[: <object>]"');
 
 export const DEFAULT_BEDROOM = 'bedroom';
@@ -38,18 +40,18 @@ export const RoutineEntrySchema = z
 
 export const PersonaFileSchema = z
   .strictObject({
-    name: text.describe('Full name.'),
-    age: z.number().int().min(1).max(120).describe('Age in years.'),
-    innate: z.array(text).min(1).max(8).describe('Innate traits, a few words each.'),
-    learned: text.describe('Background: who they are, what they do (the paper\'s "learned traits").'),
-    currently: text.describe('What they are doing or focused on right now.'),
-    lifestyle: text.describe('How they live: sleep, habits.'),
+    name: profile.name,
+    age: profile.age,
+    innate: profile.innate,
+    learned: profile.learned,
+    currently: profile.currently,
+    lifestyle: profile.lifestyle,
     wakeAt: clock.describe('Wake-up time, HH:MM.'),
     sleepAt: clock.describe('Bedtime, HH:MM. A time earlier than wakeAt is after midnight: "00:30" with wakeAt "07:00" sleeps at half past midnight.'),
-    home: text.describe('A sector of the map where the persona sleeps, e.g. "Rivera House".'),
+    home: profile.home,
     bedroom: text.optional().describe('The arena of home where the persona sleeps (default "bedroom"), e.g. "main room".'),
     bed: text.optional().describe('The object in that arena the persona sleeps in (default "bed").'),
-    workplace: text.nullable().describe('An arena "Sector: arena", or null.'),
+    workplace: profile.workplace,
     routine: z.array(RoutineEntrySchema).min(1).describe('The waking day, in order, from wakeAt.'),
     relationships: z
       .record(z.string(), text)
