@@ -1,6 +1,8 @@
 // The analysis and export routes over real HTTP, as a spectator (no token): the hand-built world
 // (tests/fixtures/analysisWorld.ts) beside a live town in the same DATA_DIR.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { startTestTown, waitFor } from '../helpers';
 import { buildAnalysisWorld, PARTY } from '../fixtures/analysisWorld';
@@ -8,11 +10,13 @@ import type { AnalysisReport, ConversationView, WorldListing } from '../../serve
 
 describe('the analysis API', () => {
   let town: Awaited<ReturnType<typeof startTestTown>>;
+  let dataDir: string;
   const get = (path: string) => fetch(`${town.url}${path}`);
 
   beforeAll(async () => {
     const w = await buildAnalysisWorld();
     w.db.close();
+    dataDir = w.dataDir;
     town = await startTestTown({ dataDir: w.dataDir, world: 'live' });
     // The residents' arrival is logged by the town's first step.
     await waitFor('the live town to log its residents', () => [...town.town.db.events.scan({ kinds: ['agent.added'] })].length === 10);
@@ -62,6 +66,22 @@ describe('the analysis API', () => {
     const events = (await (await get('/api/export/events?world=handmade&kinds=conversation.end')).text()).trimEnd().split('\n');
     expect(events).toHaveLength(2);
   });
+
+  it('exports the same from the command line, with the same kinds filter and errors', async () => {
+    const cli = (...args: string[]) =>
+      promisify(execFile)('node_modules/.bin/tsx', ['scripts/export.ts', '--world', 'handmade', '--out', '-', ...args], {
+        env: { ...process.env, DATA_DIR: dataDir },
+      });
+    const { stdout } = await cli('--what', 'events', '--kinds', 'conversation.end');
+    const api = await (await get('/api/export/events?world=handmade&kinds=conversation.end')).text();
+    expect(stdout).toBe(api);
+    expect(stdout.trimEnd().split('\n')).toHaveLength(2);
+    // Controls: an unknown export and an unknown event kind are refused by name, as the API refuses them.
+    await expect(cli('--what', 'pictures')).rejects.toMatchObject({ stderr: expect.stringContaining("no export 'pictures'") });
+    await expect(cli('--what', 'events', '--kinds', 'agent.dance')).rejects.toMatchObject({
+      stderr: expect.stringContaining('kinds: no event kind agent.dance'),
+    });
+  }, 60_000);
 
   it('refuses bad requests by naming the parameter, and unknown worlds', async () => {
     const cases: Array<[string, number, string]> = [

@@ -8,10 +8,12 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { WorldDb } from '../store/WorldDb';
 import { vectorLayoutOf, vectorQueries } from '../store/memoryVectors';
-import type { EventKind } from '../protocol/events';
+import { EVENT_KINDS, type EventKind } from '../protocol/events';
+import type { TownMap } from '../world/types';
+import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { formatIsoMinute } from '../protocol/time';
 import { readWorldFacts, pairKey, type WorldFacts } from './facts';
-import type { Report } from './report';
+import { buildReport, type Report } from './report';
 import type { GraphView } from '../protocol/analysis';
 
 export const EXPORT_KINDS = ['events', 'conversations', 'memories', 'series', 'graphml', 'edges'] as const;
@@ -36,6 +38,43 @@ export function exportFile(world: string, kind: ExportKind): { name: string; typ
       return { name: `${base}.graphml`, type: 'application/graphml+xml' };
     default:
       return { name: `${base}.${kind}.csv`, type: 'text/csv' };
+  }
+}
+
+/** `kinds` as written ("memory.added,talk.started"), or the error that names the ones that are not event kinds. */
+export function eventKindsOf(kinds: string | undefined): EventKind[] | undefined {
+  const list = kinds?.split(',').map((k) => k.trim());
+  const unknown = list?.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
+  if (unknown?.length) throw new ExportRequestError(`kinds: no event kind ${unknown.join(', ')}`);
+  return list as EventKind[] | undefined;
+}
+
+/** `what` as an export kind, or the error that lists the kinds. */
+export function exportKindOf(what: string | undefined): ExportKind {
+  if (what && (EXPORT_KINDS as readonly string[]).includes(what)) return what as ExportKind;
+  throw new ExportRequestError(`no export '${what ?? ''}' (exports: ${EXPORT_KINDS.join(', ')})`);
+}
+
+/** A request the exports cannot answer (an unknown export or event kind); the message names it. */
+export class ExportRequestError extends Error {}
+
+/** The export `what` of a world, streamed to `out`: the one dispatch behind `npm run export` and GET /api/export/<what>. */
+export async function writeExport(what: ExportKind, w: { id: string; db: WorldDb; map: TownMap }, out: Writable, o: ExportOptions): Promise<void> {
+  switch (what) {
+    case 'events':
+      return exportEvents(w.db, out, o);
+    case 'conversations':
+      return exportConversations(w.db, out, o);
+    case 'memories':
+      return exportMemories(w.db, out, o);
+    case 'graphml':
+      return exportGraphml(w.db, out, o);
+    case 'edges':
+      return exportEdges(w.db, out, o);
+    case 'series': {
+      const window = { fromGameMs: o.fromGameMs, toGameMs: o.toGameMs };
+      return exportSeries(await buildReport(w.db, w.map, loadOfflineEmbedder(), { world: w.id, window }), out);
+    }
   }
 }
 
