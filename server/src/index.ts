@@ -29,12 +29,19 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   starting = startTownWith(config, logger);
-  await starting;
-  // Serving: now write the compile cache (start.ts turned it on; a kill -9 later keeps it for the
-  // restart) and load what the offline mind's voice needs.
+  const running = await starting;
+  // Serving: now write the compile cache (start.ts turned it on; a kill -9 later keeps it for the restart).
   module.flushCompileCache?.();
-  if (!stopping) setImmediate(warmNlp);
+  // What the offline mind's voice needs (compromise: about half a second of CPU) loads once the town has
+  // run for a moment, off the restart's path: loaded as it began serving, it held up the first ticks and
+  // answers of every restart. A town that needs it sooner loads it on first use.
+  void running.town.whenStarted().then(() => {
+    if (!stopping) setTimeout(() => stopping || warmNlp(), NLP_WARM_AFTER_MS).unref();
+  });
 }
+
+/** How long after the town starts the offline mind's voice is loaded. */
+const NLP_WARM_AFTER_MS = 2_000;
 
 main().catch((error: unknown) => {
   // Map, persona and settings errors already name the file and field: print them plainly.

@@ -1,6 +1,6 @@
 // compromise (the part-of-speech tagger behind the offline mind's voice), loaded on first use rather
 // than at start-up: building its lexicon takes about half a second of CPU, most of a restart's cost,
-// and a town on an LLM may never need it. `warmNlp()` loads it once the server is serving.
+// and a town on an LLM may never need it. `warmNlp()` loads it a moment after the town starts (index.ts).
 import { createRequire } from 'node:module';
 import type nlpType from 'compromise';
 
