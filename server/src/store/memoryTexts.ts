@@ -11,6 +11,7 @@
 import type Database from 'better-sqlite3';
 import { MEMORY_KINDS, type MemoryKind } from './types';
 import { sha1Int48 } from './memoryVectors';
+import { ContentRows } from './contentRows';
 
 export type MemoryLayout = 'rows' | 'table';
 
@@ -45,25 +46,9 @@ const KIND_NAME_SQL = `CASE r.kind ${MEMORY_KINDS.map((k, i) => `WHEN ${i} THEN 
  * Finds or adds the `memory_texts` row holding exactly these words. `hash` is a parameter for tests only
  * (a constant one makes every text collide, which must still keep different texts apart).
  */
-export class TextRows {
-  private readonly byHash;
-  private readonly insert;
-
-  constructor(
-    db: Database.Database,
-    private readonly hash: (t: MemoryText) => number = textHash,
-  ) {
-    // Compared in SQL, as VectorRows does (no native iterator for each memory written); IS matches a null field.
-    this.byHash = db.prepare('SELECT id FROM memory_texts WHERE hash = ? AND description = ? AND subject IS ? AND predicate IS ? AND object IS ?').pluck();
-    this.insert = db.prepare('INSERT INTO memory_texts (hash, description, subject, predicate, object) VALUES (?, ?, ?, ?, ?)');
-  }
-
-  /** The row id of the text (every field compared, not only the hash), added when new. */
-  idOf(t: MemoryText): number {
-    const h = this.hash(t);
-    const found = this.byHash.get(h, t.description, t.subject, t.predicate, t.object) as number | undefined;
-    if (found !== undefined) return found;
-    return Number(this.insert.run(h, t.description, t.subject, t.predicate, t.object).lastInsertRowid);
+export class TextRows extends ContentRows<MemoryText> {
+  constructor(db: Database.Database, hash: (t: MemoryText) => number = textHash) {
+    super(db, 'memory_texts', ['description', 'subject', 'predicate', 'object'], (t) => [t.description, t.subject, t.predicate, t.object], hash);
   }
 }
 

@@ -8,6 +8,7 @@
 //   memory under the memory's id, partitioned by agent.
 import { hash } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { ContentRows } from './contentRows';
 
 export type VectorLayout = 'shared' | 'vec0';
 
@@ -62,27 +63,15 @@ export function vectorQueries(layout: VectorLayout): { ofAgent: string; ofMemory
  * Finds or adds the `memory_vectors` row holding exactly these bytes. `hash` is a parameter for tests only
  * (a constant one makes every vector collide, which must still keep different vectors apart).
  */
-export class VectorRows {
-  private readonly byHash;
-  private readonly insert;
-
-  constructor(
-    db: Database.Database,
-    private readonly hash: (bytes: Buffer) => number = sha1Int48,
-  ) {
-    // Compared in SQL: reading each candidate's bytes back made a Buffer outside V8's heap, and iterate() a
-    // native iterator that only a full collection frees, for every memory written (see BENCHMARKS.md, round 13).
-    this.byHash = db.prepare('SELECT id FROM memory_vectors WHERE hash = ? AND embedding = ?').pluck();
-    this.insert = db.prepare('INSERT INTO memory_vectors (hash, embedding) VALUES (?, ?)');
-  }
-
-  /** The row id of the vector (the bytes compared, not only the hash), added when new. */
-  idOf(vector: Float32Array): number {
-    const bytes = bytesOf(vector);
-    const h = this.hash(bytes);
-    const found = this.byHash.get(h, bytes) as number | undefined;
-    if (found !== undefined) return found;
-    return Number(this.insert.run(h, bytes).lastInsertRowid);
+export class VectorRows extends ContentRows<Float32Array> {
+  constructor(db: Database.Database, hash: (bytes: Buffer) => number = sha1Int48) {
+    super(
+      db,
+      'memory_vectors',
+      ['embedding'],
+      (vector) => [bytesOf(vector)],
+      (_, [bytes]) => hash(bytes as Buffer),
+    );
   }
 }
 
