@@ -10,7 +10,8 @@ import { parseIsoMinute } from '../server/src/protocol/time';
 import { openWorldForAnalysis } from '../server/src/analysis/browse';
 import { EXPORT_KINDS, eventKindsOf, ExportRequestError, exportFile, exportKindOf, writeExport } from '../server/src/analysis/exports';
 
-const USAGE = `usage: npm run export -- --world NAME --what ${EXPORT_KINDS.join('|')} [--out FILE|-] [--from T] [--to T] [--agent ID] [--kinds K1,K2] [--vectors]`;
+const USAGE =
+  `usage: npm run export -- --world NAME --what ${EXPORT_KINDS.join('|')} ` + '[--out FILE|-] [--from T] [--to T] [--agent ID] [--kinds K1,K2] [--vectors]';
 
 function time(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
