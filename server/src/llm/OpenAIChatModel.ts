@@ -303,7 +303,8 @@ function retryAfterMs(headers: Headers | undefined, nowMs: number): number | nul
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }
 
-function translateError(error: unknown, timeoutMs: number, nowMs: number): Error {
+/** An SDK error as the stack's errors (what retries and reports read): timeouts, HTTP statuses with Retry-After, network errors. */
+export function translateError(error: unknown, timeoutMs: number, nowMs: number): Error {
   if (error instanceof APIConnectionTimeoutError) return new LlmTimeoutError(timeoutMs);
   if (error instanceof APIError && typeof error.status === 'number')
     return new LlmHttpError(error.status, error.message, retryAfterMs(error.headers as Headers | undefined, nowMs));

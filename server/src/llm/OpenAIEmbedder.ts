@@ -1,9 +1,13 @@
 // Embeddings from an OpenAI-compatible /embeddings endpoint: batched, normalised to unit length,
-// checked for the world's dimension, and cached in the world's file by model and text hash.
+// checked for the world's dimension, and cached in the world's file by model and text hash. A batch that
+// fails in a way a second try can mend (5xx, 429, timeouts, network) is retried by the stack's one policy
+// (RetryingChatModel.ts withRetries: backoff with jitter, at least the server's Retry-After).
 import { hash } from 'node:crypto';
 import OpenAI from 'openai';
 import type { Embedder } from './types';
 import { abortedBy } from './errors';
+import { translateError } from './OpenAIChatModel';
+import { withRetries, type RetryOptions } from './RetryingChatModel';
 
 export interface EmbeddingCache {
   getEmbeddings(model: string, hashes: string[]): Map<string, Float32Array>;
@@ -17,6 +21,9 @@ export interface OpenAIEmbedderOptions {
   dimension: number;
   batchSize?: number;
   timeoutMs?: number;
+  /** Transport retries of a batch (default 3), as for chat; `sleep` and `random` are for tests. */
+  retry?: Partial<RetryOptions>;
+  onRetry?: (attempt: number, error: Error, delayMs: number) => void;
 }
 
 export const textHash = (text: string) => hash('sha256', text, 'hex');
@@ -28,15 +35,18 @@ export class OpenAIEmbedder implements Embedder {
   private readonly client: OpenAI;
   private cache: EmbeddingCache | null = null;
 
+  private readonly timeoutMs: number;
+
   constructor(private readonly options: OpenAIEmbedderOptions) {
+    this.timeoutMs = options.timeoutMs ?? 60_000;
     this.model = options.model;
     this.dimension = options.dimension;
-    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? 'unused', maxRetries: 3, timeout: options.timeoutMs ?? 60_000 });
+    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? 'unused', maxRetries: 0, timeout: this.timeoutMs });
   }
 
   private readonly stop = new AbortController();
 
-  /** Aborts the requests in flight (the SDK's own retries with them) and refuses new ones: the process is stopping. */
+  /** Aborts the requests in flight (and their retries) and refuses new ones: the process is stopping. */
   close(): void {
     this.stop.abort();
   }
@@ -54,12 +64,18 @@ export class OpenAIEmbedder implements Embedder {
     const batch = this.options.batchSize ?? 64;
     for (let i = 0; i < missing.length; i += batch) {
       const chunk = missing.slice(i, i + batch);
-      this.requests++;
       const signal = this.stop.signal;
-      if (signal.aborted) throw abortedBy(signal);
-      const reply = await this.client.embeddings.create({ model: this.model, input: chunk.map((h) => textOf.get(h)!) }, { signal }).catch((error: unknown) => {
-        throw signal.aborted ? abortedBy(signal) : error;
-      });
+      const reply = await withRetries(
+        () => {
+          this.requests++;
+          return this.client.embeddings.create({ model: this.model, input: chunk.map((h) => textOf.get(h)!) }, { signal }).catch((error: unknown) => {
+            throw signal.aborted ? abortedBy(signal) : translateError(error, this.timeoutMs, Date.now());
+          });
+        },
+        { maxRetries: 3, ...this.options.retry },
+        signal,
+        this.options.onRetry,
+      );
       const fresh: Array<[string, Float32Array]> = reply.data.map((d) => {
         if (d.embedding.length !== this.dimension)
           throw new Error(`embedding model '${this.model}' returned ${d.embedding.length} dimensions; EMBEDDING_DIMENSION says ${this.dimension}`);

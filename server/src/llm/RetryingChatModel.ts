@@ -44,27 +44,45 @@ export function untilAborted<T>(wait: Promise<T>, signal: AbortSignal | undefine
   });
 }
 
+/**
+ * `run` until it succeeds, a failure is not retryable, `maxRetries` are spent or `signal` aborts: the one
+ * retry policy of the LLM stack (chat completions here, embeddings in OpenAIEmbedder.ts).
+ */
+export async function withRetries<T>(
+  run: () => Promise<T>,
+  options: RetryOptions,
+  signal?: AbortSignal,
+  onRetry?: (attempt: number, error: Error, delayMs: number) => void,
+): Promise<T> {
+  const { maxRetries, baseDelayMs = 500, maxDelayMs = 30_000, sleep = realSleep, random = Math.random } = options;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw abortedBy(signal);
+    try {
+      return await run();
+    } catch (error) {
+      if (signal?.aborted) throw abortedBy(signal);
+      if (!(error instanceof Error) || !isRetryable(error) || attempt > maxRetries) throw error;
+      const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
+      const asked = error instanceof LlmHttpError && error.retryAfterMs !== null ? error.retryAfterMs : 0;
+      const delayMs = Math.max(backoff, asked);
+      onRetry?.(attempt, error, delayMs);
+      await untilAborted(sleep(delayMs, signal), signal);
+    }
+  }
+}
+
 export class RetryingChatModel implements ChatModel {
   constructor(
     private readonly inner: ChatModel,
     private readonly options: RetryOptions,
   ) {}
 
-  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    const { maxRetries, baseDelayMs = 500, maxDelayMs = 30_000, sleep = realSleep, random = Math.random } = this.options;
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw abortedBy(signal);
-      try {
-        return await this.inner.complete(request, signal);
-      } catch (error) {
-        if (signal?.aborted) throw abortedBy(signal);
-        if (!(error instanceof Error) || !isRetryable(error) || attempt > maxRetries) throw error;
-        const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
-        const asked = error instanceof LlmHttpError && error.retryAfterMs !== null ? error.retryAfterMs : 0;
-        const delayMs = Math.max(backoff, asked);
-        this.options.onRetry?.({ request, attempt, error, delayMs });
-        await untilAborted(sleep(delayMs, signal), signal);
-      }
-    }
+  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    return withRetries(
+      () => this.inner.complete(request, signal),
+      this.options,
+      signal,
+      (attempt, error, delayMs) => this.options.onRetry?.({ request, attempt, error, delayMs }),
+    );
   }
 }

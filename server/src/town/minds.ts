@@ -149,6 +149,8 @@ async function buildEmbedder(config: Config, logger: Logger): Promise<Embedder> 
       model: llm.embeddingModel,
       dimension: llm.embeddingDimension ?? 1536,
       timeoutMs: llm.timeoutMs,
+      retry: { maxRetries: llm.maxRetries },
+      onRetry: (attempt, error, delayMs) => logger.debug(`retrying embeddings (try ${attempt + 1}) in ${Math.round(delayMs)} ms: ${error.message}`),
     });
   const file = embedderFileFor(config, logger);
   if (!file) return loadOfflineEmbedder();
