@@ -1,8 +1,10 @@
 // Small text helpers for reading the reference's residents: times of day in prose ("around 11pm",
 // "midnight", "17:30pm"), and its second-person whispers ("You have known Rajiv for a year") in the
-// third person, as a memory of the resident's own ("Latoya Williams has known Rajiv for a year"). Which word
-// is a verb, and in which tense, is read with the meaning reader's tagger (compromise, server/src/agent/nlp.ts).
+// third person, as a memory of the resident's own ("Latoya Williams has known Rajiv for a year"), by the
+// town's one rewriter of who is who (server/src/agent/grammar.ts report). A sentence's clauses are cut
+// where the meaning reader's tagger reads a verb (compromise, server/src/agent/nlp.ts).
 import { nlp } from '../../server/src/agent/nlp';
+import { capitalise, report, THEY } from '../../server/src/agent/grammar';
 
 /** Minutes since midnight of a time in prose, or null. `bare` says how to read an hour with no am/pm. */
 export function parseTimePhrase(text: string, bare: 'am' | 'pm' | 'bed' = 'am'): number | null {
@@ -40,174 +42,15 @@ export function hhmm(minute: number): string {
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
-const ADVERBS = new Set([
-  'sometimes',
-  'often',
-  'always',
-  'never',
-  'usually',
-  'also',
-  'really',
-  'just',
-  'secretly',
-  'still',
-  'recently',
-  'already',
-  'actually',
-  'generally',
-  'mostly',
-  'occasionally',
-  'rarely',
-  'frequently',
-  'even',
-  'only',
-  'truly',
-  'absolutely',
-]);
-const UNCHANGED = new Set([
-  'can',
-  'could',
-  'will',
-  'would',
-  'should',
-  'may',
-  'might',
-  'must',
-  'did',
-  'had',
-  'was',
-  'used',
-  "didn't",
-  "can't",
-  "won't",
-  "couldn't",
-  "wouldn't",
-  'cannot',
-]);
-const IRREGULAR: Record<string, string> = {
-  are: 'is',
-  am: 'is',
-  were: 'was',
-  have: 'has',
-  do: 'does',
-  "don't": "doesn't",
-  go: 'goes',
-  "aren't": "isn't",
-  "haven't": "hasn't",
-  "weren't": "wasn't",
-};
-const SUBJECT_BEFORE = new Set([
-  'and',
-  'but',
-  'that',
-  'because',
-  'when',
-  'if',
-  'so',
-  'as',
-  'while',
-  'although',
-  'though',
-  'since',
-  'where',
-  'how',
-  'what',
-  'why',
-  'until',
-  'or',
-]);
-
-const pastCache = new Map<string, boolean>();
-/** Whether the tagger reads a word after "you" as a verb in the past tense ("moved", "helped", "met"): it agrees with any subject as it is. */
-function isPastTense(word: string): boolean {
-  const w = word.toLowerCase();
-  let past = pastCache.get(w);
-  if (past === undefined) {
-    const terms = (nlp(`you ${w} him`).json({ terms: { tags: true } }) as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms ?? [];
-    past = terms[1]?.tags.includes('PastTense') === true;
-    pastCache.set(w, past);
-  }
-  return past;
-}
-
-function thirdPersonVerb(word: string): string {
-  const w = word.toLowerCase();
-  if (IRREGULAR[w]) return matchCase(IRREGULAR[w], word);
-  if (UNCHANGED.has(w)) return word;
-  if (/[^aeiou]y$/.test(w)) return `${word.slice(0, -1)}ies`;
-  if (/(s|sh|ch|x|z|o)$/.test(w)) return `${word}es`;
-  return `${word}s`;
-}
-
-function matchCase(word: string, like: string): string {
-  return like[0] === like[0].toUpperCase() ? word[0].toUpperCase() + word.slice(1) : word;
-}
-
 /**
  * A second-person statement about a resident in the third person: the first "you" as the full name,
- * later ones as the first name, with the verb after a subject "you" agreeing ("you like" → "likes").
+ * later ones as the first name (the reference does not say a resident's pronouns; "yourself" is "themself"), with the verbs whose
+ * subject is "you" agreeing ("you like" → "likes"), and "you two" as "the two of them". One rewriter with
+ * the town's reports of what was said (grammar.ts report: the whisper is said to the resident).
  * Rule-based, for the reference's short whispers; the reference itself rewrote them with an LLM.
  */
 export function thirdPerson(text: string, fullName: string): string {
-  const first = fullName.split(' ')[0];
-  let named = false;
-  const subject = (): string => (named ? first : ((named = true), fullName));
-  const tokens = text.trim().match(/[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+/g) ?? [];
-  const words = (i: number, step: number): number => {
-    for (let j = i + step; j >= 0 && j < tokens.length; j += step) if (/^[A-Za-z]/.test(tokens[j])) return j;
-    return -1;
-  };
-  const out = [...tokens];
-  for (let i = 0; i < tokens.length; i++) {
-    const lower = tokens[i].toLowerCase();
-    if (lower === "you're") out[i] = `${subject()} is`;
-    else if (lower === "you've") out[i] = `${subject()} has`;
-    else if (lower === "you'll") out[i] = `${subject()} will`;
-    else if (lower === "you'd") out[i] = `${subject()} would`;
-    else if (lower === 'your' || lower === 'yours') out[i] = `${named ? first : subject()}'s`;
-    else if (lower === 'yourself') out[i] = named ? first : subject();
-    else if (lower === 'you') {
-      const prev = words(i, -1);
-      const next = words(i, 1);
-      const nextWord = next >= 0 ? tokens[next].toLowerCase() : '';
-      if (nextWord === 'two' || nextWord === 'both') {
-        // "you two are close" → "the two of them are close"
-        out[i] = 'the';
-        out[next] = nextWord === 'two' ? 'two of them' : 'two of them';
-        continue;
-      }
-      const isSubject =
-        prev === -1 ||
-        // After a clause's end, a colon or a dash ("Tom is your husband -- you love him").
-        /(?:[.;,!?:]|--?|—)\s*$/.test(tokens.slice(prev + 1, i).join('')) ||
-        SUBJECT_BEFORE.has(tokens[prev].toLowerCase()) ||
-        IRREGULAR[nextWord] !== undefined ||
-        UNCHANGED.has(nextWord) ||
-        ADVERBS.has(nextWord) ||
-        // A relative clause after a noun: "the rye you like" → "the rye Dov likes".
-        (words(prev, -1) >= 0 &&
-          /^(the|a|an|every|each|this|these|those)$/i.test(tokens[words(prev, -1)]) &&
-          !/^(to|for|with|at|of|about)$/i.test(tokens[prev]));
-      if (!isSubject) {
-        out[i] = named ? first : subject();
-        continue;
-      }
-      out[i] = subject();
-      // Make the verb agree: skip adverbs ("you sometimes talk" → "sometimes talks").
-      let v = next;
-      while (v >= 0 && ADVERBS.has(tokens[v].toLowerCase())) v = words(v, 1);
-      // A word the tagger does not know as a helper, straight before a past-tense verb, modifies it ("you justn moved in": a misspelt
-      // "just"): the verb is the past one.
-      const after = v >= 0 ? words(v, 1) : -1;
-      const helper = (w: string) => IRREGULAR[w] !== undefined || UNCHANGED.has(w) || /^(has|had|be|been|being|is|was|not)$/.test(w);
-      if (after >= 0 && !helper(tokens[v].toLowerCase()) && !isPastTense(tokens[v]) && isPastTense(tokens[after]) && !helper(tokens[after].toLowerCase()))
-        v = after;
-      // A verb in the past tense agrees as it is ("you just moved in" → "just moved in", not "moveds").
-      if (v >= 0 && !/^(to|the|a|an|and|of)$/i.test(tokens[v]) && !isPastTense(tokens[v])) out[v] = thirdPersonVerb(tokens[v]);
-    }
-  }
-  const s = out.join('');
-  return s[0].toUpperCase() + s.slice(1);
+  return capitalise(report(text.trim(), undefined, { name: fullName, pronouns: THEY }, { later: 'first name', aboutListener: true }));
 }
 
 /** "Isabella Rodriguez" → "isabella-rodriguez": a persona id (file name). */

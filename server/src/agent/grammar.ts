@@ -1,7 +1,8 @@
 // The person-and-number layer of the offline mind's speech: one place where a sentence about people
 // is said by one of them ("Tomas is running, and Tomas has told no one" said by Tomas is "I am running,
 // and I have told no one"), to one of them ("Klaus is invited" told to Klaus is "You are invited"), or
-// reported from a line someone said ("I am running" said by Tomas is "Tomas Varga is running").
+// reported from a line someone said ("I am running" said by Tomas is "Tomas Varga is running"; the
+// Smallville importer's whispers the same way: "You like Sam" told to Latoya is "Latoya Williams likes Sam").
 // References are found by name and by pronoun: a pronoun is the latest person named whose pronouns it
 // fits ("Maria married Sam; Sam is her husband": "her" is Maria's, as Sam is "he"). Whether a mention
 // is a subject, an object or a possessive, and which verbs agree with it, comes from its neighbours'
@@ -391,54 +392,70 @@ export function speak(text: string, roles: { speaker?: string; listener?: string
   return out + tail;
 }
 
+/** Someone a reported line is said by or to. */
+export interface Party {
+  name: string;
+  pronouns: Pronouns;
+}
+
+/** How report() names people and reads "you"; left out, as the town reports what its residents say. */
+export interface ReportStyle {
+  /**
+   * How a person is named after the first time: by their pronouns (the default: "… and he wants Klaus's vote"), or by
+   * their first name ("… whom Latoya has known"), for a text whose people's pronouns may not be known.
+   */
+  later?: 'pronoun' | 'first name';
+  /**
+   * The line is a statement to the listener about themself (the Smallville reference's whispers: "You and Sam are close;
+   * you two sometimes talk"), not a line of talk: "you" opening a clause, or before adverbs and a verb, is a subject ("For
+   * planning, you frequent the cafe", "you sometimes spend"), the word after it is its verb even where the tagger reads
+   * it otherwise ("frequent"), a verb after "to <verb> and" is not the subject's ("to work and think"), "you'd" is
+   * "would", and "you two" / "you both" are the listener and whoever is with them: "the two of them".
+   */
+  aboutListener?: boolean;
+}
+
+const SPEAKER_WORDS = new Set(['me', 'my', 'mine', 'myself', "i'm", "i've", "i'll", "i'd"]);
+const LISTENER_WORDS = new Set(['you', 'your', 'yours', 'yourself', "you're", "you've", "you'll"]);
+
 /**
  * A line said by `speaker` to `listener` as a standalone third-person fact: "I am running for mayor and
  * I want your vote" said by Tomas to Klaus is "Tomas Varga is running for mayor and he wants Klaus's
  * vote". The first reference to each is their full name (for the listener, "Klaus's" as a possessive),
- * later ones their pronouns.
+ * later ones their pronouns, or their first names (`style.later`). With no speaker, "I" stays: a
+ * second-person text about the listener ("You like Sam") is put in the third person ("Latoya Williams likes Sam").
  */
-export function report(line: string, speaker: { name: string; pronouns: Pronouns }, listener?: { name: string; pronouns: Pronouns }): string {
+export function report(line: string, speaker: Party | undefined, listener?: Party, style: ReportStyle = {}): string {
   const { tokens, tail } = tokenize(line);
   const words = tokens.map((t) => t.word);
-  let speakerNamed = false;
-  let listenerNamed = false;
+  const named = { speaker: false, listener: false };
   let agreeing: GrammaticalPerson | null = null;
   let verbAt = -1;
+  /** Whether the verb looked for at verbAt is straight after its subject ("you frequent"), not after "and". */
+  let subjectsVerb = false;
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].word;
     const lower = w.toLowerCase();
-    const start = sentenceStart(tokens, i);
-    const cap = (s: string) => (start ? capitalise(s) : s);
-    const isSpeaker = w === 'I' || ['me', 'my', 'mine', 'myself', "i'm", "i've", "i'll", "i'd"].includes(lower);
-    const isListener = listener !== undefined && ['you', 'your', 'yours', 'yourself', "you're", "you've", "you'll"].includes(lower);
-    if (isSpeaker || isListener) {
-      const who = isSpeaker ? speaker : listener!;
-      const named = isSpeaker ? speakerNamed : listenerNamed;
-      const [stem, suffix] = lower.includes("'") ? lower.split("'") : [lower, ''];
-      const subject = stem === 'i' || (stem === 'you' && (suffix !== '' || isSubjectAt(tokens, i, 1) || isFiniteFirst(tokens[i + 1]?.word ?? '')));
-      const c: Case =
-        stem === 'i' || subject
-          ? 'subject'
-          : ['my', 'your'].includes(stem)
-            ? 'possessive'
-            : ['mine', 'yours'].includes(stem)
-              ? 'independent'
-              : ['myself', 'yourself'].includes(stem)
-                ? 'reflexive'
-                : 'object';
-      const p = who.pronouns;
-      const pronoun = { subject: p.subject, object: p.object, possessive: p.possessive, independent: `${p.possessive}s`, reflexive: p.reflexive }[c];
-      const name = c === 'possessive' || c === 'independent' ? `${who.name}'s` : who.name;
-      let said = named || c === 'reflexive' ? cap(pronoun) : name;
-      const plural = named && p.plural;
-      // "I'm" is "Tomas Varga is" (a contraction on a name reads badly: "Tomas Varga'll").
-      if (suffix) said += ` ${{ m: plural ? 'are' : 'is', re: plural ? 'are' : 'is', ve: plural ? 'have' : 'has', ll: 'will', d: 'would' }[suffix] ?? suffix}`;
-      if (isSpeaker) speakerNamed = true;
-      else listenerNamed = true;
-      words[i] = said;
-      if (c === 'subject') {
-        agreeing = plural ? 'plural' : 'third';
-        verbAt = suffix ? -1 : i + 1;
+    const toListener = listener && (LISTENER_WORDS.has(lower) || (style.aboutListener === true && lower === "you'd"));
+    const role = speaker && (w === 'I' || SPEAKER_WORDS.has(lower)) ? 'speaker' : toListener ? 'listener' : null;
+    if (role === 'listener' && style.aboutListener && lower === 'you' && /^(two|both)$/i.test(tokens[i + 1]?.word ?? '') && tokens[i + 1].before === ' ') {
+      // "you two are close": the listener and whoever is with them.
+      words[i] = sentenceStart(tokens, i) ? 'The' : 'the';
+      words[i + 1] = 'two of them';
+      agreeing = null;
+      i++;
+      continue;
+    }
+    if (role) {
+      const said = referenceTo(role === 'speaker' ? speaker! : listener!, tokens, i, named[role], style);
+      named[role] = true;
+      words[i] = said.words;
+      if (said.subject) {
+        // "You and Sam are housemates and have known each other": a subject of two takes plural verbs.
+        const joined = style.aboutListener && /^(and|or)$/i.test(tokens[i + 1]?.word ?? '') && !/[.,;:!?]/.test(tokens[i + 1].before);
+        agreeing = said.plural || joined ? 'plural' : 'third';
+        verbAt = said.contracted ? -1 : i + 1;
+        subjectsVerb = true;
       }
       continue;
     }
@@ -452,12 +469,111 @@ export function report(line: string, speaker: { name: string; pronouns: Pronouns
         continue;
       }
       if (isFiniteFirst(w)) words[i] = agree(w, agreeing);
+      else if (style.aboutListener && subjectsVerb && agreeing === 'third' && isVerbOutOfTags(tokens, i)) words[i] = regularThird(w);
       verbAt = -1;
       continue;
     }
-    if (['and', 'or', 'but'].includes(lower)) verbAt = i + 1;
+    if (['and', 'or', 'but'].includes(lower) && !(style.aboutListener && afterInfinitive(tokens, i))) {
+      verbAt = i + 1;
+      subjectsVerb = false;
+    }
   }
   return tokens.map((t, i) => t.before + words[i]).join('') + tail;
+}
+
+/** Words before a subject that open its clause: "because you", "and you". */
+const CLAUSE_OPENERS = new Set([
+  'and',
+  'but',
+  'or',
+  'so',
+  'that',
+  'because',
+  'when',
+  'if',
+  'as',
+  'while',
+  'although',
+  'though',
+  'since',
+  'where',
+  'how',
+  'what',
+  'why',
+  'until',
+]);
+
+/** Whether "you" at token i opens a clause (the line's start, after a comma, a colon, a dash or a conjunction) or comes before adverbs and a verb. */
+function opensClause(tokens: Token[], i: number): boolean {
+  if (i === 0 || /(?:[.;,!?:]|--?|—)\s*$/.test(tokens[i].before) || CLAUSE_OPENERS.has(tokens[i - 1].word.toLowerCase())) return true;
+  let j = i + 1;
+  while (tokens[j] && isAdverb(tokens[j].word)) j++;
+  return j > i + 1 && tokens[j] !== undefined && isFiniteFirst(tokens[j].word);
+}
+
+/**
+ * Whether the word at token i, in a verb's place, is a verb that the tagger reads out of context as an adjective only
+ * ("you frequent the cafe", "you own a shop"): not a participle ("you used to"), nor a word before the verb ("you alone know").
+ */
+function isVerbOutOfTags(tokens: Token[], i: number): boolean {
+  const word = tokens[i].word.toLowerCase();
+  const tags = tagsOf(word);
+  return tags.has('Adjective') && !tags.has('Noun') && !tags.has('Verb') && !/ed$/.test(word) && !isFiniteFirst(tokens[i + 1]?.word ?? '');
+}
+
+/** The third person of a regular verb: "frequents", "tries", "watches". */
+function regularThird(word: string): string {
+  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
+  if (/(s|sh|ch|x|z|o)$/i.test(word)) return `${word}es`;
+  return `${word}s`;
+}
+
+/** Whether the "and" at token i joins infinitives ("to work and think", "to hang out and write and think"), not its subject's verbs. */
+function afterInfinitive(tokens: Token[], i: number): boolean {
+  for (let j = i - 1; j > 0 && !/[.,;:!?]/.test(tokens[j + 1].before); j--) {
+    if (tokens[j - 1].word.toLowerCase() === 'to') return tagsOf(tokens[j].word.toLowerCase()).has('Infinitive');
+  }
+  return false;
+}
+
+/** How the reference at token i ("I", "my", "you've", …) to `who` is said in the third person, and whether it is a subject whose verbs agree. */
+function referenceTo(
+  who: Party,
+  tokens: Token[],
+  i: number,
+  named: boolean,
+  style: ReportStyle,
+): { words: string; subject: boolean; plural: boolean; contracted: boolean } {
+  const lower = tokens[i].word.toLowerCase();
+  const cap = (s: string) => (sentenceStart(tokens, i) ? capitalise(s) : s);
+  const [stem, suffix] = lower.includes("'") ? lower.split("'") : [lower, ''];
+  const subject =
+    stem === 'i' ||
+    (stem === 'you' &&
+      (suffix !== '' || isSubjectAt(tokens, i, 1) || isFiniteFirst(tokens[i + 1]?.word ?? '') || (style.aboutListener === true && opensClause(tokens, i))));
+  const c: Case =
+    stem === 'i' || subject
+      ? 'subject'
+      : ['my', 'your'].includes(stem)
+        ? 'possessive'
+        : ['mine', 'yours'].includes(stem)
+          ? 'independent'
+          : ['myself', 'yourself'].includes(stem)
+            ? 'reflexive'
+            : 'object';
+  const p = who.pronouns;
+  const pronoun = { subject: p.subject, object: p.object, possessive: p.possessive, independent: `${p.possessive}s`, reflexive: p.reflexive }[c];
+  const byPronoun = named && style.later !== 'first name';
+  const name = named ? firstName(who.name) : who.name;
+  let said = byPronoun || c === 'reflexive' ? cap(pronoun) : c === 'possessive' || c === 'independent' ? `${name}'s` : name;
+  const plural = byPronoun && p.plural;
+  // "I'm" is "Tomas Varga is" (a contraction on a name reads badly: "Tomas Varga'll").
+  if (suffix) said += ` ${{ m: plural ? 'are' : 'is', re: plural ? 'are' : 'is', ve: plural ? 'have' : 'has', ll: 'will', d: 'would' }[suffix] ?? suffix}`;
+  return { words: said, subject: c === 'subject', plural, contracted: suffix !== '' };
+}
+
+function firstName(fullName: string): string {
+  return fullName.split(' ')[0];
 }
 
 /** What someone was asked, taken up by them: "What would you do if your stove caught fire?" -> "What would I do if my stove caught fire?" */
