@@ -65,6 +65,8 @@ export class Timeline {
   /** A moment sought and not reached yet: the cursor stays there meanwhile, so keys and clicks add up from it. */
   private sought: { gameMs: number; atMs: number } | null = null;
   private lastDragSeek = 0;
+  /** Why "back to live" has nowhere to go (a world file whose town is not running); null when it has. */
+  private noLiveTown: string | null = null;
   private readonly el: {
     root: HTMLElement;
     play: HTMLButtonElement;
@@ -186,6 +188,12 @@ export class Timeline {
     this.render();
   }
 
+  /** Says that this replay has no live town to go back to (null: it has): the button says so instead of offering it. */
+  setNoLiveTown(reason: string | null): void {
+    this.noLiveTown = reason;
+    this.render();
+  }
+
   /** The marker after (+1) or before (-1) the cursor. */
   markerFrom(direction: 1 | -1): TimelineMarker | undefined {
     const t = this.cursorGameMs;
@@ -288,8 +296,11 @@ export class Timeline {
     this.el.cursor.style.left = `${(f * 100).toFixed(3)}%`;
     this.el.root.classList.toggle('replaying', replay);
     setText(this.el.play, replay && this.playingRate > 0 ? '⏸' : '▶');
-    this.el.live.disabled = !replay;
-    this.el.live.title = replay ? 'back to the live town (L)' : 'this is the live town';
+    const nowhere = replay && this.noLiveTown !== null;
+    this.el.live.disabled = !replay || nowhere;
+    setText(this.el.live, nowhere ? '○ not running' : '● live');
+    this.el.live.classList.toggle('no-live', nowhere);
+    this.el.live.title = nowhere ? this.noLiveTown! : replay ? 'back to the live town (L)' : 'this is the live town';
     this.el.track.setAttribute('aria-valuenow', String(Math.round(this.cursorGameMs)));
     setText(this.el.label, `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}`);
   }

@@ -1,0 +1,70 @@
+// Small things a researcher met using the page at 1280 px (issue 46): a world file's replay names that
+// world and its "back to live" goes to that world's running town or says none runs; the timeline says
+// "connecting…" until it has a game time. Any console error or warning on a page fails the test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, watchConsole, type LaunchedBrowser } from './browser';
+import { startTestTown } from '../helpers';
+
+const TOKEN = 'e2e-ui-details';
+/** Patches and replies on this shared machine may take a few seconds under load. */
+const WAIT = { timeout: 15_000 };
+
+describe('the page’s small details', () => {
+  let town: Awaited<ReturnType<typeof startTestTown>>;
+  let browser: LaunchedBrowser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    town = await startTestTown({ operatorToken: TOKEN, rate: 60, startTime: '2026-02-13T09:00' });
+    browser = await launchBrowser();
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await town?.close();
+  });
+
+  /** A page at 1280 × 800, its console watched; `ready` waits for the town to be drawn. */
+  async function open(address: string, ready = true): Promise<Page> {
+    const page = await browser.context.newPage();
+    const watch = watchConsole(page);
+    page.on('close', () => problems.push(...watch.problems));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${town.url}${address}`);
+    if (ready) await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
+    return page;
+  }
+
+  it('names the world file it replays, and says it has no live town rather than going to another world’s', async () => {
+    // A world in DATA_DIR that is not running: a copy of the live one under another name.
+    await town.town.db.backupTo(path.join(town.dataDir, 'elsewhere.sqlite'));
+    const page = await open('/?world=elsewhere');
+    expect(await page.evaluate(() => window.__smalltown!.view().mode)).toBe('replay');
+    await expect.poll(() => page.locator('#hud-world').textContent(), WAIT).toBe('elsewhere');
+    const live = page.locator('.timeline-live');
+    expect(await live.isDisabled()).toBe(true);
+    expect(await live.textContent()).not.toContain('live');
+    expect(await live.getAttribute('title')).toMatch(/elsewhere has no live town/);
+    // The key says so too, and the page stays where it is.
+    const address = page.url();
+    await page.keyboard.press('l');
+    await expect.poll(() => page.locator('#status').textContent(), WAIT).toMatch(/elsewhere has no live town/);
+    expect(page.url()).toBe(address);
+    expect(await page.evaluate(() => window.__smalltown!.view().mode)).toBe('replay');
+    await page.close();
+
+    // A backup of the running town goes back to that town, named in the address.
+    fs.mkdirSync(path.join(town.dataDir, 'backups'), { recursive: true });
+    await town.town.db.backupTo(path.join(town.dataDir, 'backups', 'smalltown-2026-02-13T10-00-00-000Z.sqlite'));
+    const backup = await open(`/?world=${encodeURIComponent('backups/smalltown-2026-02-13T10-00-00-000Z')}`);
+    await expect.poll(() => backup.locator('#hud-world').textContent(), WAIT).toBe('backups/smalltown-2026-02-13T10-00-00-000Z');
+    expect(await backup.locator('.timeline-live').textContent()).toBe('● live');
+    await backup.locator('.timeline-live').click();
+    await backup.waitForURL(/\/\?world=smalltown$/);
+    await backup.waitForFunction(() => window.__smalltown?.ready === true && window.__smalltown.view().mode === 'live', null, { timeout: 60_000 });
+    await backup.close();
+    expect(problems).toEqual([]);
+  });
+});
