@@ -222,6 +222,8 @@ describe('the inspector after midnight', () => {
     expect(agent.asleep).toBe(false);
     const index = findKeptIndex(agent.plan!, moment.minute);
     expect(keptAction(agent.plan!, index).description).toBe('counting the till');
+    // The header shows what the step left him doing (the room's state after the operator's step), with the step highlighted.
+    await expect.poll(() => page.locator('#panel .action').textContent(), { timeout: 15_000 }).toContain('counting the till');
     await expect.poll(() => currentStep(page), { timeout: 15_000 }).not.toBeNull();
     expect((await currentStep(page))!.index).toBe(index);
     expect(await page.locator('#panel ol.plan li.current').textContent()).toContain('counting the till');
