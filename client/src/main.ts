@@ -126,7 +126,10 @@ function requestedMoment(): number | null {
   return t;
 }
 
-/** A world file that is no running town (the listing says so), and the towns running now; such a file's page replays it without asking /api/town (a 404) first. */
+/**
+ * Whether the world is a file that is no running town (the listing says so), and the towns running now; such a file's
+ * page replays it without asking /api/town (a 404) first.
+ */
 async function fileOnly(world: string | null): Promise<{ fileOnly: boolean; running: string[] }> {
   if (world === null) return { fileOnly: false, running: [] };
   const [listing, towns] = await Promise.all([fetchWorlds().catch(() => null), fetchTowns().catch(() => null)]);
