@@ -67,4 +67,27 @@ describe('the page’s small details', () => {
     await backup.close();
     expect(problems).toEqual([]);
   });
+
+  it('says "connecting…" on the timeline until the first game time, not 1 Jan 1970', async () => {
+    // The map held back: the page has joined and drawn its panels, and the town (whose frames bring game time) waits.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const page = await browser.context.newPage();
+    const watch = watchConsole(page);
+    page.on('close', () => problems.push(...watch.problems));
+    await page.route('**/maps/*.tmj', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(town.url);
+    const label = page.locator('.timeline-label');
+    await label.waitFor(WAIT);
+    expect(await label.textContent()).toBe('connecting…');
+    expect(await page.locator('#hud-clock').textContent()).toBe('connecting…');
+    release();
+    await page.waitForFunction(() => window.__smalltown?.ready === true, null, { timeout: 60_000 });
+    await expect.poll(() => label.textContent(), WAIT).toMatch(/ 2026 \d\d:\d\d$/);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
 });

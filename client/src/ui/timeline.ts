@@ -58,6 +58,8 @@ export class Timeline {
   private markersDrawnMs = 0;
   private markers: TimelineMarker[] = [];
   private cursorGameMs = 0;
+  /** Whether a game time has come (setCursor): until then the label says "connecting…", not 1 Jan 1970. */
+  private hasTime = false;
   private mode: 'live' | 'replay' = 'live';
   private playingRate = 0;
   private speed = TIMELINE_SPEEDS[0][1];
@@ -183,6 +185,7 @@ export class Timeline {
     // While dragging, the cursor follows the pointer; after a seek it waits there for the replay to catch up.
     if (this.sought && (Math.abs(gameMs - this.sought.gameMs) < 1 || performance.now() - this.sought.atMs > SEEK_PATIENCE_MS)) this.sought = null;
     if (!this.dragging && !this.sought) this.cursorGameMs = gameMs;
+    this.hasTime = true;
     this.mode = mode;
     this.playingRate = playingRate;
     this.render();
@@ -302,6 +305,6 @@ export class Timeline {
     this.el.live.classList.toggle('no-live', nowhere);
     this.el.live.title = nowhere ? this.noLiveTown! : replay ? 'back to the live town (L)' : 'this is the live town';
     this.el.track.setAttribute('aria-valuenow', String(Math.round(this.cursorGameMs)));
-    setText(this.el.label, `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}`);
+    setText(this.el.label, this.hasTime ? `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}` : 'connecting…');
   }
 }
