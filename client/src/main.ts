@@ -307,7 +307,8 @@ function bindControls(hub: ConnectionHub, panels: Panels, { town, townReady }: G
     },
     showWholeTown: () => {
       if (!townReady()) return;
-      town().follow(null);
+      // The camera leaves whoever it followed; the inspector stays open on them.
+      town().letGo();
       town().view.showWholeTown();
     },
   };

@@ -90,4 +90,22 @@ describe('the page’s small details', () => {
     await page.close();
     expect(problems).toEqual([]);
   });
+
+  it('keeps the inspector open when "⌂ town" shows the whole town', async () => {
+    const page = await open('/');
+    await page.evaluate(() => window.__smalltown!.follow('isabella'));
+    await expect.poll(() => page.locator('#panel').isVisible(), WAIT).toBe(true);
+    await page.locator('#hud-whole').click();
+    // The camera goes to the whole town and follows no one…
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.followed()), WAIT).toBeNull();
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.camera().mode), WAIT).toBe('free');
+    // …and the inspector stays on Isabella.
+    expect(await page.locator('#panel').isVisible()).toBe(true);
+    expect(await page.evaluate(() => window.__smalltown!.inspected())).toBe('isabella');
+    // Its close button still closes it.
+    await page.locator('#panel button.close').click();
+    await expect.poll(() => page.locator('#panel').isVisible(), WAIT).toBe(false);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
 });
