@@ -108,4 +108,28 @@ describe('the page’s small details', () => {
     await page.close();
     expect(problems).toEqual([]);
   });
+
+  it('fits the paused operator’s clock bar at 1280 px: no word cut short, nothing past the edge', async () => {
+    const page = await open(`/?token=${TOKEN}`);
+    await expect.poll(() => page.locator('#hud-role').textContent(), WAIT).toBe('operator');
+    await page.locator('#hud-controls button[data-op="pause"]').click();
+    await expect.poll(() => page.locator('#hud-speed').textContent(), WAIT).toBe('paused');
+    // The step button shows while paused: the bar at its widest.
+    await expect.poll(() => page.locator('#hud-controls button[data-op="step"]').isVisible(), WAIT).toBe(true);
+    const bar = await page.evaluate(() => {
+      const hud = document.getElementById('hud')!;
+      const shown = [...hud.children].filter((c): c is HTMLElement => c instanceof HTMLElement && c.offsetParent !== null);
+      const cut = ['hud-world', 'hud-clock', 'hud-speed', 'hud-mind', 'hud-agents', 'hud-role']
+        .map((id) => document.getElementById(id)!)
+        .filter((e) => e.scrollWidth > e.clientWidth)
+        .map((e) => `${e.id}: ${e.textContent}`);
+      return { cut, right: Math.max(...shown.map((c) => c.getBoundingClientRect().right)), width: window.innerWidth };
+    });
+    expect(bar.cut).toEqual([]);
+    expect(bar.right).toBeLessThanOrEqual(bar.width);
+    await page.locator('#hud-controls button[data-op="pause"]').click();
+    await expect.poll(() => page.locator('#hud-speed').textContent(), WAIT).not.toBe('paused');
+    await page.close();
+    expect(problems).toEqual([]);
+  });
 });
