@@ -1,6 +1,7 @@
 // Small things a researcher met using the page at 1280 px (issue 46): a world file's replay names that
 // world and its "back to live" goes to that world's running town or says none runs; the timeline says
-// "connecting…" until it has a game time. Any console error or warning on a page fails the test.
+// "connecting…" until it has a game time; "⌂ town" keeps the inspector open; the paused operator's clock
+// bar fits at 1280 px. Any console error or warning on a page fails the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
