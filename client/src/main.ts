@@ -13,7 +13,7 @@ import { PlaceLabels } from './view/PlaceLabels';
 import { connectToTown, forgetToken, isTokenRefused, rememberToken, takeToken, type TownConnection } from './net/townConnection';
 import { connectToReplay } from './net/replayConnection';
 import { ConnectionHub } from './net/connectionHub';
-import { chosenWorld, fetchReplayWorld, fetchTownInfo, fetchTowns, fetchWorlds } from './net/api';
+import { chosenWorld, fetchReplayWorld, fetchTownInfo, fetchTowns, fetchWorlds, liveTownOf } from './net/api';
 import { Hud, type ViewControls } from './ui/hud';
 import { Inspector } from './ui/inspector';
 import { FeedPanel } from './ui/feed';
@@ -113,6 +113,8 @@ interface Opened {
   mapUrl: string;
   /** The world replays open (null: the town this page watches by default). */
   replayWorld: string | null;
+  /** On a page that replays a world file: the running town of that world, where "back to live" goes (null: none runs). */
+  fileLiveTown: string | null;
 }
 
 /** The moment in the address (`?t=2026-02-14T17:00`), null when none; a malformed one is said and ignored. */
@@ -124,31 +126,39 @@ function requestedMoment(): number | null {
   return t;
 }
 
-/** A world file that is no running town: the listing says so, and the page replays it without asking /api/town (a 404) first. */
-async function isFileOnly(world: string | null): Promise<boolean> {
-  if (world === null) return false;
+/**
+ * Whether the world is a file that is no running town (the listing says so), and the towns running now; such a file's
+ * page replays it without asking /api/town (a 404) first.
+ */
+async function fileOnly(world: string | null): Promise<{ fileOnly: boolean; running: string[] }> {
+  if (world === null) return { fileOnly: false, running: [] };
   const [listing, towns] = await Promise.all([fetchWorlds().catch(() => null), fetchTowns().catch(() => null)]);
+  const running = towns?.towns.map((t) => t.name) ?? [];
   // A town running now (this process's second world, or one held by another process) is joined live.
-  if (towns?.towns.some((t) => t.name === world)) return false;
-  return listing?.worlds.some((w) => w.id === world && !w.live && !w.error) ?? false;
+  if (running.includes(world)) return { fileOnly: false, running };
+  return { fileOnly: listing?.worlds.some((w) => w.id === world && !w.live && !w.error) ?? false, running };
 }
 
 async function open(at: number | null): Promise<Opened> {
   const requested = chosenWorld();
   try {
-    if (await isFileOnly(requested)) return await openFile(requested!, at);
+    const found = await fileOnly(requested);
+    if (found.fileOnly) return await openFile(requested!, at, found.running);
     const info = await fetchTownInfo();
     const live = await join(info.name);
-    return { hub: new ConnectionHub(live, live), places: info.places, mapUrl: info.mapUrl, replayWorld: requested };
+    return { hub: new ConnectionHub(live, live), places: info.places, mapUrl: info.mapUrl, replayWorld: requested, fileLiveTown: null };
   } catch (error) {
     const noTown = new Error(`${error instanceof Error ? error.message : String(error)} (see /towns)`);
     if (requested === null) throw noTown;
-    return openFile(requested, at, noTown);
+    return openFile(requested, at, [], noTown);
   }
 }
 
-/** The replay of a world file (a headless run, a backup) on its own page; `noTown` is the town's message for a name that is neither. */
-async function openFile(world: string, at: number | null, noTown?: Error): Promise<Opened> {
+/**
+ * The replay of a world file (a headless run, a backup) on its own page; `running`, the towns running now (its
+ * own among them, for "back to live"); `noTown`, the town's message for a name that is neither.
+ */
+async function openFile(world: string, at: number | null, running: readonly string[], noTown?: Error): Promise<Opened> {
   const file = await fetchReplayWorld(world).catch((reason: unknown) => {
     const why = reason instanceof Error ? reason.message : String(reason);
     // Neither a town nor a file: the town's message. A file that cannot be replayed: its own reason.
@@ -156,7 +166,7 @@ async function openFile(world: string, at: number | null, noTown?: Error): Promi
     throw new Error(`cannot replay ${world}: ${why}`);
   });
   const replay = await connectToReplay({ world, gameMs: at ?? file.span.lastGameMs });
-  return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: world };
+  return { hub: new ConnectionHub(replay, null), places: file.places, mapUrl: file.mapUrl, replayWorld: world, fileLiveTown: liveTownOf(world, running) };
 }
 
 /** The DOM parts of the page around the map: the clock bar, the inspector, the tools, the feed, the help, the timeline and the world list. */
@@ -226,6 +236,7 @@ function mountPanels(opened: Opened): Panels {
     hub,
     root: document.getElementById('timeline')!,
     world: opened.replayWorld,
+    fileLiveTown: opened.fileLiveTown,
     say: (text) => hud.say(text),
     onMoved: () => inspector.refresh(),
   });
@@ -296,7 +307,8 @@ function bindControls(hub: ConnectionHub, panels: Panels, { town, townReady }: G
     },
     showWholeTown: () => {
       if (!townReady()) return;
-      town().follow(null);
+      // The camera leaves whoever it followed; the inspector stays open on them.
+      town().letGo();
       town().view.showWholeTown();
     },
   };

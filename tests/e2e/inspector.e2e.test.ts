@@ -91,7 +91,8 @@ describe('the inspector and the clock bar', () => {
       const agent = town.town.sim.agent('kenji')!;
       const now = ownClockGameMs('kenji', town.town.clock.gameMs);
       const moment = planMomentAt(now, agent.spec.wakeMinute, agent.spec.sleepMinute);
-      expect((await currentStep(page))!.index).toBe(findKeptIndex(agent.plan!, moment.minute));
+      // The step Kenji is doing (the sim's), which is the clock's but between a step's minute and the tick that takes it up.
+      expect((await currentStep(page))!.index).toBe(agent.actionIndex >= 0 ? agent.actionIndex : findKeptIndex(agent.plan!, moment.minute));
       // The header's place, also from the inspection (the room's state carries no agent's place).
       expect(agent.current.address).not.toBe('');
       await expect.poll(() => page.locator('#panel .place').textContent(), { timeout: 10_000 }).toBe(agent.current.address);
@@ -222,6 +223,8 @@ describe('the inspector after midnight', () => {
     expect(agent.asleep).toBe(false);
     const index = findKeptIndex(agent.plan!, moment.minute);
     expect(keptAction(agent.plan!, index).description).toBe('counting the till');
+    // The header shows what the step left him doing (the room's state after the operator's step), with the step highlighted.
+    await expect.poll(() => page.locator('#panel .action').textContent(), { timeout: 15_000 }).toContain('counting the till');
     await expect.poll(() => currentStep(page), { timeout: 15_000 }).not.toBeNull();
     expect((await currentStep(page))!.index).toBe(index);
     expect(await page.locator('#panel ol.plan li.current').textContent()).toContain('counting the till');

@@ -175,6 +175,27 @@ describe('the persona editor in the browser', () => {
     await page.close();
   }, 120_000);
 
+  it('marks a field with only a warning amber, and one with an error red', async () => {
+    const page = watch(await browser.context.newPage());
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${town.url}/personas#token=${TOKEN}`);
+    await page.waitForFunction(() => window.__personaEditor?.ready === true, null, { timeout: 30_000 });
+    const border = (pathName: string) => field(page, pathName).evaluate((e) => getComputedStyle(e).borderTopColor);
+    const classes = (pathName: string) => page.locator(`.field[data-path="${pathName}"]`).first().getAttribute('class');
+    // Another resident's home: the persona loads, with a warning.
+    await type(page, 'home', 'Lindqvist House');
+    await expect.poll(() => errorsOf(page, 'home').textContent(), { timeout: 10_000 }).toMatch(/⚠ .*Freya Lindqvist/);
+    expect(await classes('home')).toMatch(/\bwarned\b/);
+    expect(await classes('home')).not.toMatch(/\binvalid\b/);
+    expect(await border('home')).toBe('rgb(224, 168, 74)');
+    // A place that does not exist: an error.
+    await type(page, 'routine[0].activity', 'sorting the attic');
+    await type(page, 'routine[0].place', 'Nowhere Street: attic');
+    await expect.poll(() => underField(page, 'routine[0].place'), { timeout: 10_000 }).toMatch(/Nowhere Street/);
+    await expect.poll(() => border('routine[0].place'), { timeout: 10_000 }).toBe('rgb(224, 93, 74)');
+    await page.close();
+  }, 60_000);
+
   it('shows each problem a new user met under its field as it is typed, and asks to delete next to the file', async () => {
     const page = watch(await browser.context.newPage());
     await page.setViewportSize({ width: 1280, height: 900 });

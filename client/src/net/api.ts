@@ -44,6 +44,19 @@ export const fetchWorlds = (): Promise<WorldListing> => getJson<WorldListing>('/
 /** The towns running now, in this process and the others that share its Redis. */
 export const fetchTowns = (): Promise<TownList> => getJson<TownList>('/api/towns');
 
+/**
+ * The running town a world file belongs to, or null when none runs: the town of the file's own name, or for
+ * a backup (`backups/<world>-<time>`, as the backup job names them) the running town whose name begins it.
+ */
+export function liveTownOf(fileId: string, running: readonly string[]): string | null {
+  if (running.includes(fileId)) return fileId;
+  if (!fileId.startsWith('backups/')) return null;
+  const name = fileId.slice('backups/'.length);
+  // The longest name that fits: a backup of "town-2" is not one of "town".
+  const owners = running.filter((t) => name.startsWith(`${t}-`)).sort((a, b) => b.length - a.length);
+  return owners[0] ?? null;
+}
+
 /** A world's recorded span and its timeline markers (null: the live world the page watches). */
 export const fetchTimeline = (world: string | null): Promise<Timeline> => getJson<Timeline>(forFile('/api/timeline', world));
 

@@ -54,9 +54,9 @@ export abstract class Control {
     }
   }
 
-  showErrors(lines: string[]): void {
-    this.errorBox.replaceChildren(...lines.map((l) => el('p', { textContent: l })));
-    this.root.classList.toggle('invalid', lines.length > 0);
+  /** Its problems under it: an error makes it `invalid` (red), warnings alone `warned` (amber). */
+  showErrors(lines: ProblemLine[]): void {
+    showLines(this.errorBox, this.root, lines);
   }
 
   protected label(...extra: Node[]): HTMLElement {
@@ -393,12 +393,8 @@ class RelationshipsControl extends Control {
     for (const r of this.rows) this.fillPeople(r.who, r.who.value);
   }
   /** Problems of one relationship go under its row. */
-  showRowErrors(byId: Map<string, string[]>): void {
-    for (const r of this.rows) {
-      const lines = byId.get(r.who.value) ?? [];
-      r.errors.replaceChildren(...lines.map((l) => el('p', { textContent: l })));
-      r.root.classList.toggle('invalid', lines.length > 0);
-    }
+  showRowErrors(byId: Map<string, ProblemLine[]>): void {
+    for (const r of this.rows) showLines(r.errors, r.root, byId.get(r.who.value) ?? []);
   }
   value(): unknown {
     if (this.rows.length === 0) return undefined;
@@ -526,8 +522,8 @@ export class PersonaForm {
    */
   showProblems(errors: readonly FieldProblem[], warnings: readonly FieldProblem[]): { shown: number; hidden: number } {
     const controls = this.all();
-    const byControl = new Map<Control, string[]>();
-    const byRelationship = new Map<string, string[]>();
+    const byControl = new Map<Control, ProblemLine[]>();
+    const byRelationship = new Map<string, ProblemLine[]>();
     const loose: string[] = [];
     const idLines: string[] = [];
     // Warnings about the id (another persona set has it) show even for an id made from the name.
@@ -536,9 +532,10 @@ export class PersonaForm {
     const place = (p: FieldProblem, warning: boolean) => {
       const text = `${warning ? '⚠ ' : ''}${p.message}`;
       if (p.field === 'id') return void (warning ? idWarnings : idLines).push(text);
+      const line = (t: string): ProblemLine => ({ text: t, warning });
       if (p.field.startsWith('relationships.')) {
         const id = p.field.slice('relationships.'.length);
-        byRelationship.set(id, [...(byRelationship.get(id) ?? []), text]);
+        byRelationship.set(id, [...(byRelationship.get(id) ?? []), line(text)]);
         return;
       }
       // The deepest control that holds the field; of a list and its one row (both at `routine[2].place`), the row,
@@ -550,15 +547,15 @@ export class PersonaForm {
       if (!owner) return void loose.push(`${p.field}: ${text}`);
       if (!warning && !this.revealAll && !same.some((c) => c.touched)) return void hidden++;
       const rest = p.field.slice(owner.path.length);
-      byControl.set(owner, [...(byControl.get(owner) ?? []), rest ? `${rest.replace(/^\./, '')}: ${text}` : text]);
+      byControl.set(owner, [...(byControl.get(owner) ?? []), line(rest ? `${rest.replace(/^\./, '')}: ${text}` : text)]);
     };
     for (const e of errors) place(e, false);
     for (const w of warnings) place(w, true);
     for (const c of controls) c.showErrors(byControl.get(c) ?? []);
     this.relationships()?.showRowErrors(byRelationship);
     const showId = this.revealAll || this.idTouched;
-    this.idErrors.replaceChildren(...[...(showId ? idLines : []), ...idWarnings].map((l) => el('p', { textContent: l })));
-    this.idErrors.parentElement!.classList.toggle('invalid', showId && idLines.length > 0);
+    const idShown = [...(showId ? idLines : []).map((text) => ({ text, warning: false })), ...idWarnings.map((text) => ({ text, warning: true }))];
+    showLines(this.idErrors, this.idErrors.parentElement!, idShown);
     if (!showId) hidden += idLines.length;
     const shown = errors.length - hidden;
     const lines: string[] = [];
@@ -569,6 +566,20 @@ export class PersonaForm {
     this.summary.classList.toggle('ok', errors.length === 0);
     return { shown, hidden };
   }
+}
+
+/** A line said under a field: an error, or a warning (the persona loads with it). */
+export interface ProblemLine {
+  text: string;
+  warning: boolean;
+}
+
+/** Writes problems into `box`, and marks `holder` red (`invalid`) for an error, amber (`warned`) for warnings alone. */
+function showLines(box: HTMLElement, holder: HTMLElement, lines: readonly ProblemLine[]): void {
+  box.replaceChildren(...lines.map((l) => el('p', { textContent: l.text, className: l.warning ? 'warning' : 'error' })));
+  const error = lines.some((l) => !l.warning);
+  holder.classList.toggle('invalid', error);
+  holder.classList.toggle('warned', !error && lines.length > 0);
 }
 
 /** Whether a problem at `field` belongs to the control at `path`: the same field, or one inside it. */

@@ -120,6 +120,11 @@ export class Town extends Phaser.Scene {
     this.host.onPick(this.followed);
   }
 
+  /** The camera stops following (it goes to the whole town); the inspector stays on whoever it shows. */
+  letGo(): void {
+    this.followed = null;
+  }
+
   get followedId(): string | null {
     return this.followed;
   }

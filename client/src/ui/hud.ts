@@ -77,7 +77,8 @@ export class Hud {
     const replay = this.connection.mode === 'replay';
     // The live town's role, also while replaying (when its controls are shown disabled).
     const operator = this.connection.liveOperator;
-    setText(this.el.world, s.world || 'Smalltown');
+    // A replay names the world file it plays (a headless run, a backup), not the map's name for its town.
+    setText(this.el.world, (replay && s.replayWorld) || s.world || 'Smalltown');
     const when = `${formatGameDate(gameNow)} · ${formatClock(minuteOfDay(gameNow))}`;
     setText(this.el.clock, replay ? `Replay · ${when}` : when);
     this.el.clock.classList.toggle('replay', replay);

@@ -354,15 +354,18 @@ export class Inspector {
   }
 
   /**
-   * Marks the plan step in force as the server's inspection says (it knows the agent's waking day: after
-   * midnight, someone whose bedtime is later is still on the previous day's plan), and scrolls the plan
+   * Marks the plan step in force as the server's inspection says (the step of the agent's current action; it knows
+   * the agent's waking day: after midnight, someone whose bedtime is later is still on the previous day's plan), and scrolls the plan
    * list, only the list, so that the step is in view.
    */
   private highlightStep(): void {
     const plan = this.last?.plan;
     const list = this.drawn.get('plan')?.element.querySelector<HTMLElement>('ol.plan');
     if (!plan || !list) return;
-    const index = plan.currentIndex;
+    // The step goes with the action the header shows: none while the reply is of an action the agent has left (a
+    // fresh one is asked for as the action changes), so the two never name different things.
+    const shown = this.agentId === null ? undefined : this.connection.state.agents.get(this.agentId);
+    const index = shown && shown.action !== this.last!.action.description ? -1 : plan.currentIndex;
     if (index === this.highlighted) return;
     this.highlighted = index;
     for (const old of list.querySelectorAll('li.current')) {

@@ -1,7 +1,7 @@
 // Replay in the page: the timeline along the bottom, driving the connection hub between the live town
 // and this viewer's own replay room. A seek from live opens a replay room at that moment; later seeks,
 // play and pause go to that room; "back to live" returns to the live town (or, on a page that only
-// replays a world file, to the live town's page). The address carries the moment and the agent
+// replays a world file, to the page of that world's running town, or says that none runs). The address carries the moment and the agent
 // (`?t=2026-02-14T17:00&agent=isabella`), so a moment can be shared as a link.
 import type { TimelineMarker } from '@protocol/replay';
 import { formatIsoMoment } from '@protocol/time';
@@ -27,6 +27,8 @@ export interface ReplayBarOptions {
   root: HTMLElement;
   /** The world file replays open: null for the town this page watches by default. */
   world: string | null;
+  /** On a page that only replays a world file: the running town of that world (null: none runs, and "back to live" says so). */
+  fileLiveTown: string | null;
   /** A line in the status bar (errors, the reason a world replays with less detail). */
   say(text: string): void;
   /** After every seek, once the replay is at the new moment (the inspector reads again). */
@@ -52,6 +54,7 @@ export class ReplayBar {
       pause: () => this.o.hub.send('pause', {}),
       live: () => this.backToLive(),
     });
+    if (!o.hub.live && o.fileLiveTown === null) this.timeline.setNoLiveTown(this.noLiveTown());
     this.agent = new URLSearchParams(location.search).get('agent');
     o.hub.on('history', () => this.o.onMoved());
     void this.refresh();
@@ -115,13 +118,18 @@ export class ReplayBar {
   backToLive(): void {
     const live = this.o.hub.live;
     if (!live) {
-      // This page replays a file; the live town is the default page.
-      location.href = '/';
+      // This page replays a file: back to the running town of that world, never to another world's.
+      if (this.o.fileLiveTown === null) this.o.say(this.noLiveTown());
+      else location.href = `/?${new URLSearchParams({ world: this.o.fileLiveTown }).toString()}`;
       return;
     }
     this.o.hub.switchTo(live);
     this.setUrl(null);
     this.o.say('');
+  }
+
+  private noLiveTown(): string {
+    return `${this.o.world ?? 'this world'} has no live town: it is not running (the running towns are at /towns)`;
   }
 
   /** The agent picked (null: none), carried in the address. */

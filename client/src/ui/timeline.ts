@@ -58,6 +58,8 @@ export class Timeline {
   private markersDrawnMs = 0;
   private markers: TimelineMarker[] = [];
   private cursorGameMs = 0;
+  /** Whether a game time has come (setCursor): until then the label says "connecting…", not 1 Jan 1970. */
+  private hasTime = false;
   private mode: 'live' | 'replay' = 'live';
   private playingRate = 0;
   private speed = TIMELINE_SPEEDS[0][1];
@@ -65,6 +67,8 @@ export class Timeline {
   /** A moment sought and not reached yet: the cursor stays there meanwhile, so keys and clicks add up from it. */
   private sought: { gameMs: number; atMs: number } | null = null;
   private lastDragSeek = 0;
+  /** Why "back to live" has nowhere to go (a world file whose town is not running); null when it has. */
+  private noLiveTown: string | null = null;
   private readonly el: {
     root: HTMLElement;
     play: HTMLButtonElement;
@@ -181,8 +185,15 @@ export class Timeline {
     // While dragging, the cursor follows the pointer; after a seek it waits there for the replay to catch up.
     if (this.sought && (Math.abs(gameMs - this.sought.gameMs) < 1 || performance.now() - this.sought.atMs > SEEK_PATIENCE_MS)) this.sought = null;
     if (!this.dragging && !this.sought) this.cursorGameMs = gameMs;
+    this.hasTime = true;
     this.mode = mode;
     this.playingRate = playingRate;
+    this.render();
+  }
+
+  /** Says that this replay has no live town to go back to (null: it has): the button says so instead of offering it. */
+  setNoLiveTown(reason: string | null): void {
+    this.noLiveTown = reason;
     this.render();
   }
 
@@ -288,9 +299,12 @@ export class Timeline {
     this.el.cursor.style.left = `${(f * 100).toFixed(3)}%`;
     this.el.root.classList.toggle('replaying', replay);
     setText(this.el.play, replay && this.playingRate > 0 ? '⏸' : '▶');
-    this.el.live.disabled = !replay;
-    this.el.live.title = replay ? 'back to the live town (L)' : 'this is the live town';
+    const nowhere = replay && this.noLiveTown !== null;
+    this.el.live.disabled = !replay || nowhere;
+    setText(this.el.live, nowhere ? '○ not running' : '● live');
+    this.el.live.classList.toggle('no-live', nowhere);
+    this.el.live.title = nowhere ? this.noLiveTown! : replay ? 'back to the live town (L)' : 'this is the live town';
     this.el.track.setAttribute('aria-valuenow', String(Math.round(this.cursorGameMs)));
-    setText(this.el.label, `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}`);
+    setText(this.el.label, this.hasTime ? `${formatGameDate(this.cursorGameMs)} ${formatClock(minuteOfDay(this.cursorGameMs))}` : 'connecting…');
   }
 }

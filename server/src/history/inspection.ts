@@ -2,7 +2,7 @@
 // the callers gather what the agent held then, this shapes it.
 import type { AgentInspection, InspectedMemory, InspectedRelationship } from '../protocol/inspection';
 import type { PersonaRecord } from '../protocol/events';
-import { findActionIndex, planOfKept } from '../protocol/plan';
+import { findActionIndex, planOfKept, type PlannedAction } from '../protocol/plan';
 import { ownClockGameMs } from '../protocol/lateness';
 import { planMomentAt } from '../world/clockText';
 import type { AgentSimState } from '../sim/types';
@@ -42,6 +42,19 @@ export function mergeRelationships(fromPersona: Record<string, string> | undefin
   return [...out.values()].sort((a, b) => b.interactions - a.interactions || a.otherId.localeCompare(b.otherId));
 }
 
+/**
+ * The plan step the agent is doing, from the same state as the action it shows: the step in force when it took up its
+ * current action. The sim takes a step up at its first tick past the step's minute on the agent's own clock, so between
+ * that minute and the tick (a moment a replay can stop at) the clock alone names the next step while the agent still
+ * does the last one. The clock's step when the action is none of the plan's (getting ready, a plan re-made since).
+ */
+function stepInForce(agent: Readonly<AgentSimState>, actions: readonly PlannedAction[], atGameMs: number): number {
+  const { id, wakeMinute, sleepMinute } = agent.spec;
+  const at = (gameMs: number) => findActionIndex(actions, planMomentAt(ownClockGameMs(id, gameMs), wakeMinute, sleepMinute).minute);
+  const taken = at(agent.current.startGameMs);
+  return taken >= 0 && actions[taken].description === agent.current.description ? taken : at(atGameMs);
+}
+
 export function buildInspection(input: InspectionInput): AgentInspection {
   const { agent, persona, atGameMs } = input;
   const scoreById = new Map(input.scored.map((s) => [s.memory.id, s]));
@@ -77,10 +90,7 @@ export function buildInspection(input: InspectionInput): AgentInspection {
           day: plan.day,
           broadStrokes: plan.broadStrokes,
           actions: plan.actions,
-          currentIndex: findActionIndex(
-            plan.actions,
-            planMomentAt(ownClockGameMs(agent.spec.id, atGameMs), agent.spec.wakeMinute, agent.spec.sleepMinute).minute,
-          ),
+          currentIndex: stepInForce(agent, plan.actions, atGameMs),
         }
       : null,
     focus: agent.current.description,

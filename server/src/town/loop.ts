@@ -10,6 +10,7 @@ import { planMomentAt } from '../world/clockText';
 import type { Simulation } from '../sim/Simulation';
 import type { SimClock } from '../sim/clock';
 import type { Input, OperationRequest } from '../sim/types';
+import type { AgentId } from '../protocol/ids';
 import { emptyResult } from '../sim/state';
 import type { AgentRuntime } from '../agent/AgentRuntime';
 import type { WorldDb } from '../store/WorldDb';
@@ -52,6 +53,11 @@ export class TownLoop {
   private readonly persistence: TownPersistence;
   private readonly quickPlans: QuickPlans;
   private readonly searchAhead: SearchAhead;
+  /**
+   * What a lockstep run (the operator's "step") changed, handed to the room with the next live tick: the room shows
+   * agents as ticks report them, so without this the page kept their actions from before the step.
+   */
+  private steppedAside: { changed: Set<AgentId>; added: AgentId[]; removed: AgentId[] } | null = null;
 
   constructor(private readonly p: LoopParts) {
     const stopped = () => this.stopped;
@@ -111,7 +117,26 @@ export class TownLoop {
     const ticked = this.persistence.commitStep(result);
     this.persistence.checkpointLater();
     this.searchAhead.afterTick();
-    return ticked;
+    return this.withSteppedAside(ticked);
+  }
+
+  /** A tick's result with what lockstep runs changed since the last tick (agents gone since are left out). */
+  private withSteppedAside(ticked: TickResult): TickResult {
+    const aside = this.steppedAside;
+    if (!aside) return ticked;
+    this.steppedAside = null;
+    const { sim } = this.p;
+    const changed = new Set([...aside.changed, ...ticked.changed].filter((id) => sim.agent(id)));
+    const added = [...aside.added, ...ticked.added].filter((id) => sim.agent(id));
+    return { ...ticked, changed, added, removed: [...aside.removed, ...ticked.removed] };
+  }
+
+  /** Keeps what a lockstep step changed for the next live tick (withSteppedAside). */
+  private setAside(r: TickResult): void {
+    const aside = (this.steppedAside ??= { changed: new Set(), added: [], removed: [] });
+    for (const id of r.changed) aside.changed.add(id);
+    aside.added.push(...r.added);
+    aside.removed.push(...r.removed);
   }
 
   /**
@@ -195,7 +220,11 @@ export class TownLoop {
 
   private async lockstepRun(untilGameMs: number, stepGameMs: number, onStep?: (r: TickResult) => void): Promise<void> {
     const parts = { ...this.p, persistence: this.persistence, stopped: () => this.stopped, drained: () => this.queueDrained() };
-    this.pending.push(...(await stepInLockstep({ ...parts, takePending: () => this.pending.splice(0) }, untilGameMs, stepGameMs, onStep)));
+    const each = (r: TickResult) => {
+      this.setAside(r);
+      onStep?.(r);
+    };
+    this.pending.push(...(await stepInLockstep({ ...parts, takePending: () => this.pending.splice(0) }, untilGameMs, stepGameMs, each)));
   }
 
   /**
