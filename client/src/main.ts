@@ -319,7 +319,8 @@ function bindControls(hub: ConnectionHub, panels: Panels, { town, townReady }: G
     },
     panBy: (dx, dy) => {
       if (!townReady()) return;
-      if (town().followedId) town().follow(null);
+      // As with "⌂ town": the camera leaves whoever it followed, the inspector stays open on them.
+      town().letGo();
       town().view.panBy(dx, dy);
     },
     showWholeTown: view.showWholeTown,

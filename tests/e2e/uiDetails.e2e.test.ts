@@ -92,7 +92,7 @@ describe('the page’s small details', () => {
     expect(problems).toEqual([]);
   });
 
-  it('keeps the inspector open when "⌂ town" shows the whole town', async () => {
+  it('keeps the inspector open when "⌂ town" shows the whole town, and when the camera is panned or dragged away', async () => {
     const page = await open('/');
     await page.evaluate(() => window.__smalltown!.follow('isabella'));
     await expect.poll(() => page.locator('#panel').isVisible(), WAIT).toBe(true);
@@ -101,6 +101,30 @@ describe('the page’s small details', () => {
     await expect.poll(() => page.evaluate(() => window.__smalltown!.followed()), WAIT).toBeNull();
     await expect.poll(() => page.evaluate(() => window.__smalltown!.camera().mode), WAIT).toBe('free');
     // …and the inspector stays on Isabella.
+    expect(await page.locator('#panel').isVisible()).toBe(true);
+    expect(await page.evaluate(() => window.__smalltown!.inspected())).toBe('isabella');
+    // Panned away with the arrow keys, or dragged: the same.
+    await page.evaluate(() => window.__smalltown!.follow('isabella'));
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.camera().mode), WAIT).toBe('follow');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.followed()), WAIT).toBeNull();
+    expect(await page.evaluate(() => window.__smalltown!.inspected())).toBe('isabella');
+    await page.evaluate(() => window.__smalltown!.follow('isabella'));
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.camera().mode), WAIT).toBe('follow');
+    // A drag from a spot with nobody near it (a press on someone would pick them).
+    const agents = await page.evaluate(() => window.__smalltown!.agents());
+    const from = [
+      [300, 300],
+      [1000, 300],
+      [300, 600],
+      [1000, 600],
+      [640, 650],
+    ].find(([x, y]) => agents.every((g) => Math.hypot(g.x - x, g.y - y) > 80))!;
+    await page.mouse.move(from[0], from[1]);
+    await page.mouse.down();
+    await page.mouse.move(from[0] + 80, from[1] + 40, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => page.evaluate(() => window.__smalltown!.followed()), WAIT).toBeNull();
     expect(await page.locator('#panel').isVisible()).toBe(true);
     expect(await page.evaluate(() => window.__smalltown!.inspected())).toBe('isabella');
     // Its close button still closes it.

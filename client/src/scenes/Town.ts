@@ -79,7 +79,8 @@ export class Town extends Phaser.Scene {
       const d = this.drag;
       if (!d || !pointer.isDown) return;
       if (!d.moved && Math.abs(pointer.x - d.x) + Math.abs(pointer.y - d.y) <= CLICK_SLOP_PX) return;
-      if (!d.moved && this.followed) this.follow(null);
+      // A drag moves the camera off whoever it followed; the inspector stays on them.
+      if (!d.moved && this.followed) this.letGo();
       d.moved = true;
       this.view.panBy(d.lastX - pointer.x, d.lastY - pointer.y);
       d.lastX = pointer.x;
@@ -120,7 +121,7 @@ export class Town extends Phaser.Scene {
     this.host.onPick(this.followed);
   }
 
-  /** The camera stops following (it goes to the whole town); the inspector stays on whoever it shows. */
+  /** The camera stops following (to the whole town, or panned or dragged away); the inspector stays on whoever it shows. */
   letGo(): void {
     this.followed = null;
   }
