@@ -59,13 +59,35 @@ function groupRows(g: GroupResults): string[] {
   const commit = p.source === 'run' ? `${p.commit.slice(0, 8)}${p.dirty ? '+dirty' : ''}` : '—';
   const date = p.source === 'run' ? p.startedAt.slice(0, 10) : '—';
   const stale = g.stale ? (p.source === 'run' ? '**stale**' : '**stale, unverified**') : 'current';
-  return Object.entries(g.figures)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, f]) => {
-      const [target, met] = targetCells(key, f);
-      return `| \`${key}\` | ${valueCell(f)} | ${target} | ${unitOf(key)} | ${met} | ${stale} | ${commit} | ${date} |`;
-    });
+  const entries = Object.entries(g.figures).sort(([a], [b]) => a.localeCompare(b));
+  const family = (key: string) => key.slice(0, key.lastIndexOf('.'));
+  const members = new Map<string, Array<[string, Figure]>>();
+  for (const e of entries) members.set(family(e[0]), [...(members.get(family(e[0])) ?? []), e]);
+  // A family of FOLD_AT or more keys that differ only in their last part, none with a target and all in one unit, is one row.
+  const folds = (name: string) => {
+    const m = members.get(name) ?? [];
+    return m.length >= FOLD_AT && m.every(([k]) => !TARGETS[k] && unitOf(k) === unitOf(m[0]![0]));
+  };
+  const rows: string[] = [];
+  for (const [key, f] of entries) {
+    const name = family(key);
+    if (folds(name)) {
+      if (members.get(name)![0]![0] !== key) continue;
+      const values = members
+        .get(name)!
+        .map(([k, v]) => `${k.slice(name.length + 1)} ${valueCell(v)}`)
+        .join(' · ');
+      rows.push(`| \`${name}.*\` | ${values} |  | ${unitOf(key)} |  | ${stale} | ${commit} | ${date} |`);
+      continue;
+    }
+    const [target, met] = targetCells(key, f);
+    rows.push(`| \`${key}\` | ${valueCell(f)} | ${target} | ${unitOf(key)} | ${met} | ${stale} | ${commit} | ${date} |`);
+  }
+  return rows;
 }
+
+/** Keys that differ only in their last part are shown in one row from this many on. */
+const FOLD_AT = 5;
 
 function provenanceLine(g: GroupResults): string {
   const p = g.provenance;
