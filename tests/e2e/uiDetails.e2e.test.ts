@@ -111,15 +111,15 @@ describe('the page’s small details', () => {
     expect(await page.evaluate(() => window.__smalltown!.inspected())).toBe('isabella');
     await page.evaluate(() => window.__smalltown!.follow('isabella'));
     await expect.poll(() => page.evaluate(() => window.__smalltown!.camera().mode), WAIT).toBe('follow');
-    // A drag from a spot with nobody near it (a press on someone would pick them).
-    const agents = await page.evaluate(() => window.__smalltown!.agents());
-    const from = [
-      [300, 300],
-      [1000, 300],
-      [300, 600],
-      [1000, 600],
-      [640, 650],
-    ].find(([x, y]) => agents.every((g) => Math.hypot(g.x - x, g.y - y) > 80))!;
+    // A drag from the spot of the map farthest from anyone (a press on someone, or on someone walking in, would pick them).
+    const from = await page.evaluate(() => {
+      const agents = window.__smalltown!.agents();
+      const spots: Array<[number, number]> = [];
+      for (let x = 60; x < innerWidth; x += 60)
+        for (let y = 80; y < innerHeight - 60; y += 60) if (document.elementFromPoint(x, y)?.tagName === 'CANVAS') spots.push([x, y]);
+      const clearance = ([x, y]: [number, number]) => Math.min(...agents.map((g) => Math.hypot(g.x - x, g.y - y)));
+      return spots.reduce((best, spot) => (clearance(spot) > clearance(best) ? spot : best));
+    });
     await page.mouse.move(from[0], from[1]);
     await page.mouse.down();
     await page.mouse.move(from[0] + 80, from[1] + 40, { steps: 8 });
