@@ -62,7 +62,11 @@ function groupRows(g: GroupResults): string[] {
   const entries = Object.entries(g.figures).sort(([a], [b]) => a.localeCompare(b));
   const family = (key: string) => key.slice(0, key.lastIndexOf('.'));
   const members = new Map<string, Array<[string, Figure]>>();
-  for (const e of entries) members.set(family(e[0]), [...(members.get(family(e[0])) ?? []), e]);
+  for (const e of entries) {
+    const list = members.get(family(e[0]));
+    if (list) list.push(e);
+    else members.set(family(e[0]), [e]);
+  }
   // A family of FOLD_AT or more keys that differ only in their last part, none with a target and all in one unit, is one row.
   const folds = (name: string) => {
     const m = members.get(name) ?? [];

@@ -3,7 +3,7 @@
 // answers for that purpose. A day plan's hour blocks and actions are asked for in llmDecompose.ts.
 import { pronounsOf, report } from './grammar';
 import type { z } from 'zod';
-import type { JsonSchema, Purpose } from '../llm/types';
+import type { Purpose } from '../llm/types';
 import type { Memory } from '../store/types';
 import type { Persona } from '../world/persona';
 import { minuteOfWakingDay, parseClock, planMomentAt } from '../world/clockText';
@@ -34,7 +34,7 @@ import { planFromRoutine } from './offlinePlanning';
 import { mentions } from './voice';
 import * as P from './prompts';
 import { withLength, withNameOrNull } from './replyShape';
-import { Asker, jsonSchemaOf, type AskerOptions, type PurposeTally, type TokenBudgets } from './llmAsk';
+import { Asker, jsonSchemaOf, type AskerOptions, type PurposeTally } from './llmAsk';
 import { askActions, askHourBlocks, isClock, placeErrors, resolveAddress, toHourBlocks, type HourBlock } from './llmDecompose';
 
 export interface LlmMindOptions extends AskerOptions {
@@ -46,11 +46,6 @@ export class LlmMind implements Mind {
   readonly kind = 'llm' as const;
   readonly label: string;
   private readonly asker: Asker;
-  /** Per purpose: asks that fell back or whose valid reply could not be used. */
-  readonly fallbacks: Map<Purpose, number>;
-  /** Per purpose: asks, requests, valid at once, repaired, mended, longer, fell back. */
-  readonly tally: Map<Purpose, PurposeTally>;
-  readonly budgets: TokenBudgets;
   /** Day plans asked for, and how many of them went on to ask for their actions (decompose_actions). */
   readonly dayPlans = { asked: 0, decomposed: 0 };
   private readonly offline = new OfflineMind();
@@ -58,7 +53,16 @@ export class LlmMind implements Mind {
   constructor(options: LlmMindOptions) {
     this.label = options.label;
     this.asker = new Asker(options);
-    ({ fallbacks: this.fallbacks, tally: this.tally, budgets: this.budgets } = this.asker);
+  }
+
+  /** Per purpose: asks that fell back or whose valid reply could not be used. */
+  get fallbacks(): ReadonlyMap<Purpose, number> {
+    return this.asker.fallbacks;
+  }
+
+  /** Per purpose: asks, requests, valid at once, repaired, mended, longer, fell back. */
+  get tally(): ReadonlyMap<Purpose, PurposeTally> {
+    return this.asker.tally;
   }
 
   tallyOf(purpose: Purpose): PurposeTally {

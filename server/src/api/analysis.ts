@@ -8,7 +8,7 @@ import { loadOfflineEmbedder } from '../llm/OfflineEmbedder';
 import { parseIsoMinute, GAME_MS_PER_DAY } from '../protocol/time';
 import { buildReport, type Report } from '../analysis/report';
 import { readWorldFacts } from '../analysis/facts';
-import { relationshipGraph } from '../analysis/exports';
+import { ExportRequestError, relationshipGraph } from '../analysis/exports';
 import { agentDay, findConversations, openWorldForAnalysis, type OpenedWorld } from '../analysis/browse';
 import { clientPage } from './clientPages';
 import { diffusionBand, worldsOfSeedsRun } from '../analysis/band';
@@ -25,7 +25,7 @@ export class BadRequest extends Error {}
  */
 export function answerWorldError(error: unknown, res: Response, next: NextFunction): void {
   const message = hidePaths(error instanceof Error ? error.message : String(error));
-  if (error instanceof BadRequest) res.status(400).json({ error: message });
+  if (error instanceof BadRequest || error instanceof ExportRequestError) res.status(400).json({ error: message });
   else if (error instanceof WorldFileError || /no such world file|is not a world name/.test(message)) res.status(404).json({ error: message });
   else next(error);
 }

@@ -2,20 +2,16 @@
 // streamed from a read-only connection (constant memory; see analysis/exports.ts). Open to spectators.
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Config } from '../config';
-import { eventKindsOf, ExportRequestError, exportFile, exportKindOf, writeExport } from '../analysis/exports';
-import { answerWorldError, BadRequest, stringParam, timeParam, withWorld } from './analysis';
+import { eventKindsOf, exportFile, exportKindOf, writeExport } from '../analysis/exports';
+import { answerWorldError, stringParam, timeParam, withWorld } from './analysis';
 
 export function mountExportApi(app: express.Router, config: Config): void {
   const api = express.Router();
   api.get('/:what', (req: Request<{ what: string }>, res, next) => {
     withWorld(req, config, async (w) => {
-      let what, kinds;
-      try {
-        what = exportKindOf(req.params.what);
-        kinds = eventKindsOf(stringParam(req, 'kinds'));
-      } catch (error) {
-        throw error instanceof ExportRequestError ? new BadRequest(error.message) : error;
-      }
+      // An unknown export or event kind throws ExportRequestError: a 400 naming it (answerWorldError).
+      const what = exportKindOf(req.params.what);
+      const kinds = eventKindsOf(stringParam(req, 'kinds'));
       const o = {
         fromGameMs: timeParam(req, 'from'),
         toGameMs: timeParam(req, 'to'),
