@@ -28,7 +28,7 @@ type PageWindow = Window & { __smalltown?: Smalltown };
 type Page = import('playwright-core').Page;
 
 /** Opens the town's page and shows the whole town, held still (free camera), with every agent in view. */
-async function openWholeTown(page: Page, url: string, agents = AGENTS): Promise<void> {
+export async function openWholeTown(page: Page, url: string, agents = AGENTS): Promise<void> {
   // Functions this file hands the page are compiled by tsx, which names them with a helper the page lacks.
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
   await page.goto(url, { timeout: 600_000, waitUntil: 'commit' });
@@ -340,7 +340,7 @@ export async function benchBigTownPage(url: string, agents: number): Promise<Rec
   }
 }
 
-async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> {
+export async function measureFrames(page: Page, ms = MEASURE_MS): Promise<{ fps: number; p99: number }> {
   const deltas = await page.evaluate(
     (ms) =>
       new Promise<number[]>((resolve) => {
@@ -355,7 +355,7 @@ async function measureFrames(page: Page): Promise<{ fps: number; p99: number }> 
         };
         requestAnimationFrame(frame);
       }),
-    MEASURE_MS,
+    ms,
   );
   const total = deltas.reduce((a, b) => a + b, 0);
   return { fps: (1000 * deltas.length) / total, p99: percentile(deltas.slice(1), 99) };

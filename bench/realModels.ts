@@ -141,69 +141,103 @@ async function openSmolTown(agents: number, sequences: number): Promise<{ town: 
   return { town, fallbacks: () => fallbacks };
 }
 
+/**
+ * `agents` residents on SmolLM2 in lockstep from 06:00 (game time moves only as cognition allows) for a budget of wall time,
+ * stopped where it has got to when the budget is spent (mid-morning, if that is where: the first game minute waits for
+ * every morning plan). What it reached, the asks and tokens it spent, and how busy it kept the model's sequences.
+ */
 export async function benchTownReal(settings: Settings): Promise<Record<string, number>> {
   const { town, fallbacks } = await openSmolTown(Number(settings.agents), Number(settings.sequences));
   const start = town.gameMs;
   const budgetMs = Number(settings.wallMinutes) * 60_000;
   const t0 = performance.now();
-  // Lockstep one game minute at a time until the wall budget is spent: game time moves only as cognition allows.
-  while (performance.now() - t0 < budgetMs) await town.loop.runLockstep(town.gameMs + 60_000, 30_000);
+  const run = town.loop.runLockstep(start + 24 * 3_600_000, 30_000);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([run, new Promise((r) => (timer = setTimeout(r, budgetMs)))]);
+  clearTimeout(timer);
   const wallS = (performance.now() - t0) / 1000;
   const hours = (town.gameMs - start) / 3_600_000;
   const n = town.sim.agents().length;
   const calls = town.db.summariseCalls();
   const busyMs = (town.db.db.prepare('SELECT coalesce(sum(latency_ms), 0) FROM llm_calls WHERE cached = 0').pluck().get() as number) ?? 0;
+  // Residents whose day-plan ask the model has answered (a quick plan from the routine meanwhile is not counted).
+  const planned = town.db.db.prepare("SELECT count(DISTINCT agent_id) FROM llm_calls WHERE purpose = 'plan' AND outcome = 'ok'").pluck().get() as number;
   const { LlmMind } = await import('../server/src/agent/LlmMind');
   const mind = town.mind as InstanceType<typeof LlmMind>;
   const asks = [...mind.tally.values()].reduce((s, t) => s + t.asks, 0);
   const out: Record<string, number> = {
     'llm.real.town.agents': n,
+    'llm.real.town.wall_s': wallS,
     'llm.real.town.game_hours': hours,
-    'llm.real.town.wall_s_per_game_hour': hours > 0 ? wallS / hours : wallS,
+    'llm.real.town.agents_planned': planned,
+    'llm.real.town.calls': calls.calls,
+    'llm.real.town.wall_s_per_game_hour': hours > 0 ? wallS / hours : -1,
     'llm.real.game_days_per_hour.smollm2': hours / 24 / (wallS / 3600),
-    'llm.real.town.calls_per_agent_hour': calls.calls / n / Math.max(hours, 1e-9),
-    'llm.real.town.tokens_per_agent_hour': (calls.promptTokens + calls.completionTokens) / n / Math.max(hours, 1e-9),
+    'llm.real.town.calls_per_agent_hour': hours > 0 ? calls.calls / n / hours : -1,
+    'llm.real.town.tokens_per_agent_hour': hours > 0 ? (calls.promptTokens + calls.completionTokens) / n / hours : -1,
     'llm.real.town.fallback_share': fallbacks() / Math.max(1, asks),
     'cognition.efficiency.real_smollm2': busyMs / Number(settings.sequences) / 1000 / wallS,
   };
-  await town.close();
+  await town.close(5_000);
+  await run.catch(() => {});
   return out;
 }
 
 /**
- * The served town (what `npm start` runs, as a process) with one spectator, on the offline mind and on SmolLM2 in
- * process: the patches a second the spectator decodes and the longest gap between two, over a window while the
- * model is generating. Inference on llama.cpp's threads must leave the tick and its patches as they are.
+ * The served town (what `npm start` runs, as a process) with one spectator and the page open in Chromium, on the offline
+ * mind and on SmolLM2 in process: over a window while the model is generating, the patches a second the spectator
+ * decodes and the longest gap between two, and the page's frames a second (the whole town in view) and its p99 frame.
+ * Inference on llama.cpp's threads must leave the tick, its patches and the page as they are.
  */
 export async function benchServedReal(settings: Settings): Promise<Record<string, number>> {
   const { startServerProcess } = await import('./bigTown');
   const { joinSpectators } = await import('./load');
+  const { openWholeTown, measureFrames } = await import('./client');
+  const { launchBrowser } = await import('../tests/e2e/browser');
+  const { build } = await import('vite');
+  await build({ configFile: 'client/vite.config.ts', logLevel: 'error' });
   const out: Record<string, number> = {};
   const town = { mapFile: 'maps/town.tmj', personasDir: 'personas' };
+  const windowMs = Number(settings.servedWindowS) * 1000;
   for (const [name, env] of [
     ['offline', { EMBEDDER_FILE: 'none' }],
     ['smollm2', { LLM_MODEL_FILE: modelFile('smollm2'), EMBEDDER_FILE: 'none' }],
   ] as const) {
     const server = await startServerProcess(town, { CLOCK_POLICY: 'run', CLOCK_RATE: '60', ...env });
+    const browser = await launchBrowser();
     try {
+      // The window opens once the town runs: while it starts (seeding its residents' memories, rated by the model) the clock is held.
+      const t0 = performance.now();
+      while (((await (await fetch(`${server.url}/healthz`)).json()) as { holds: string[] }).holds.includes('starting')) {
+        if (performance.now() - t0 > 600_000) throw new Error(`the ${name} town was still starting after 10 minutes`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      out[`llm.real.served.starting_s.${name}`] = (performance.now() - t0) / 1000;
+      const page = await browser.context.newPage();
+      await openWholeTown(page, server.url, 10);
       const [spectator] = await joinSpectators(server.url, 1);
       await new Promise((r) => setTimeout(r, 3000));
       const start = performance.now();
       Object.assign(spectator!, { patches: 0, lastAt: start, maxGapMs: 0 });
       let busySamples = 0;
       let samples = 0;
-      while (performance.now() - start < Number(settings.servedWindowS) * 1000) {
+      const frames = measureFrames(page, windowMs);
+      while (performance.now() - start < windowMs) {
         await new Promise((r) => setTimeout(r, 500));
         const h = (await (await fetch(`${server.url}/healthz`)).json()) as { llmModel?: { running: number } };
         samples++;
         if ((h.llmModel?.running ?? 0) > 0) busySamples++;
       }
       const elapsedS = (performance.now() - start) / 1000;
+      const { fps, p99 } = await frames;
       out[`llm.real.served.patches_per_s.${name}`] = spectator!.patches / elapsedS;
       out[`llm.real.served.patch_gap_max_ms.${name}`] = spectator!.maxGapMs;
+      out[`llm.real.served.fps.${name}`] = fps;
+      out[`llm.real.served.frame_p99_ms.${name}`] = p99;
       if (name !== 'offline') out[`llm.real.served.model_busy_share.${name}`] = busySamples / Math.max(1, samples);
       await spectator!.room.leave();
     } finally {
+      await browser.close();
       await server.close();
     }
   }
