@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonas, type Persona } from '../../server/src/world/persona';
 import { OfflineMind, planFromRoutine } from '../../server/src/agent/offlineMind';
+import { restateDay } from '../../server/src/agent/offlinePlanning';
 import type { ConversationLine, MindContext } from '../../server/src/agent/mind';
 import type { Memory } from '../../server/src/store/types';
 import { asAgentId } from '../../server/src/world/types';
@@ -184,6 +185,38 @@ describe('the social decision model', () => {
     expect(stale.decisions[0].inputs).toMatchObject({ timesDiscussed: 2, hoursSinceHeard: 24 });
     expect(rehearsed.decisions[0].inputs).toMatchObject({ timesDiscussed: 0, hoursSinceHeard: 1, rehearsed: true });
     expect(fresh.decisions[0].inputs).toMatchObject({ rehearsed: false });
+  });
+
+  it('news of a day said as "tomorrow" is told the next day as "today", by its date after, and not once it is over', async () => {
+    const SALE = 'Omar Haddad is holding a spring sale at the Corner Shop tomorrow at 10am, and all are welcome.';
+    const heard = Date.UTC(2026, 1, 12, 18, 0);
+    const toldAt = async (gameMs: number) => {
+      const facts: string[] = [];
+      for (const seed of SEEDS.slice(0, 40)) {
+        const out = await mind.converseTurn(ctx({ ...claire, relationships: acquainted }, seed, gameMs, []), {
+          partner: isabella,
+          relationship: acquainted.isabella,
+          memories: [],
+          news: [memory(1, SALE, { createdGameMs: heard })],
+          history: greetings,
+          turn: 2,
+          maxTurns: 8,
+        });
+        for (const a of out.acts ?? []) if (a.kind === 'tell') facts.push(a.fact);
+      }
+      return new Set(facts);
+    };
+    expect([...(await toldAt(Date.UTC(2026, 1, 12, 20, 0)))]).toEqual([SALE]);
+    expect([...(await toldAt(Date.UTC(2026, 1, 13, 8, 0)))]).toEqual([SALE.replace('tomorrow', 'today')]);
+    expect([...(await toldAt(Date.UTC(2026, 1, 13, 11, 0)))]).toEqual([]);
+    expect(restateDay(SALE, heard, Date.UTC(2026, 1, 11, 9, 0))).toBe(SALE.replace('tomorrow', 'on February 13'));
+    expect(restateDay('Tomorrow we hold a quiz at the pub at 8pm.', heard, Date.UTC(2026, 1, 13, 9, 0))).toBe('Today we hold a quiz at the pub at 8pm.');
+    expect(restateDay('a dinner at Hobbs Cafe the day after tomorrow at 7pm', heard, Date.UTC(2026, 1, 13, 9, 0))).toBe(
+      'a dinner at Hobbs Cafe tomorrow at 7pm',
+    );
+    // Dates and weekdays are the same whenever they are said.
+    for (const said of ['a party at Hobbs Cafe on February 14 at 5pm', 'a picnic at Johnson Park on Sunday at 11am'])
+      expect(restateDay(said, heard, Date.UTC(2026, 1, 13, 9, 0))).toBe(said);
   });
 
   it('an agent with a conflicting plan (work at the time) declines more often than when it is free', async () => {

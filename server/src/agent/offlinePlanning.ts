@@ -117,6 +117,31 @@ function dayOf(ref: DayRef, heardGameMs: number): number {
   return heard + ref.daysAhead;
 }
 
+/** A day said relative to when it is said ("tomorrow", "today", "tonight", "this evening", "the day after tomorrow"), days ahead. */
+const RELATIVE_DAYS: Array<[RegExp, number]> = [
+  [/\bthe day after tomorrow\b/i, 2],
+  [/\btomorrow\b/i, 1],
+  [/\b(today|tonight|this (morning|afternoon|evening))\b/i, 0],
+];
+
+/**
+ * News as it is to be said at `nowGameMs`, when it was heard at `heardGameMs`: a day said relative to the hearing
+ * ("tomorrow", heard yesterday) is said relative to now ("today"), or by its date when it is neither today nor
+ * tomorrow. Dates and weekdays stay as they were said; so does a day still right.
+ */
+export function restateDay(sentence: string, heardGameMs: number, nowGameMs: number): string {
+  for (const [form, daysAhead] of RELATIVE_DAYS) {
+    const m = form.exec(sentence);
+    if (!m) continue;
+    const ahead = dayIndex(heardGameMs) + daysAhead - dayIndex(nowGameMs);
+    if (ahead === daysAhead) return sentence;
+    const said = ahead === 0 ? 'today' : ahead === 1 ? 'tomorrow' : `on ${dateLabel(dayIndex(heardGameMs) + daysAhead)}`;
+    const word = m.index === 0 ? said[0].toUpperCase() + said.slice(1) : said;
+    return sentence.slice(0, m.index) + word + sentence.slice(m.index + m[0].length);
+  }
+  return sentence;
+}
+
 /** The game time a gathering begins. */
 export function gatheringStartMs(g: Pick<Gathering, 'day' | 'minuteOfDay'>): number {
   return g.day * GAME_MS_PER_DAY + g.minuteOfDay * 60_000;

@@ -22,7 +22,18 @@ import type {
 } from './mind';
 import { addressing, firstName, firstPerson, isAbout, mentions, ownVoice, thirdPerson } from './voice';
 import { afterThat, pronounsOf, townCast, type Cast } from './grammar';
-import { dateLabel, gatheringAction, gatheringIn, gatheringStartMs, isPersonNamed, newsSentence, obligationAt, sectorOf, spokenTime } from './offlinePlanning';
+import {
+  dateLabel,
+  gatheringAction,
+  gatheringIn,
+  gatheringStartMs,
+  isPersonNamed,
+  newsSentence,
+  obligationAt,
+  restateDay,
+  sectorOf,
+  spokenTime,
+} from './offlinePlanning';
 import { readMeaning } from './meaning';
 import { GAME_MS_PER_DAY } from '../protocol/time';
 import {
@@ -179,10 +190,11 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
   // words are one thing to tell, not two draws at it.
   const weighed: Array<{ sentence: string; gathering: string | null }> = [];
   for (const memory of input.news) {
-    const sentence = newsSentence(memory);
+    // Said as it is now: "tomorrow", heard yesterday, is "today".
+    const sentence = restateDay(newsSentence(memory), memory.createdGameMs, ctx.gameMs);
     if (memory.triple?.predicate === 'said' && memory.triple.subject === input.partner.name) continue;
     if (isAbout(sentence, input.partner.name) || toldFacts.some((f) => f === sentence || similar(f, sentence))) continue;
-    const same = gatheringKey(gatheringIn(sentence, memory.createdGameMs, ctx.map));
+    const same = gatheringKey(gatheringIn(sentence, ctx.gameMs, ctx.map));
     if (weighed.some((w) => (same !== null && w.gathering === same) || similar(w.sentence, sentence))) continue;
     weighed.push({ sentence, gathering: same });
     const told = addressing(firstPerson(sentence, me.name, others), input.partner.name, others);
@@ -191,7 +203,7 @@ function nextNews(ctx: MindContext, input: TurnInput, others: Cast, rng: Rng): S
     // What the memory means (meaning.ts), read once: a gathering (and whether the speaker hosts it), a secret, an open call.
     const meaning = readMeaning(sentence);
     const heard = memory.triple?.predicate === 'said' || memory.kind === 'chat';
-    const gathering = gatheringIn(sentence, memory.createdGameMs, ctx.map);
+    const gathering = gatheringIn(sentence, ctx.gameMs, ctx.map);
     // A gathering that is over (or told in the past tense) is not told as coming: the eligibility decision is logged, with p 0.
     if (gathering && (gathering.past || gatheringStartMs(gathering) <= ctx.gameMs)) {
       const inputs = { over: true, startsGameMs: gatheringStartMs(gathering) };
