@@ -6,7 +6,8 @@
 // open and edit them in Tiled, and no new convention is needed. Each connected patch of one game object
 // becomes an `objects` rectangle (split into row runs if its bounding box would leave its arena).
 // Only what agents can use is kept: tiles walkable from the town's main street network, objects with a
-// walkable tile on or beside them; everything dropped is counted for the report.
+// walkable tile on or beside them; everything dropped is counted for the report. The staff's side of a counter or
+// a bar ("behind the cafe counter") is marked `staff`: only those who work there use it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -15,6 +16,9 @@ import type { ReferenceMaze } from './reference';
 
 /** The tallest (or widest) tileset image kept as one texture; taller ones are cut, for browsers whose WebGL textures stop at 8192 px. */
 export const MAX_TEXTURE_PX = 4096;
+
+/** The reference's names for the staff's side of a counter or a bar ("behind the cafe counter"): objects marked `staff`. */
+const STAFF_OBJECT = /^behind the /i;
 
 /** The reference's layers that hold block ids, not art: the maze replaces them. */
 const BLOCK_LAYER = /(blocks|registry)$|^collisions?$/i;
@@ -446,7 +450,9 @@ function tmjOf(
   });
   const collision = Array.from(blocked, (b) => (b ? 1 : 0));
   const places = arenas.flatMap((a) => a.rects.map((r) => obj(a.address, r.x * size, r.y * size, r.w * size, r.h * size)));
-  const objectList = objects.map((o) => obj(o.name, o.rect.x * size, o.rect.y * size, o.rect.w * size, o.rect.h * size));
+  // The reference names the staff's side of a counter or bar "behind the …": such an object is for staff (maps/README.md).
+  const staff = (name: string) => (STAFF_OBJECT.test(name) ? { properties: [{ name: 'staff', type: 'bool', value: true }] } : {});
+  const objectList = objects.map((o) => obj(o.name, o.rect.x * size, o.rect.y * size, o.rect.w * size, o.rect.h * size, staff(o.name)));
   const spawnList = spawns.map((s) => obj(s.name, s.x * size + size / 2, s.y * size + size / 2, 0, 0, { point: true }));
   let layerId = 1;
   const withIds = (list: TiledLayer[]): TiledLayer[] => list.map((l) => ({ ...l, id: layerId++, ...(l.layers ? { layers: withIds(l.layers) } : {}) }));

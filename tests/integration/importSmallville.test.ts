@@ -12,6 +12,7 @@ import { loadTownMap } from '../../server/src/world/map';
 import { loadPersonaFolder } from '../../server/src/world/persona';
 import { startTestTown, tempDir, waitFor } from '../helpers';
 import { planOfKept } from '../../server/src/protocol/plan';
+import { planFromRoutine } from '../../server/src/agent/offlinePlanning';
 
 const CHECKOUT = 'tests/fixtures/smallville';
 
@@ -71,6 +72,34 @@ describe("importing the reference's town", () => {
       path.resolve(CHECKOUT, 'environment/frontend_server/static_dirs/assets/the_ville/visuals/map_assets/hamlet/tiles.png'),
     );
     expect(tmj.tilesets[1].image).toBe('tilesets/tall-rows-0-127.png');
+  });
+
+  it('marks the staff side of a counter for staff: its baker stands behind it, the customers sit at the tables', () => {
+    const map = loadTownMap(result.mapFile);
+    const staffObjects = [...map.objectsByAddress.values()].filter((o) => o.staff).map((o) => o.address);
+    expect(staffObjects).toEqual(['Hamlet Bakery: bakery: behind the bakery counter']);
+    const { personas } = loadPersonaFolder(result.personasDir, map);
+    const at = (id: string) => {
+      const used = new Set<string>();
+      for (let day = 0; day < 30; day++)
+        for (const a of planFromRoutine(
+          personas.find((p) => p.id === id)!,
+          map,
+          1,
+          20_000 + day,
+        ).actions)
+          if (a.address.startsWith('Hamlet Bakery: bakery')) used.add(a.address);
+      return used;
+    };
+    for (const customer of ['dov-reyes', 'cleo-marsh']) {
+      const used = at(customer);
+      expect(used.size, customer).toBeGreaterThan(1);
+      expect(
+        [...used].filter((a) => staffObjects.includes(a)),
+        customer,
+      ).toEqual([]);
+    }
+    expect(at('ada-quill').has(staffObjects[0])).toBe(true);
   });
 
   it('writes the residents as personas whose places exist, with times, work, memories and relationships', () => {

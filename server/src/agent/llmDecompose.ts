@@ -3,6 +3,7 @@
 // town and the day (replyShape.ts); what a reply leaves or gets wrong is filled from the routine plan.
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
+import { usableBy } from '../world/places';
 import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
 import { findActionIndex } from '../protocol/plan';
 import { formatClock } from '../protocol/time';
@@ -64,7 +65,15 @@ export async function askActions(asker: Asker, ctx: MindContext, blocks: HourBlo
   // and a part that fails is filled from the routine plan alone.
   const parts = await Promise.all(
     partsOfDay(blocks, waking.wakeMinute, waking.sleepMinute).map(async ({ blocks: part, from, to }) => {
-      const objectsByPlace = Object.fromEntries(part.map((b) => [b.place, ctx.map.arenasByAddress.get(b.place)!.objects.map((o) => o.name)]));
+      const objectsByPlace = Object.fromEntries(
+        part.map((b) => [
+          b.place,
+          ctx.map.arenasByAddress
+            .get(b.place)!
+            .objects.filter((o) => usableBy(o, p))
+            .map((o) => o.name),
+        ]),
+      );
       const spots = part.flatMap((b) => [b.place, ...objectsByPlace[b.place].map((o) => `${b.place}: ${o}`)]);
       // Actions start on the five minutes of this part, at its blocks' places or their objects.
       const partFrom = minuteOfWakingDay(parseClock(from.padStart(5, '0')), waking.wakeMinute);

@@ -7,7 +7,7 @@ import { pronounsOf } from './grammar';
 import type { Memory } from '../store/types';
 import type { GameObjectNode, TownMap } from '../world/types';
 import type { Persona } from '../world/persona';
-import { resolvePlaceRef } from '../world/places';
+import { resolvePlaceRef, usableBy } from '../world/places';
 import { minuteOfWakingDay, parseClock, wakingDay } from '../world/clockText';
 import { Rng } from '../sim/rng';
 import { dayIndex, formatClock, GAME_MS_PER_DAY } from '../protocol/time';
@@ -339,7 +339,9 @@ function addBlockActions(
   if ('error' in resolved) throw new Error(`${persona.file}: routine place '${block.ref}': ${resolved.error}`);
   const { arena, object } = resolved;
   const atWork = persona.workplace === arena.address;
-  const objects: Array<GameObjectNode | null> = object ? [object] : arena.objects.length ? rng.shuffle(arena.objects) : [null];
+  // Objects it may use there: not the staff's side of a counter where it does not work (an object its routine names, it uses).
+  const usable = arena.objects.filter((o) => usableBy(o, persona));
+  const objects: Array<GameObjectNode | null> = object ? [object] : usable.length ? rng.shuffle(usable) : [null];
   const tasks = block.tasks?.length ? rng.shuffle(block.tasks) : null;
   const end = block.startMinute + block.durationMinutes;
   let t = block.startMinute;
@@ -353,12 +355,12 @@ function addBlockActions(
     if (k === 0) {
       description = block.activity;
       // An activity that names an object ("practising the piano") is done at it, or in the arena when it lacks one.
-      const found = object ? undefined : objectForTask(description, arena.objects);
+      const found = object ? undefined : objectForTask(description, usable);
       if (found !== undefined) obj = found;
     } else if (tasks) {
       description = tasks[(k - 1) % tasks.length];
       // A task done at an object it names ("planting tulips by the fountain"), or in the arena when it names one the arena lacks.
-      const found = objectForTask(description, arena.objects);
+      const found = objectForTask(description, usable);
       if (found !== undefined) obj = found;
     } else if (obj) description = (OBJECT_VERBS[baseName(obj.name)] ?? [block.activity, block.activity])[atWork ? 0 : 1];
     else description = block.activity;

@@ -26,6 +26,8 @@ export interface GameObjectNode {
   rect: TileRect;
   /** A walkable tile from which an agent uses the object (inside its arena). */
   standTile: Tile;
+  /** For staff only (Tiled bool property `staff`): used by those who work in its sector, e.g. "behind the cafe counter". */
+  staff?: true;
 }
 
 export interface ArenaNode {

@@ -6,6 +6,7 @@
 import type { ArenaNode, GameObjectNode, SpawnPoint, Tile, TileRect } from './types';
 import { describeBlockers, type Collision } from './mapCollision';
 import { TiledObject, type Fail, type FlatLayer } from './tiled';
+import { boolProperty } from '../protocol/mapLayers';
 
 export interface Grid {
   w: number;
@@ -260,6 +261,7 @@ export function buildObjects(
       );
     }
     const node: GameObjectNode = { address: `${arena.address}: ${unique}`, name: unique, sector: arena.sector, arena: arena.name, rect, standTile: stand ?? c };
+    if (boolProperty(o, 'staff')) node.staff = true;
     arena.objects.push(node);
     objectsByAddress.set(node.address, node);
   }

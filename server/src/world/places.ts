@@ -9,6 +9,14 @@ export interface PlaceOwner {
   workplace: string | null;
 }
 
+/**
+ * Whether the owner may use the object: any object, but one for staff (the map's `staff` property: the staff side of a counter
+ * or a bar) only by those who work in its sector. A customer sits at the cafe's tables, not behind its counter.
+ */
+export function usableBy(object: GameObjectNode, owner: PlaceOwner): boolean {
+  return !object.staff || (owner.workplace !== null && owner.workplace.split(': ')[0] === object.sector);
+}
+
 export type ResolvedPlace = { arena: ArenaNode; object: GameObjectNode | null } | { error: string };
 
 export function resolvePlaceRef(ref: string, owner: PlaceOwner, map: TownMap): ResolvedPlace {

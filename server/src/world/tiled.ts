@@ -20,6 +20,7 @@ export const TiledObject = z.object({
   polyline: z.array(z.unknown()).optional(),
   text: z.unknown().optional(),
   gid: z.number().optional(),
+  properties: z.array(Property).optional(),
 });
 export type TiledObject = z.infer<typeof TiledObject>;
 
