@@ -6,6 +6,7 @@
 // object each (a canvas each) took minutes to make and most of every frame.
 import type Phaser from 'phaser';
 import type { PlaceTree, TileRect } from '@protocol/places';
+import { BoxGrid } from './boxGrid';
 import { LabelAtlas } from './labelAtlas';
 
 /** Arena names show from this zoom on (a room is then wide enough on screen for its name). */
@@ -26,8 +27,6 @@ const GRID_PX = 128;
 /** Measuring names ahead: at most this long at a time, and at least once in this long even when the page is never idle. */
 const IDLE_SLICE_MS = 4;
 const IDLE_WAIT_MS = 250;
-/** Rows of grid cells at most, for a cell's key (column × span + row): more than any map has at any zoom. */
-const GRID_KEY_SPAN = 1 << 20;
 
 export interface PlaceLabel {
   text: string;
@@ -167,14 +166,7 @@ export class PlaceLabels {
     this.laidOutZoom = zoom;
     this.laidOutMs = performance.now();
     // Overlap is the same wherever the camera is: screen boxes are world positions times the zoom.
-    // Boxes by grid cell; a cell's key is a number (a string each was most of a relayout in a big town).
-    const taken = new Map<number, Array<[number, number, number, number]>>();
-    const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {
-      const out: number[] = [];
-      for (let i = Math.floor(x0 / GRID_PX); i <= Math.floor(x1 / GRID_PX); i++)
-        for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(i * GRID_KEY_SPAN + j);
-      return out;
-    };
+    const taken = new BoxGrid(GRID_PX);
     for (const l of this.labels) {
       if (l.kind === 'arena' && zoom < ARENA_LABEL_ZOOM) {
         l.shown = false;
@@ -185,16 +177,8 @@ export class PlaceLabels {
       const h = l.height + LABEL_GAP_PX;
       const x0 = l.x * zoom - w / 2;
       const y0 = l.y * zoom - h;
-      const box: [number, number, number, number] = [x0, y0, x0 + w, y0 + h];
-      const cells = cellsOf(...box);
-      const clash = cells.some((c) => taken.get(c)?.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3]));
-      l.shown = !clash;
-      if (clash) continue;
-      for (const c of cells) {
-        const boxes = taken.get(c);
-        if (boxes) boxes.push(box);
-        else taken.set(c, [box]);
-      }
+      l.shown = !taken.hits(x0, y0, x0 + w, y0 + h);
+      if (l.shown) taken.place(x0, y0, x0 + w, y0 + h);
     }
   }
 }
