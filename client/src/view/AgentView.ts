@@ -192,6 +192,8 @@ export class AgentView {
       return true;
     }
     this.showParts();
+    // Placed even when only its dot is drawn: the camera follows the sprite (a followed agent, zoomed far out).
+    this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
     if (frame.sprites) this.drawSprite(state, y, moving);
     else this.hideSprite();
 
@@ -250,7 +252,6 @@ export class AgentView {
 
   private drawSprite(state: AgentState, tileY: number, moving: boolean): void {
     this.sprite.setVisible(true);
-    this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
     const depth = 10 + tileY / 1000;
     if (this.sprite.depth !== depth) this.sprite.setDepth(depth);
     if (moving !== this.walking || (moving && this.sprite.anims.currentAnim?.key !== `${this.textureKey}-walk-${this.direction}`)) {
