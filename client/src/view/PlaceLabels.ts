@@ -1,6 +1,8 @@
 // Place names on the map, from the place tree: sector names above their buildings at every zoom, and
 // arena names (rooms) inside them once zoomed in. Drawn at a constant size on screen, whatever the zoom.
-// Where names would overlap on screen (a big town zoomed out), the larger places keep theirs.
+// Where names would overlap on screen (a big town zoomed out), the larger places keep theirs. Zoomed out,
+// agents' emoji and bubbles yield to the names drawn, except the followed agent's: a name under those is
+// not drawn while it is covered (markLayout.ts).
 // A name is made (an image of a shared label atlas, labelAtlas.ts) the first time it is drawn, and only
 // names in the camera's view are drawn: the generated town of 10,000 has 19,000 places, and a text
 // object each (a canvas each) took minutes to make and most of every frame.
@@ -39,6 +41,10 @@ export interface PlaceLabel {
   height: number;
   /** Whether the name shows at this zoom (room names only when zoomed in, none over another); drawn only when in view too. */
   shown: boolean;
+  /** Whether it shows and reaches into the camera's view: drawn, unless `covered`. */
+  inView: boolean;
+  /** Covered by the followed agent's emoji or speech bubble (markLayout.ts): not drawn while it is. */
+  covered: boolean;
   /** The name's image, made the first time it is drawn. */
   object: Phaser.GameObjects.Image | null;
   /** Tiles covered by the place: bigger places keep their names when names would overlap. */
@@ -55,6 +61,10 @@ export class PlaceLabels {
   /** The zoom which names show was last worked out for, and when. */
   private laidOutZoom = -1;
   private laidOutMs = 0;
+  /** The names shown in the camera's view (drawn unless covered), and a count bumped whenever that set changes. */
+  readonly inView: PlaceLabel[] = [];
+  inViewVersion = 0;
+  private covered: PlaceLabel[] = [];
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -70,6 +80,8 @@ export class PlaceLabels {
       width: -1,
       height: kind === 'sector' ? SECTOR_STYLE.rowPx : ARENA_STYLE.rowPx,
       shown: true,
+      inView: false,
+      covered: false,
       object: null,
       areaTiles,
     });
@@ -143,12 +155,31 @@ export class PlaceLabels {
     const right = view.x + view.width + margin;
     const top = view.y - margin;
     const bottom = view.y + view.height + margin;
+    this.inView.length = 0;
     for (const l of this.labels) {
       // The foot's middle is at (x, y); its size on screen is the text's.
       const halfWidth = l.width / zoom / 2;
       const inView = l.shown && l.x + halfWidth > left && l.x - halfWidth < right && l.y > top && l.y - l.height / zoom < bottom;
       if (inView && !l.object) l.object = this.make(l, zoom);
-      l.object?.setVisible(inView);
+      l.object?.setVisible(inView && !l.covered);
+      if (inView) this.inView.push(l);
+      if (inView !== l.inView) {
+        l.inView = inView;
+        this.inViewVersion++;
+      }
+    }
+  }
+
+  /** The names covered by the followed agent's emoji or bubble from now on (none: []); they are not drawn while they are. */
+  cover(names: readonly PlaceLabel[]): void {
+    for (const l of this.covered) {
+      l.covered = false;
+      l.object?.setVisible(l.inView);
+    }
+    this.covered = [...names];
+    for (const l of names) {
+      l.covered = true;
+      l.object?.setVisible(false);
     }
   }
 
