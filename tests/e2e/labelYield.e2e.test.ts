@@ -173,7 +173,8 @@ describe('emoji and bubbles in a generated town at breakfast, zoomed out', () =>
     }
     expect(checked, 'a followed agent was seen speaking, close up and zoomed out').toBe(true);
     expect(problems).toEqual([]);
-  });
+    // Each try waits up to 10 s for its speaker's next line, twice.
+  }, 180_000);
 });
 
 /** The followed agent `id` while it speaks (within 10 s), with what the page draws then; null if it did not speak. */
