@@ -58,8 +58,8 @@ declare global {
       };
       /** Agents' names drawn on the map, with their box on the page. */
       nameLabels(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
-      /** Everything drawn for agents (sprites, names, emoji, speech bubbles): each box on the page. */
-      agentBoxes(): Array<{ id: string; left: number; top: number; width: number; height: number }>;
+      /** Everything drawn for agents (sprites, names, emoji, speech bubbles): each box on the page, and which part it is. */
+      agentBoxes(): Array<{ id: string; part: 'sprite' | 'name' | 'emoji' | 'bubble'; left: number; top: number; width: number; height: number }>;
       /** Place names: `visible`, shown at this zoom (not hidden by a bigger place's name); `drawn`, also in the camera's view. */
       placeLabels(): Array<{ text: string; kind: string; visible: boolean; drawn: boolean; left: number; top: number; width: number; height: number }>;
       follow(id: string | null): void;
@@ -417,7 +417,7 @@ function installTestHooks(hub: ConnectionHub, { inspector, replayBar }: Panels, 
     },
     agentBoxes() {
       const cam = town().cameras.main;
-      return [...town().agents.values()].flatMap((v) => v.drawnBoxes.map((b) => ({ id: v.id, ...onPage(cam, b) })));
+      return [...town().agents.values()].flatMap((v) => v.drawnBoxes.map((b) => ({ id: v.id, part: b.part, ...onPage(cam, b) })));
     },
     follow: (id) => town().follow(id),
     inspected: () => inspector.shown,

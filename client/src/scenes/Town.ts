@@ -138,6 +138,7 @@ export class Town extends Phaser.Scene {
     this.backdrop.update(this.cameras.main);
     this.view.update(actors);
     this.labels.update(this.cameras.main.zoom, this.cameras.main.worldView);
+    this.crowd.yieldMarks(this.labels, this.cameras.main.zoom, this.followed);
     this.host.onFrame(now);
   }
 }

@@ -1,7 +1,10 @@
 // Every agent of the town on screen, as one crowd: makes and drops their views as agents come and go,
 // and each frame draws only those in the camera's view. Names, emoji and bubbles show while few enough
 // agents are on screen to read them (and always for the followed agent, and those talking while at most 150 talk on screen); they come
-// from two shared label atlases, so a thousand names are one texture. Zoomed so far out that a sprite
+// from two shared label atlases, so a thousand names are one texture. Names that would cover one another
+// are stacked. Zoomed out (below YIELD_ZOOM), emoji and bubbles that would cover a place name or a better
+// ranked one yield (are hidden): the followed agent's rank first, then speech bubbles, action emoji, and
+// sleep emoji last (markLayout.ts has the rule). Zoomed so far out that a sprite
 // would be a few pixels, or with hundreds on screen, each agent is a dot of its shirt's colour, all
 // drawn into one screen-sized image (dotLayer.ts): a thousand sprites cost a thousand image draws in
 // the 2D canvas, ten thousand dots one.
@@ -11,6 +14,8 @@ import type { Actor } from './spotlight';
 import { AgentView, type AgentFrame, type AgentLabels } from './AgentView';
 import { LabelAtlas } from './labelAtlas';
 import { DotLayer } from './dotLayer';
+import { layOutMarks, YIELD_ZOOM, type Mark } from './markLayout';
+import { PlaceLabels } from './PlaceLabels';
 
 /**
  * More agents than this on screen, and only the followed and the talking keep their names; more talking than this
@@ -25,6 +30,9 @@ export const DOT_ZOOM = 0.22;
 export const MAX_SPRITES_ON_SCREEN = 400;
 /** A dot's side, screen px. */
 const DOT_PX = 3;
+/** Screen px kept clear between two marks, or a mark and a place name; a grid cell's side for laying them out. */
+const MARK_GAP_PX = 3;
+const MARK_GRID_PX = 128;
 
 /** The agents of the town's state, by id. */
 export interface AgentStates {
@@ -38,6 +46,10 @@ export class AgentCrowd {
   private talkingOnScreen = 0;
   /** Frames drawn: a view not stamped with this frame's number lost its agent. */
   private frameNo = 0;
+  /** The views with an emoji or a bubble to show this frame. */
+  private readonly marked: AgentView[] = [];
+  /** What the last layout of marks was worked out from (yieldMarks): empty when none holds. */
+  private readonly markInputs: Array<string | number> = [];
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -90,6 +102,7 @@ export class AgentCrowd {
     let talkingOnScreen = 0;
     // The count of the frame before, as for `labels`.
     const talkersLabelled = this.talkingOnScreen <= MAX_LABELLED_ON_SCREEN;
+    this.marked.length = 0;
     agents.forEach((agent, id) => {
       let v = this.views.get(id);
       if (!v) {
@@ -101,6 +114,7 @@ export class AgentCrowd {
       if (v.update(agent, mapWidth, gameNow, frame, (talking && talkersLabelled) || id === followed)) {
         onScreen++;
         if (talking) talkingOnScreen++;
+        if (v.hasMarks) this.marked.push(v);
         if (!frame.sprites) {
           let list = dotsByColour.get(v.shirt);
           if (!list) dotsByColour.set(v.shirt, (list = []));
@@ -125,6 +139,63 @@ export class AgentCrowd {
     this.labels.names.flush();
     this.labels.emoji.flush();
     return { actors, removed };
+  }
+
+  /**
+   * Below YIELD_ZOOM, hides the emoji and bubbles of this frame that would cover a place name drawn or a mark
+   * ranked above them, and hides the place names under the followed agent's (markLayout.ts); at YIELD_ZOOM
+   * and above, all show. Called once the frame's agents and place names are placed. Worked out again only
+   * when what it rests on changed (the zoom, the place names in view, a mark's rank, place or size on
+   * screen); in between, each view keeps its marks hidden or shown.
+   */
+  yieldMarks(places: PlaceLabels, zoom: number, followed: string | null): void {
+    const inputs = this.markInputs;
+    if (zoom >= YIELD_ZOOM) {
+      if (!inputs.length) return;
+      inputs.length = 0;
+      for (const v of this.views.values()) {
+        v.yieldMark('emoji', false);
+        v.yieldMark('bubble', false);
+      }
+      places.cover([]);
+      return;
+    }
+    const marks: Mark[] = [];
+    for (const v of this.marked) v.addMarks(marks, v.id === followed);
+    // Compared with the last layout's, one number at a time; marks come in the views' order, the same each frame.
+    let n = 0;
+    let same = inputs.length > 0;
+    const put = (x: string | number) => {
+      if (inputs[n] !== x) {
+        inputs[n] = x;
+        same = false;
+      }
+      n++;
+    };
+    put(zoom);
+    put(places.inViewVersion);
+    for (const k of marks) {
+      put(k.id);
+      put(k.rank);
+      put(Math.round(k.x * zoom));
+      put(Math.round(k.y * zoom));
+      put(Math.round(k.width * zoom));
+      put(Math.round(k.height * zoom));
+    }
+    if (inputs.length !== n) {
+      inputs.length = n;
+      same = false;
+    }
+    if (same) return;
+    const names = places.inView;
+    const covered = layOutMarks(
+      marks,
+      names.map((l) => PlaceLabels.box(l, zoom)),
+      MARK_GAP_PX / zoom,
+      MARK_GRID_PX / zoom,
+    );
+    for (const k of marks) this.views.get(k.id)?.yieldMark(k.part, !k.shown);
+    places.cover(covered.map((i) => names[i]));
   }
 
   /**

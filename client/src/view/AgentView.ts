@@ -9,6 +9,7 @@ import type { AgentState } from '@protocol/state';
 import { arrivalGameMs, pathLength, positionOnPath, type Direction } from '@protocol/movement';
 import { ensureCharacterTexture, standingFrame, FRAME_PX, type Look } from './characterTextures';
 import type { LabelAtlas } from './labelAtlas';
+import { MarkRank, type Box, type Mark } from './markLayout';
 
 const BUBBLE_MAX_CHARS = 90;
 
@@ -51,6 +52,14 @@ export interface AgentLabels {
   emoji: LabelAtlas;
 }
 
+/** The parts drawn for an agent (the test hooks name each box). */
+export type AgentPart = 'sprite' | 'name' | 'emoji' | 'bubble';
+
+/** An object's box in the world, px. */
+function boxOf(o: Phaser.GameObjects.Image | Phaser.GameObjects.Text | Phaser.GameObjects.Sprite): Box {
+  return { x: o.x - o.displayWidth * o.originX, y: o.y - o.displayHeight * o.originY, width: o.displayWidth, height: o.displayHeight };
+}
+
 export class AgentView {
   readonly sprite: Phaser.GameObjects.Sprite;
   private readonly label: Phaser.GameObjects.Image;
@@ -70,6 +79,12 @@ export class AgentView {
   private noWalk: unknown = null;
   private shownEmoji = '';
   private shownSpeech = '';
+  private asleep = false;
+  /** Whether its emoji and its bubble would show this frame, and whether they yield to other marks (the crowd decides: markLayout.ts). */
+  private wantsEmoji = false;
+  private wantsBubble = false;
+  private emojiYields = false;
+  private bubbleYields = false;
   private textScale = 1;
   private drawn = true;
   /** Whether its sprite, name, emoji and bubble are on the display list (false: at most its dot is drawn). */
@@ -133,10 +148,39 @@ export class AgentView {
   }
 
   /** The boxes (world px) of everything drawn for this agent now: sprite, name, emoji and speech bubble (for the test hooks). */
-  get drawnBoxes(): Array<{ x: number; y: number; width: number; height: number }> {
+  get drawnBoxes(): Array<Box & { part: AgentPart }> {
     if (!this.drawn || !this.partsShown) return [];
-    const shown = [this.sprite, this.label, this.emoji, this.bubble].filter((o): o is NonNullable<typeof o> => !!o && o.visible);
-    return shown.map((o) => ({ x: o.x - o.displayWidth * o.originX, y: o.y - o.displayHeight * o.originY, width: o.displayWidth, height: o.displayHeight }));
+    const parts = { sprite: this.sprite, name: this.label, emoji: this.emoji, bubble: this.bubble };
+    return (Object.keys(parts) as AgentPart[]).flatMap((part) => {
+      const o = parts[part];
+      return o?.visible ? [{ part, ...boxOf(o) }] : [];
+    });
+  }
+
+  /** Whether it has an emoji or a bubble to show this frame (shown or yielding). */
+  get hasMarks(): boolean {
+    return this.wantsEmoji || this.wantsBubble;
+  }
+
+  /** Adds to `out` its emoji and its bubble that would show this frame, ranked (markLayout.ts); `followed`: it is the followed agent. */
+  addMarks(out: Mark[], followed: boolean): void {
+    if (this.wantsBubble && this.bubble)
+      out.push({ id: this.id, part: 'bubble', rank: followed ? MarkRank.followedBubble : MarkRank.bubble, shown: true, ...boxOf(this.bubble) });
+    if (this.wantsEmoji) {
+      const rank = followed ? MarkRank.followedEmoji : this.asleep ? MarkRank.sleep : MarkRank.emoji;
+      out.push({ id: this.id, part: 'emoji', rank, shown: true, ...boxOf(this.emoji) });
+    }
+  }
+
+  /** Hides its emoji or its bubble while it yields to other marks or to a place name, and shows it again when it no longer does. */
+  yieldMark(part: Mark['part'], yields: boolean): void {
+    if (part === 'emoji') {
+      this.emojiYields = yields;
+      this.emoji.setVisible(this.wantsEmoji && !yields);
+    } else {
+      this.bubbleYields = yields;
+      this.bubble?.setVisible(this.wantsBubble && !yields);
+    }
   }
 
   /** Moves the name label down by `dy` world px (it shares a place with another name). */
@@ -181,6 +225,7 @@ export class AgentView {
     this.x = (x + 0.5) * this.tilePx;
     this.y = (y + 0.5) * this.tilePx;
     const inView = this.x >= frame.left && this.x <= frame.right && this.y >= frame.top && this.y <= frame.bottom;
+    this.wantsEmoji = this.wantsBubble = false;
     if (!inView) {
       if (this.drawn) this.hide();
       return false;
@@ -192,6 +237,8 @@ export class AgentView {
       return true;
     }
     this.showParts();
+    // Placed even when only its dot is drawn: the camera follows the sprite (a followed agent, zoomed far out).
+    this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
     if (frame.sprites) this.drawSprite(state, y, moving);
     else this.hideSprite();
 
@@ -202,6 +249,7 @@ export class AgentView {
     }
     this.label.setVisible(labels);
     if (labels) this.label.setPosition(this.x, this.y + FRAME_PX * 0.32);
+    this.asleep = state.asleep;
     const emoji = state.asleep ? '😴' : state.emoji;
     if (emoji !== this.shownEmoji) {
       this.shownEmoji = emoji;
@@ -210,7 +258,8 @@ export class AgentView {
         this.emoji.setTexture(f.key, f.frame);
       }
     }
-    this.emoji.setVisible(labels && emoji !== '');
+    this.wantsEmoji = labels && emoji !== '';
+    this.emoji.setVisible(this.wantsEmoji && !this.emojiYields);
     if (labels) this.emoji.setPosition(this.x, this.y - FRAME_PX * 0.55);
     this.updateBubble(state.speech, labels);
     return true;
@@ -250,7 +299,6 @@ export class AgentView {
 
   private drawSprite(state: AgentState, tileY: number, moving: boolean): void {
     this.sprite.setVisible(true);
-    this.sprite.setPosition(this.x, this.y + FRAME_PX * 0.3);
     const depth = 10 + tileY / 1000;
     if (this.sprite.depth !== depth) this.sprite.setDepth(depth);
     if (moving !== this.walking || (moving && this.sprite.anims.currentAnim?.key !== `${this.textureKey}-walk-${this.direction}`)) {
@@ -273,10 +321,10 @@ export class AgentView {
 
   private updateBubble(speech: string, labels: boolean): void {
     const text = speech.length > BUBBLE_MAX_CHARS ? `${speech.slice(0, BUBBLE_MAX_CHARS - 1)}…` : speech;
-    const show = labels && text !== '';
-    // Made and written only when it shows: a Text draws itself into a canvas at each new line, and a town of
-    // a thousand has a hundred talking at any time.
-    if (!show) {
+    this.wantsBubble = labels && text !== '';
+    // Made and written only when it shows (or yields): a Text draws itself into a canvas at each new line, and a
+    // town of a thousand has a hundred talking at any time.
+    if (!this.wantsBubble) {
       this.bubble?.setVisible(false);
       return;
     }
@@ -298,7 +346,7 @@ export class AgentView {
       this.shownSpeech = text;
       this.bubble.setText(text);
     }
-    this.bubble.setVisible(true).setPosition(this.x, this.y - FRAME_PX * 1.1);
+    this.bubble.setVisible(!this.bubbleYields).setPosition(this.x, this.y - FRAME_PX * 1.1);
   }
 
   /** A new look: its palette-swapped texture, standing until the next walk starts. */

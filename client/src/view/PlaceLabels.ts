@@ -1,11 +1,14 @@
 // Place names on the map, from the place tree: sector names above their buildings at every zoom, and
 // arena names (rooms) inside them once zoomed in. Drawn at a constant size on screen, whatever the zoom.
-// Where names would overlap on screen (a big town zoomed out), the larger places keep theirs.
+// Where names would overlap on screen (a big town zoomed out), the larger places keep theirs. Zoomed out,
+// agents' emoji and bubbles yield to the names drawn, except the followed agent's: a name under those is
+// not drawn while it is covered (markLayout.ts).
 // A name is made (an image of a shared label atlas, labelAtlas.ts) the first time it is drawn, and only
 // names in the camera's view are drawn: the generated town of 10,000 has 19,000 places, and a text
 // object each (a canvas each) took minutes to make and most of every frame.
 import type Phaser from 'phaser';
 import type { PlaceTree, TileRect } from '@protocol/places';
+import { BoxGrid } from './boxGrid';
 import { LabelAtlas } from './labelAtlas';
 
 /** Arena names show from this zoom on (a room is then wide enough on screen for its name). */
@@ -26,8 +29,6 @@ const GRID_PX = 128;
 /** Measuring names ahead: at most this long at a time, and at least once in this long even when the page is never idle. */
 const IDLE_SLICE_MS = 4;
 const IDLE_WAIT_MS = 250;
-/** Rows of grid cells at most, for a cell's key (column × span + row): more than any map has at any zoom. */
-const GRID_KEY_SPAN = 1 << 20;
 
 export interface PlaceLabel {
   text: string;
@@ -40,6 +41,10 @@ export interface PlaceLabel {
   height: number;
   /** Whether the name shows at this zoom (room names only when zoomed in, none over another); drawn only when in view too. */
   shown: boolean;
+  /** Whether it shows and reaches into the camera's view: drawn, unless `covered`. */
+  inView: boolean;
+  /** Covered by the followed agent's emoji or speech bubble (markLayout.ts): not drawn while it is. */
+  covered: boolean;
   /** The name's image, made the first time it is drawn. */
   object: Phaser.GameObjects.Image | null;
   /** Tiles covered by the place: bigger places keep their names when names would overlap. */
@@ -56,6 +61,10 @@ export class PlaceLabels {
   /** The zoom which names show was last worked out for, and when. */
   private laidOutZoom = -1;
   private laidOutMs = 0;
+  /** The names shown in the camera's view (drawn unless covered), and a count bumped whenever that set changes. */
+  readonly inView: PlaceLabel[] = [];
+  inViewVersion = 0;
+  private covered: PlaceLabel[] = [];
 
   constructor(
     private readonly scene: Phaser.Scene,
@@ -71,6 +80,8 @@ export class PlaceLabels {
       width: -1,
       height: kind === 'sector' ? SECTOR_STYLE.rowPx : ARENA_STYLE.rowPx,
       shown: true,
+      inView: false,
+      covered: false,
       object: null,
       areaTiles,
     });
@@ -144,12 +155,31 @@ export class PlaceLabels {
     const right = view.x + view.width + margin;
     const top = view.y - margin;
     const bottom = view.y + view.height + margin;
+    this.inView.length = 0;
     for (const l of this.labels) {
       // The foot's middle is at (x, y); its size on screen is the text's.
       const halfWidth = l.width / zoom / 2;
       const inView = l.shown && l.x + halfWidth > left && l.x - halfWidth < right && l.y > top && l.y - l.height / zoom < bottom;
       if (inView && !l.object) l.object = this.make(l, zoom);
-      l.object?.setVisible(inView);
+      l.object?.setVisible(inView && !l.covered);
+      if (inView) this.inView.push(l);
+      if (inView !== l.inView) {
+        l.inView = inView;
+        this.inViewVersion++;
+      }
+    }
+  }
+
+  /** The names covered by the followed agent's emoji or bubble from now on (none: []); they are not drawn while they are. */
+  cover(names: readonly PlaceLabel[]): void {
+    for (const l of this.covered) {
+      l.covered = false;
+      l.object?.setVisible(l.inView);
+    }
+    this.covered = [...names];
+    for (const l of names) {
+      l.covered = true;
+      l.object?.setVisible(false);
     }
   }
 
@@ -167,14 +197,7 @@ export class PlaceLabels {
     this.laidOutZoom = zoom;
     this.laidOutMs = performance.now();
     // Overlap is the same wherever the camera is: screen boxes are world positions times the zoom.
-    // Boxes by grid cell; a cell's key is a number (a string each was most of a relayout in a big town).
-    const taken = new Map<number, Array<[number, number, number, number]>>();
-    const cellsOf = (x0: number, y0: number, x1: number, y1: number) => {
-      const out: number[] = [];
-      for (let i = Math.floor(x0 / GRID_PX); i <= Math.floor(x1 / GRID_PX); i++)
-        for (let j = Math.floor(y0 / GRID_PX); j <= Math.floor(y1 / GRID_PX); j++) out.push(i * GRID_KEY_SPAN + j);
-      return out;
-    };
+    const taken = new BoxGrid(GRID_PX);
     for (const l of this.labels) {
       if (l.kind === 'arena' && zoom < ARENA_LABEL_ZOOM) {
         l.shown = false;
@@ -185,16 +208,8 @@ export class PlaceLabels {
       const h = l.height + LABEL_GAP_PX;
       const x0 = l.x * zoom - w / 2;
       const y0 = l.y * zoom - h;
-      const box: [number, number, number, number] = [x0, y0, x0 + w, y0 + h];
-      const cells = cellsOf(...box);
-      const clash = cells.some((c) => taken.get(c)?.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3]));
-      l.shown = !clash;
-      if (clash) continue;
-      for (const c of cells) {
-        const boxes = taken.get(c);
-        if (boxes) boxes.push(box);
-        else taken.set(c, [box]);
-      }
+      l.shown = !taken.hits(x0, y0, x0 + w, y0 + h);
+      if (l.shown) taken.place(x0, y0, x0 + w, y0 + h);
     }
   }
 }
