@@ -284,6 +284,37 @@ async function benchOfflineDay(): Promise<Record<string, number>> {
 }
 
 /**
+ * The interview grader over seeds (issue 42 §4): the shipped town on the offline mind from 13 Feb 06:00 through the next
+ * noon, one world per seed, every resident asked the five categories' questions and graded against its own records, and
+ * the same grader on each control (another agent's records, shuffled records, a generic answer, the answer negated,
+ * contradicted, or as a salad of its own words), seeded by the world's seed. The mean and the worst seed of each.
+ */
+export async function benchInterviewSeeds(seeds: number[]): Promise<Record<string, number>> {
+  const real: number[] = [];
+  const controls = new Map<string, number[]>();
+  for (const seed of seeds) {
+    const town = await openTown({ startTime: '2026-02-13T06:00', seed }, 'personas');
+    await town.loop.runLockstep(town.gameMs + 30 * GAME_MS_PER_HOUR, 10_000);
+    town.log.flush();
+    const report = await interviewTown(town, seed);
+    real.push(report.overall);
+    for (const [control, c] of Object.entries(report.controls)) controls.set(control, [...(controls.get(control) ?? []), c.overall]);
+    await town.close();
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const out: Record<string, number> = {
+    'interview.seeds.count': seeds.length,
+    'interview.seeds.pass_rate': mean(real),
+    'interview.seeds.pass_rate_min': Math.min(...real),
+  };
+  for (const [control, rates] of controls) {
+    out[`interview.seeds.control_pass_rate.${control}`] = mean(rates);
+    out[`interview.seeds.control_pass_rate_max.${control}`] = Math.max(...rates);
+  }
+  return out;
+}
+
+/**
  * The LLM path against real-model mistakes: the clean stub day, then the same day with 20% of replies faulty
  * (repairs and probe included), and with 20% of first replies faulty and repairs clean (the earlier measure).
  */

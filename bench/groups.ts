@@ -186,6 +186,33 @@ export const GROUPS: readonly BenchGroup[] = [
     ],
   },
   {
+    name: 'interview',
+    keys: [
+      'interview.seeds.count',
+      'interview.seeds.pass_rate',
+      'interview.seeds.pass_rate_min',
+      'interview.seeds.control_pass_rate.*',
+      'interview.seeds.control_pass_rate_max.*',
+    ],
+    paths: [...SERVER, 'bench/cognition.ts'],
+    settings: () => ({ seeds: process.env.INTERVIEW_BENCH_SEEDS ?? '1..10' }),
+    runs: 1,
+    run: async (s) => {
+      const { parseSeeds } = await import('../scripts/simulate');
+      return (await import('./cognition')).benchInterviewSeeds(parseSeeds(String(s.seeds)));
+    },
+    reproduce: '`npm run bench -- interview` (`INTERVIEW_BENCH_SEEDS=1..3` for fewer)',
+    method: [
+      'The shipped town on the offline mind, one world per seed (1..10), from 13 Feb 06:00 through the next noon in lockstep; every resident ',
+      "asked the five categories' questions and graded against its own records (`analysis/believability.ts`), and the same grader on each ",
+      "control, seeded by the seed: `other-agent` (graded on another resident's records), `shuffled` (records moved between residents), ",
+      '`generic` (a sentence anybody could say), `negation` (the answer negated), `contradiction` (a home, workplace or kin of another added), ',
+      "`word-salad` (the answer's own content words shuffled). Mean over seeds and the worst seed (`_max`, `_min`). Every control should pass ",
+      "at most 5%. The offline answers are built from the records they are graded on: their pass rate checks the offline mind's consistency, ",
+      'not its believability.',
+    ],
+  },
+  {
     name: 'cognition',
     keys: [
       'offline.game_days_per_s.agents_25',

@@ -125,9 +125,11 @@ export function staleness(provenance: Provenance, paths: readonly string[]): { s
   } catch {
     return { stale: true, reason: `commit ${provenance.commit.slice(0, 8)} is not in this clone's history` };
   }
-  const later = git(['rev-list', '--count', `${provenance.commit}..HEAD`, '--', ...paths]);
+  // Prose beside the code (a folder's README.md) measures nothing: a commit that only changes it leaves the figures as they were.
+  const spec = ['--', ...paths, ':(exclude,glob)**/*.md'];
+  const later = git(['rev-list', '--count', `${provenance.commit}..HEAD`, ...spec]);
   if (Number(later) > 0) {
-    const last = git(['log', '-1', '--format=%h %cs', `${provenance.commit}..HEAD`, '--', ...paths]);
+    const last = git(['log', '-1', '--format=%h %cs', `${provenance.commit}..HEAD`, ...spec]);
     return { stale: true, reason: `${later} later commit(s) touch the measured code (latest ${last})` };
   }
   return { stale: false };
