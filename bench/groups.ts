@@ -649,8 +649,10 @@ export const GROUPS: readonly BenchGroup[] = [
     method: [
       'The shipped residents cloned to 25, on SmolLM2 in this process (2 sequences), in lockstep from 06:00 (game time moves only as the ',
       'minds allow; the first game minute waits for every morning plan), stopped where it has got to when the wall budget is spent: game ',
-      'hours reached and the days a wall hour that makes, residents whose day plan the model wrote, calls, tokens per agent-hour (-1 when ',
-      "no game time passed), the fallback share of asks, and the model's busy share (summed call latency over sequences × wall time). ",
+      'hours reached and the days a wall hour that makes, residents whose day plan the model wrote, calls, calls and tokens per agent-hour ',
+      '(over the game time reached: a run that stays in its first morning minutes gives the cost of its planning over those minutes, not a ',
+      "day's rate; -1 when no game time passed), the fallback share of asks, and the model's busy share (summed call latency over ",
+      'sequences × wall time). ',
       '`llm.real.served.*`: the shipped town served as by `npm start` (clock policy `run`), from the moment it runs (`starting_s`: how long its ',
       "start held the clock, seeding memories), one spectator's patches a second and longest gap, ",
       "and the page's frames a second (headless Chromium, the whole town in view) and p99 frame, on the offline mind and on SmolLM2 while it ",
