@@ -278,6 +278,8 @@ export const GROUPS: readonly BenchGroup[] = [
       'llm.stretch_calls_max_over_min.*',
       'llm.stretch_stub_busy_share.*',
       'llm.stretch_work_per_agent_ratio.*',
+      'llm.day_work_s.*',
+      'llm.open_s.*',
     ],
     paths: [...SERVER, 'tests/fakes', 'bench/cognition.ts', 'bench/bigTown.ts'],
     runs: 1,
