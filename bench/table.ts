@@ -60,34 +60,65 @@ function groupRows(g: GroupResults): string[] {
   const date = p.source === 'run' ? p.startedAt.slice(0, 10) : '—';
   const stale = g.stale ? (p.source === 'run' ? '**stale**' : '**stale, unverified**') : 'current';
   const entries = Object.entries(g.figures).sort(([a], [b]) => a.localeCompare(b));
-  const family = (key: string) => key.slice(0, key.lastIndexOf('.'));
-  const members = new Map<string, Array<[string, Figure]>>();
-  for (const e of entries) {
-    const list = members.get(family(e[0]));
-    if (list) list.push(e);
-    else members.set(family(e[0]), [e]);
-  }
-  // A family of FOLD_AT or more keys that differ only in their last part, none with a target and all in one unit, is one row.
-  const folds = (name: string) => {
-    const m = members.get(name) ?? [];
+  // Two ways keys make a family: differing only in their last part (`cognition.calls_per_agent_day.converse`, `….plan`), one
+  // unit; or only in the part before it (`cognition.whole.wall_s.realistic`, `cognition.whole.bound_s.realistic`), each
+  // member's unit said beside its value. A family of FOLD_AT or more, none with a target, is one row.
+  const lastFamily = (key: string) => key.slice(0, key.lastIndexOf('.'));
+  const middleFamily = (key: string) => {
+    const parts = key.split('.');
+    return parts.length < 3 ? null : [...parts.slice(0, -2), '*', parts.at(-1)].join('.');
+  };
+  const byLast = familiesOf(entries, lastFamily);
+  const foldsLast = (name: string) => {
+    const m = byLast.get(name) ?? [];
     return m.length >= FOLD_AT && m.every(([k]) => !TARGETS[k] && unitOf(k) === unitOf(m[0]![0]));
   };
+  const byMiddle = familiesOf(
+    entries.filter(([k]) => !foldsLast(lastFamily(k))),
+    (k) => middleFamily(k),
+  );
+  const foldsMiddle = (name: string | null) => name !== null && (byMiddle.get(name)?.length ?? 0) >= FOLD_AT && byMiddle.get(name)!.every(([k]) => !TARGETS[k]);
   const rows: string[] = [];
+  const folded = (name: string, cells: string[], unit: string) =>
+    rows.push(`| \`${name}\` | ${cells.join(' · ')} |  | ${unit} |  | ${stale} | ${commit} | ${date} |`);
   for (const [key, f] of entries) {
-    const name = family(key);
-    if (folds(name)) {
-      if (members.get(name)![0]![0] !== key) continue;
-      const values = members
-        .get(name)!
-        .map(([k, v]) => `${k.slice(name.length + 1)} ${valueCell(v)}`)
-        .join(' · ');
-      rows.push(`| \`${name}.*\` | ${values} |  | ${unitOf(key)} |  | ${stale} | ${commit} | ${date} |`);
+    const last = lastFamily(key);
+    if (foldsLast(last)) {
+      if (byLast.get(last)![0]![0] === key)
+        folded(
+          `${last}.*`,
+          byLast.get(last)!.map(([k, v]) => `${k.slice(last.length + 1)} ${valueCell(v)}`),
+          unitOf(key),
+        );
+      continue;
+    }
+    const middle = middleFamily(key);
+    if (middle !== null && foldsMiddle(middle)) {
+      if (byMiddle.get(middle)![0]![0] === key)
+        folded(
+          middle,
+          byMiddle.get(middle)!.map(([k, v]) => `${k.split('.').at(-2)} ${valueCell(v)}${unitOf(k) ? ` ${unitOf(k)}` : ''}`),
+          '',
+        );
       continue;
     }
     const [target, met] = targetCells(key, f);
     rows.push(`| \`${key}\` | ${valueCell(f)} | ${target} | ${unitOf(key)} | ${met} | ${stale} | ${commit} | ${date} |`);
   }
   return rows;
+}
+
+/** The entries by family (null: in none), each family's members in the entries' order. */
+function familiesOf(entries: Array<[string, Figure]>, family: (key: string) => string | null): Map<string, Array<[string, Figure]>> {
+  const members = new Map<string, Array<[string, Figure]>>();
+  for (const e of entries) {
+    const name = family(e[0]);
+    if (name === null) continue;
+    const list = members.get(name);
+    if (list) list.push(e);
+    else members.set(name, [e]);
+  }
+  return members;
 }
 
 /** Keys that differ only in their last part are shown in one row from this many on. */
