@@ -121,7 +121,7 @@ function familiesOf(entries: Array<[string, Figure]>, family: (key: string) => s
   return members;
 }
 
-/** Keys that differ only in their last part are shown in one row from this many on. */
+/** A family of keys (differing only in their last part, or only in the part before it) is shown in one row from this many on. */
 const FOLD_AT = 5;
 
 function provenanceLine(g: GroupResults): string {
