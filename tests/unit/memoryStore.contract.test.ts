@@ -104,6 +104,19 @@ describe.each(stores)('%s', (_name, make) => {
     expect(s.search(bo, 'BO ONLY', 5)).toHaveLength(1);
   });
 
+  it("lists an agent's memories of some kinds since a game time, newest first, past any number of other kinds", () => {
+    const s = make();
+    s.add([memory({ kind: 'chat', description: 'old news', createdGameMs: HOUR })]);
+    s.add([memory({ kind: 'thought', description: 'a whisper', createdGameMs: 2 * HOUR })]);
+    s.add(Array.from({ length: 300 }, (_, i) => memory({ description: `noticed ${i}`, createdGameMs: 3 * HOUR })));
+    s.add([memory({ kind: 'chat', description: 'fresh news', createdGameMs: 4 * HOUR }), memory({ agentId: bo, kind: 'chat', createdGameMs: 4 * HOUR })]);
+    s.add([memory({ kind: 'plan', description: 'a plan', createdGameMs: 4 * HOUR })]);
+    expect(s.since(ada, 2 * HOUR, ['chat', 'thought']).map((m) => m.description)).toEqual(['fresh news', 'a whisper']);
+    expect(s.since(ada, 0, ['chat']).map((m) => m.description)).toEqual(['fresh news', 'old news']);
+    expect(s.since(ada, 5 * HOUR, ['chat', 'thought'])).toEqual([]);
+    expect(s.recent(ada, 150, ['chat', 'thought', 'observation']).some((m) => m.description === 'a whisper')).toBe(false);
+  });
+
   it('filters by kind', () => {
     const s = make();
     s.add([memory({ kind: 'chat', description: 'a chat' }), memory({ kind: 'plan', description: 'a plan' })]);

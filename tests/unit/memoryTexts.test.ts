@@ -2,6 +2,7 @@
 // integer key, and `memories` a view with the table's columns and values. Every memory and every event reads
 // back exactly as written, through every reader; an older file (schema 3) reads as it is and migrates to the same
 // rows; and the checks here can fail (texts that hash alike, a memory pointed at another text).
+import { MIGRATIONS } from '../../server/src/store/migrations';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -340,7 +341,7 @@ describe('a file made before schema 4 (the memories and events tables)', () => {
     old.close();
 
     world = openWorldDb(file, EMBEDDING);
-    expect([world.schemaVersion, memoryLayoutOf(world.db), eventLayoutOf(world.db)]).toEqual([4, 'rows', 'rows']);
+    expect([world.schemaVersion, memoryLayoutOf(world.db), eventLayoutOf(world.db)]).toEqual([MIGRATIONS.length, 'rows', 'rows']);
     expect(allRows(world)).toEqual(rows);
     expect([...world.events.scan()]).toEqual(events);
     expect(mismatches(world, ids, inputs)).toEqual([]);

@@ -3,6 +3,9 @@ import { CLOCK_GRID_MAX, clockGrid, withItemEnums, withLength, withNameOrNull } 
 import { jsonSchemaOf } from '../../server/src/agent/llmAsk';
 import { AppraiseReply, HourBlocksReply } from '../../server/src/agent/prompts';
 import { compactJsonGrammar, grammarSchema } from '../../server/src/llm/embedded';
+import type { ChatModel, ChatRequest } from '../../server/src/llm/types';
+import type { MindContext } from '../../server/src/agent/mind';
+import type { Persona } from '../../server/src/world/persona';
 
 describe('a reply schema narrowed to the town and the day', () => {
   it('lists the clock times of a span on its grid, past midnight wrapped, and widens the step of a long span', () => {
@@ -69,5 +72,53 @@ describe('the compact JSON grammar', () => {
     // Control: the grammar as node-llama-cpp writes it lets a reply break lines.
     expect(gbnf).toMatch(/\[\\n\]/);
     expect(compact.join('\n')).not.toMatch(/\[\\n\]/);
+  });
+});
+
+describe('the shape a whole conversation is asked in', () => {
+  it("names its two speakers and asks for no more lines than the talk has, each a line's share of the budget", async () => {
+    const { LlmMind } = await import('../../server/src/agent/LlmMind');
+    const { loadTownMap } = await import('../../server/src/world/map');
+    const { loadPersonas } = await import('../../server/src/world/persona');
+    const map = loadTownMap('maps/town.tmj');
+    const personas = loadPersonas('personas', map, () => {});
+    const [isabella, claire] = ['isabella', 'claire'].map((id) => personas.find((p) => p.id === id)!);
+    const asked: ChatRequest[] = [];
+    const lines = [
+      { speaker: 'Isabella Rivera', line: 'Good morning, Claire!' },
+      { speaker: 'Claire Moreau', line: 'Morning, Isabella.' },
+    ];
+    const model: ChatModel = {
+      complete: async (request) => {
+        asked.push(request);
+        const text = JSON.stringify({ lines });
+        return { text, json: { lines }, usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 1, finishReason: 'stop', model: 'capture', cached: false };
+      },
+    };
+    const mind = new LlmMind({ model, label: 'capture' });
+    const ctxOf = (p: Persona): MindContext => ({
+      agent: { persona: p, currentAction: 'working', currentPlace: p.home, plan: null },
+      map,
+      gameMs: Date.UTC(2026, 1, 13, 10),
+      seed: 1,
+      names: new Map(personas.map((q) => [q.id as string, q.name])),
+      relationships: new Map(),
+    });
+    const said = await mind.converseWhole(
+      [
+        { ctx: ctxOf(isabella), partner: claire, relationship: null, memories: [], news: [] },
+        { ctx: ctxOf(claire), partner: isabella, relationship: null, memories: [], news: [] },
+      ],
+      4,
+    );
+    expect(said.map((l) => l.speaker)).toEqual(['isabella', 'claire']);
+    type Shape = { properties: { lines: { maxItems: number; items: { properties: Record<string, Record<string, unknown>> } } } };
+    const shape = asked[0].grammarShape as never as Shape;
+    expect(shape.properties.lines.maxItems).toBe(4);
+    expect(shape.properties.lines.items.properties.speaker.enum).toEqual(['Isabella Rivera', 'Claire Moreau']);
+    expect(shape.properties.lines.items.properties.line.maxLength).toBe(240);
+    // Control: the schema as declared, which an endpoint gets, lets any speaker and sixteen lines through.
+    const declared = asked[0].schema as never as Shape;
+    expect([declared.properties.lines.maxItems, declared.properties.lines.items.properties.speaker.enum]).toEqual([16, undefined]);
   });
 });

@@ -172,9 +172,9 @@ describe('a file made before shared vectors (vec0, schema 2)', () => {
     expect(live.memories.layout).toBe('shared');
     expect(mismatches(live, ids, inputs)).toEqual([]);
     expect(live.db.prepare('SELECT count(*) FROM memory_vectors').pluck().get()).toBe(distinctVectors(inputs));
-    // Schema 4 (memoryTexts.ts) keeps the rows by agent in memory_rows' one index.
+    // Schema 4 (memoryTexts.ts) keeps the rows by agent in memory_rows' index; schema 5 adds one by agent, kind and time.
     const indexes = "SELECT name FROM sqlite_schema WHERE name LIKE 'vec_memories%' OR name LIKE 'memories_agent_%' OR name LIKE 'memory_rows_%'";
-    expect(live.db.prepare(indexes).pluck().all()).toEqual(['memory_rows_agent']);
+    expect(live.db.prepare(indexes).pluck().all()).toEqual(['memory_rows_agent', 'memory_rows_agent_kind']);
     expect(live.memories.retrieve({ ...o, touch: false })).toEqual(before);
     expect(scoreMemoriesAt(live, o.agentId, query, o.nowGameMs, o.k, o.weights, o.decayPerGameHour)).toEqual(replayBefore);
     // And it lives on: new memories share the moved rows.

@@ -33,9 +33,15 @@ import { rateImportanceHeuristically } from './offlineImportance';
 import { planFromRoutine } from './offlinePlanning';
 import { mentions } from './voice';
 import * as P from './prompts';
-import { withLength, withNameOrNull } from './replyShape';
+import { withItemEnums, withLength, withNameOrNull } from './replyShape';
 import { Asker, jsonSchemaOf, type AskerOptions, type PurposeTally } from './llmAsk';
 import { askActions, askHourBlocks, isClock, placeErrors, resolveAddress, toHourBlocks, type HourBlock } from './llmDecompose';
+
+/**
+ * The most characters of one line of a whole conversation in the embedded grammar: a line's share of the
+ * budget (80 tokens a line) less the JSON around it, at four characters a token. The schema allows 400.
+ */
+const WHOLE_LINE_MAX_CHARS = 240;
 
 export interface LlmMindOptions extends AskerOptions {
   /** What the UI shows, e.g. "llm: gpt-4o-mini @ api.openai.com". */
@@ -252,12 +258,22 @@ export class LlmMind implements Mind {
       ),
     );
     const names = speakers.map((s) => s.ctx.agent.persona.name);
-    const reply = await this.asker.ask('converse', a.ctx.agent.persona.id, messages, P.ConversationReply, 80 * maxTurns, 'converse_whole', (r) =>
-      r.lines.flatMap((l, i) =>
-        byName.has(l.speaker.trim().toLowerCase())
-          ? []
-          : [`$.lines[${i}].speaker: "${l.speaker}" is not in this conversation; the speakers are ${names.join(' and ')}`],
-      ),
+    const reply = await this.asker.ask(
+      'converse',
+      a.ctx.agent.persona.id,
+      messages,
+      P.ConversationReply,
+      80 * maxTurns,
+      'converse_whole',
+      (r) =>
+        r.lines.flatMap((l, i) =>
+          byName.has(l.speaker.trim().toLowerCase())
+            ? []
+            : [`$.lines[${i}].speaker: "${l.speaker}" is not in this conversation; the speakers are ${names.join(' and ')}`],
+        ),
+      // The two speakers by name, the lines asked for and no more, each one that fits its share of the budget (a
+      // small model left free wrote its own sentences as speakers and numbered lines to the schema's sixteen).
+      withItemEnums(jsonSchemaOf(P.ConversationReply), 'lines', { speaker: names }, maxTurns, { line: WHOLE_LINE_MAX_CHARS }),
     );
     if (!reply) return this.offline.converseWhole(speakers, maxTurns);
     return reply.lines

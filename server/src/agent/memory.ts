@@ -114,10 +114,14 @@ export class AgentMemory {
   news(agentId: AgentId, gameMs: number, listener?: { name: string }): NewsMemory[] {
     const horizon = gameMs - 48 * GAME_MS_PER_HOUR;
     const first = listener?.name.split(' ')[0];
-    const recent = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']);
-    const allTalks = recent.filter((m) => m.triple?.predicate === 'talked with');
+    // The last two days' talks and thoughts (whispers, news heard, insights) however many observations came since: at a
+    // busy place the newest 150 rows are a few hours of noticing things. Observations from the newest rows only.
+    const said = this.c.deps.memories.since(agentId, horizon, ['chat', 'thought']);
+    const observed = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']).filter((m) => m.kind === 'observation');
+    const recent = [...said, ...observed];
+    const allTalks = said.filter((m) => m.triple?.predicate === 'talked with');
     const talks = listener ? allTalks.filter((t) => t.triple?.object === listener.name) : [];
-    const insights = recent.filter((m) => isDerivedThought(m) && m.triple?.predicate !== 'plans' && m.triple?.predicate !== 'declined');
+    const insights = said.filter((m) => isDerivedThought(m) && m.triple?.predicate !== 'plans' && m.triple?.predicate !== 'declined');
     return (
       recent
         // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what

@@ -50,6 +50,15 @@ export class InMemoryMemoryStore implements MemoryStore {
     return out;
   }
 
+  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[]): Memory[] {
+    const out: Memory[] = [];
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const m = this.rows[i].memory;
+      if (m.agentId === agentId && kinds.includes(m.kind) && m.createdGameMs >= sinceGameMs) out.push({ ...m });
+    }
+    return out;
+  }
+
   count(agentId?: AgentId): number {
     return agentId === undefined ? this.rows.length : this.rows.filter((r) => r.memory.agentId === agentId).length;
   }

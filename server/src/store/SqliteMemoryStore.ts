@@ -21,7 +21,7 @@ import { cosine, scoreTerms } from './scoring';
 import { ColumnCache, type AgentColumns, type CacheStats, type ColumnRow } from './ColumnCache';
 import { rankColumns } from './quantisedRetrieval';
 import { vectorLayoutOf, vectorOf, vectorQueries, VectorRows, type VectorLayout } from './memoryVectors';
-import { memoryLayoutOf, MemoryRowWriter } from './memoryTexts';
+import { kindCode, memoryLayoutOf, MemoryRowWriter } from './memoryTexts';
 import { toMemory, type MemoryRow, type RetrievalStats } from './memoryRows';
 import { RECENT_ROWS, RECENT_ROWS_TOTAL, RecentRows } from './recentRows';
 import { SqlRetrieval } from './sqlRetrieval';
@@ -60,6 +60,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly touch;
   private readonly searchStmt;
   private readonly recentByKinds = new Map<string, Database.Statement>();
+  private readonly sinceByKinds = new Map<string, Database.Statement>();
+  private readonly rowsLayout: boolean;
   /** Each agent's newest memories, for `recent` (recentRows.ts). */
   private readonly recentRows: RecentRows;
   /** Retrieval through SQL, for an agent that does not fit the cache (sqlRetrieval.ts). */
@@ -79,6 +81,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const vectorSql = vectorQueries(this.layout);
     this.vectorRows = shared && !db.readonly ? new VectorRows(db) : null;
     const rows = memoryLayoutOf(db) === 'rows';
+    this.rowsLayout = rows;
     this.rowWriter = rows && !db.readonly ? new MemoryRowWriter(db) : null;
     // The view of the compact layout takes no INSERT: its rows are written by rowWriter.
     this.insertMemory = rows
@@ -213,6 +216,24 @@ export class SqliteMemoryStore implements MemoryStore {
 
   count(agentId?: AgentId): number {
     return (agentId === undefined ? this.countAll.get() : this.countAgent.get(agentId)) as number;
+  }
+
+  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[]): Memory[] {
+    const key = kinds.join(',');
+    let statement = this.sinceByKinds.get(key);
+    if (!statement) {
+      const placeholders = kinds.map(() => '?').join(',');
+      // The ids from memory_rows by its index on (agent, kind, created_ms), then their rows through the view in one read.
+      statement = this.db.prepare(
+        this.rowsLayout
+          ? 'SELECT * FROM memories WHERE id IN (SELECT id FROM memory_rows WHERE agent = (SELECT key FROM agents WHERE id = ?) ' +
+              `AND kind IN (${placeholders}) AND created_ms >= ?) ORDER BY id DESC`
+          : `SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) AND created_ms >= ? ORDER BY id DESC`,
+      );
+      this.sinceByKinds.set(key, statement);
+    }
+    const codes = this.rowsLayout ? kinds.map(kindCode) : kinds;
+    return (statement.all(agentId, ...codes, sinceGameMs) as MemoryRow[]).map(toMemory);
   }
 
   search(agentId: AgentId, text: string, limit: number): Memory[] {

@@ -130,6 +130,17 @@ export const MIGRATIONS: Migration[] = [
       compactEvents(db);
     },
   },
+  {
+    // An agent's memories of some kinds since a game time (SqliteMemoryStore.since): the news an agent might tell reads the
+    // last two days' talks and thoughts, which the newest rows (mostly observations) cover only for a few busy hours.
+    version: 5,
+    name: 'memory_rows by agent, kind and game time',
+    // Without the index the same query reads the agent's rows one by one.
+    readersCope: true,
+    up(db) {
+      db.exec('CREATE INDEX memory_rows_agent_kind ON memory_rows (agent, kind, created_ms)');
+    },
+  },
 ];
 
 export function migrate(db: Database.Database): number {
