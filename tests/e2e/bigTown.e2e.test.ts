@@ -71,13 +71,14 @@ describe('a generated town in the browser', () => {
       page.evaluate(() =>
         window.__smalltown!.agents().filter((a) => a.onScreen && !a.walking && document.elementFromPoint(a.x, a.y - 2)?.tagName === 'CANVAS'),
       );
-    // The agent farthest from any other: a click on its dot can mean only it. The town lives on while the
-    // pointer travels, so the dot is looked at again under the pointer, and another chosen if it moved off.
+    // The standing agent farthest from any other on screen, walking or not: a click on its dot can mean only it. The
+    // town lives on while the pointer travels, so the dot is looked at again under the pointer, and another chosen if it moved off.
+    const onScreen = () => page.evaluate(() => window.__smalltown!.agents().filter((a) => a.onScreen));
     let lone: Awaited<ReturnType<typeof standing>>[number] | undefined;
     for (let attempt = 0; attempt < 5 && !lone; attempt++) {
-      const agents = await standing();
+      const [agents, everyone] = [await standing(), await onScreen()];
       const pick = agents
-        .map((a) => ({ a, gap: Math.min(...agents.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }))
+        .map((a) => ({ a, gap: Math.min(...everyone.filter((b) => b.id !== a.id).map((b) => Math.hypot(a.x - b.x, a.y - b.y))) }))
         .sort((p, q) => q.gap - p.gap)[0].a;
       await page.mouse.move(pick.x - 30, pick.y - 30);
       await page.mouse.move(pick.x, pick.y - 2, { steps: 5 });
