@@ -11,6 +11,9 @@ import { OfflineMind } from '../server/src/agent/offlineMind';
 import { loadOfflineEmbedder } from '../server/src/llm/OfflineEmbedder';
 import { createLogger } from '../server/src/town/logger';
 import { Town } from '../server/src/town/Town';
+import type { MindContext } from '../server/src/agent/mind';
+import type { Persona } from '../server/src/world/persona';
+import type { TownMap } from '../server/src/world/types';
 
 export function tempDir(prefix = 'smalltown-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -109,4 +112,16 @@ export function threePersonas(ids = ['isabella', 'claire', 'omar']): string {
     fs.writeFileSync(path.join(dir, `${id}.yaml`), YAML.stringify(doc));
   }
   return dir;
+}
+
+/** A mind's view of `persona` at work at home at `gameMs` in the shipped town, knowing everyone's names and no relationships. */
+export function workingContext(persona: Persona, personas: Persona[], map: TownMap, gameMs = Date.UTC(2026, 1, 13, 10)): MindContext {
+  return {
+    agent: { persona, currentAction: 'working', currentPlace: persona.home, plan: null },
+    map,
+    gameMs,
+    seed: 1,
+    names: new Map(personas.map((p) => [p.id as string, p.name])),
+    relationships: new Map(),
+  };
 }

@@ -3,6 +3,7 @@
 // transport retries are spent, a reply cut off twice, a cache that replays repaired asks, and replies
 // that fit the schema but name places, people or evidence not in town.
 import { afterEach, describe, expect, it } from 'vitest';
+import { workingContext } from '../helpers';
 import { OpenAIStub, SAME_BODY_429, type Fault } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
 import { OpenAIChatModel, type ResponseFormatMode } from '../../server/src/llm/OpenAIChatModel';
@@ -26,14 +27,7 @@ const personas = loadPersonas('personas', map, () => {});
 const isabella = personas.find((p) => p.id === 'isabella')!;
 const claire = personas.find((p) => p.id === 'claire')!;
 const startMs = Date.UTC(2026, 1, 13, 10);
-const ctx: MindContext = {
-  agent: { persona: isabella, currentAction: 'working', currentPlace: isabella.home, plan: null },
-  map,
-  gameMs: startMs,
-  seed: 1,
-  names: new Map(personas.map((p) => [p.id as string, p.name])),
-  relationships: new Map(),
-};
+const ctx: MindContext = workingContext(isabella, personas, map, startMs);
 const memories: Memory[] = ['Isabella made coffee', 'Isabella talked with Claire', 'Isabella decorated the cafe'].map((description, i) => ({
   id: (i + 1) as MemoryId,
   agentId: isabella.id as AgentId,

@@ -2,6 +2,7 @@
 // mended, repaired or retried as the LLM mind promises, never turned into a fallback when a clean repair
 // is possible, and never left in the cache. Then llm:check against the double in each response format.
 import { afterEach, describe, expect, it } from 'vitest';
+import { workingContext } from '../helpers';
 import { MISTAKES, OpenAIStub, TRANSPORT_FAULTS, type Fault } from '../fakes/openaiStub';
 import { installTownResponders } from '../fakes/townResponders';
 import { OpenAIChatModel } from '../../server/src/llm/OpenAIChatModel';
@@ -21,14 +22,7 @@ import { failingPurposes, runLlmCheck } from '../../scripts/llmCheck';
 const map = loadTownMap('maps/town.tmj');
 const personas = loadPersonas('personas', map, () => {});
 const isabella = personas.find((p) => p.id === 'isabella')!;
-const ctx: MindContext = {
-  agent: { persona: isabella, currentAction: 'working', currentPlace: isabella.home, plan: null },
-  map,
-  gameMs: Date.UTC(2026, 1, 13, 10),
-  seed: 1,
-  names: new Map(personas.map((p) => [p.id as string, p.name])),
-  relationships: new Map(),
-};
+const ctx: MindContext = workingContext(isabella, personas, map);
 const noSleep = async () => undefined;
 
 let stub: OpenAIStub;

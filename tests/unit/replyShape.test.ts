@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { workingContext } from '../helpers';
 import { CLOCK_GRID_MAX, clockGrid, withItemEnums, withLength, withNameOrNull } from '../../server/src/agent/replyShape';
 import { jsonSchemaOf } from '../../server/src/agent/llmAsk';
 import { AppraiseReply, HourBlocksReply } from '../../server/src/agent/prompts';
 import { compactJsonGrammar, grammarSchema } from '../../server/src/llm/embedded';
 import type { ChatModel, ChatRequest } from '../../server/src/llm/types';
-import type { MindContext } from '../../server/src/agent/mind';
 import type { Persona } from '../../server/src/world/persona';
 
 describe('a reply schema narrowed to the town and the day', () => {
@@ -96,14 +96,7 @@ describe('the shape a whole conversation is asked in', () => {
       },
     };
     const mind = new LlmMind({ model, label: 'capture' });
-    const ctxOf = (p: Persona): MindContext => ({
-      agent: { persona: p, currentAction: 'working', currentPlace: p.home, plan: null },
-      map,
-      gameMs: Date.UTC(2026, 1, 13, 10),
-      seed: 1,
-      names: new Map(personas.map((q) => [q.id as string, q.name])),
-      relationships: new Map(),
-    });
+    const ctxOf = (p: Persona) => workingContext(p, personas, map);
     const said = await mind.converseWhole(
       [
         { ctx: ctxOf(isabella), partner: claire, relationship: null, memories: [], news: [] },
