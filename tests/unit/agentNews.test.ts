@@ -1,6 +1,6 @@
 // The news an agent might tell (AgentMemory.news) covers the last two days whatever else it noticed since: a
 // shopkeeper who hears of a sale at 06:00 and notices the shop's shelves and fridge all day still has the sale to
-// tell at 18:00, and still knows whom it told.
+// tell at 18:00, and still knows whom it told; so has a host whose party is in its persona file (a seed memory).
 import { describe, expect, it } from 'vitest';
 import { AgentMemory } from '../../server/src/agent/memory';
 import type { CognitionContext } from '../../server/src/agent/context';
@@ -61,5 +61,19 @@ describe('the news an agent might tell', () => {
   it('lets it go after two days', () => {
     const { memory } = busyDay(1);
     expect(memory.news(omar, MORNING + 49 * GAME_MS_PER_HOUR, { name: 'Grace Kim' })).toEqual([]);
+  });
+
+  it("keeps the persona's own seed memory (an observation with no triple) after twelve busy hours, and not the shelves", () => {
+    const { memory, store } = busyDay(0);
+    const PARTY = "Omar Haddad is planning a Valentine's Day party at the Corner Shop on February 14 at 5pm, and is telling everyone to come.";
+    store.add([row({ description: PARTY, importance: 9, createdGameMs: MORNING })]);
+    for (let t = 1; t <= 12 * 60; t += 2)
+      store.add([
+        row({ description: 'shelf is stocked', createdGameMs: MORNING + t * 60_000, triple: { subject: 'shelf', predicate: 'is', object: 'stocked' } }),
+      ]);
+    expect(store.count(omar)).toBeGreaterThan(300);
+    const told = memory.news(omar, MORNING + 12 * GAME_MS_PER_HOUR, { name: 'Grace Kim' }).map((m) => m.description);
+    expect(told).toContain(PARTY);
+    expect(told.every((d) => d !== 'shelf is stocked')).toBe(true);
   });
 });

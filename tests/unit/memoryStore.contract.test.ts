@@ -117,6 +117,17 @@ describe.each(stores)('%s', (_name, make) => {
     expect(s.recent(ada, 150, ['chat', 'thought', 'observation']).some((m) => m.description === 'a whisper')).toBe(false);
   });
 
+  it("lists an agent's memories since a game time rated at least an importance, past any number rated lower", () => {
+    const s = make();
+    s.add([memory({ description: 'a seed: planning a party', importance: 9, createdGameMs: HOUR })]);
+    s.add(Array.from({ length: 300 }, (_, i) => memory({ description: `noticed ${i}`, importance: 2, createdGameMs: 3 * HOUR })));
+    s.add([memory({ description: 'an alarm', importance: 6, createdGameMs: 4 * HOUR }), memory({ agentId: bo, importance: 9, createdGameMs: 4 * HOUR })]);
+    expect(s.since(ada, 0, ['observation'], 6).map((m) => m.description)).toEqual(['an alarm', 'a seed: planning a party']);
+    expect(s.since(ada, 2 * HOUR, ['observation'], 6).map((m) => m.description)).toEqual(['an alarm']);
+    expect(s.since(ada, 0, ['observation'], 10)).toEqual([]);
+    expect(s.since(ada, 0, ['observation'])).toHaveLength(302);
+  });
+
   it('filters by kind', () => {
     const s = make();
     s.add([memory({ kind: 'chat', description: 'a chat' }), memory({ kind: 'plan', description: 'a plan' })]);

@@ -83,7 +83,11 @@ export class AgentRuntime {
     const { wakeMinute, sleepMinute } = wakingDay(persona.wakeAt, persona.sleepAt);
     const { day, minute } = planMomentAt(ownClockGameMs(request.agentId, request.gameMs), wakeMinute, sleepMinute);
     if (day !== request.day || minute < wakeMinute - QUICK_PLAN_WITHIN_GAME_MINUTES) return null;
-    return { kind: 'plan', agentId: request.agentId, plan: planFromRoutine(persona, this.c.deps.map, this.c.deps.seed, request.day) };
+    return {
+      kind: 'plan',
+      agentId: request.agentId,
+      plan: planFromRoutine(persona, this.c.deps.map, this.c.deps.seed, request.day, [], undefined, this.c.everyone().haunts),
+    };
   }
 
   /** Game time at which the oldest operation the sim still waits on was asked for, or null. */

@@ -13,6 +13,7 @@ import { planMomentAt } from '../world/clockText';
 import type { OperationRequest } from '../sim/types';
 import type { Mind, MindAgent, MindContext } from './mind';
 import type { SocialDecision } from './socialModel';
+import { hauntsOf, type Haunt } from './outings';
 
 /** What the runtime reads of the sim: an agent's current action, plan and conversation. */
 export interface SimView {
@@ -22,6 +23,8 @@ export interface SimView {
         current: { description: string; address: string };
         plan: KeptPlan | null;
         conversationId: number | null;
+        /** When its last conversation ended (game ms). */
+        lastConversationEndGameMs?: number;
       }
     | undefined;
 }
@@ -105,6 +108,7 @@ export class CognitionContext {
     names: ReadonlyMap<string, string>;
     pronouns: ReadonlyMap<string, Pronouns>;
     households: ReadonlyMap<string, string[]>;
+    haunts: readonly Haunt[];
   } | null = null;
   /** Decisions logged lately (see logDecision). */
   private readonly decided = new Set<string>();
@@ -183,13 +187,28 @@ export class CognitionContext {
         return plan ?? null;
       },
     };
-    const { names, pronouns } = this.everyone();
+    const { names, pronouns, haunts } = this.everyone();
     const decide = (d: SocialDecision) => this.logDecision(agentId as AgentId, gameMs, d);
-    return { agent, map: this.deps.map, gameMs, seed: this.deps.seed, names, pronouns, relationships: this.relationshipsOf(agentId as AgentId), decide };
+    return {
+      agent,
+      map: this.deps.map,
+      gameMs,
+      seed: this.deps.seed,
+      names,
+      pronouns,
+      haunts,
+      relationships: this.relationshipsOf(agentId as AgentId),
+      decide,
+    };
   }
 
-  /** Everyone's name by id and stated pronouns by name: kept while a PersonaMap is unchanged, else made anew. */
-  private everyone(): { names: ReadonlyMap<string, string>; pronouns: ReadonlyMap<string, Pronouns>; households: ReadonlyMap<string, string[]> } {
+  /** Everyone's name by id, stated pronouns by name, households and the town's haunts: kept while a PersonaMap is unchanged, else made anew. */
+  everyone(): {
+    names: ReadonlyMap<string, string>;
+    pronouns: ReadonlyMap<string, Pronouns>;
+    households: ReadonlyMap<string, string[]>;
+    haunts: readonly Haunt[];
+  } {
     const { personas } = this.deps;
     const version = personas instanceof PersonaMap ? personas.version : null;
     if (this.everyoneCache && version !== null && this.everyoneCache.version === version) return this.everyoneCache;
@@ -203,7 +222,7 @@ export class CognitionContext {
       if (home) home.push(p.id);
       else households.set(p.home, [p.id]);
     }
-    this.everyoneCache = { version: version ?? -1, names, pronouns, households };
+    this.everyoneCache = { version: version ?? -1, names, pronouns, households, haunts: hauntsOf(personas.values(), this.deps.map) };
     return this.everyoneCache;
   }
 

@@ -16,6 +16,9 @@ export interface MemoryItem {
   evidenceIds?: MemoryId[];
 }
 
+/** A memory rated this or more is news the agent might tell. */
+const NEWS_MIN_IMPORTANCE = 6;
+
 export class AgentMemory {
   /** Summed importance of memories since each agent's last reflection. */
   private readonly sinceReflection = new Map<string, number>();
@@ -105,7 +108,7 @@ export class AgentMemory {
   }
 
   /**
-   * What the agent might tell someone: its most important recent memories that are not plans. With a
+   * What the agent might tell someone (memories rated NEWS_MIN_IMPORTANCE or more): its most important recent memories that are not plans. With a
    * listener, not what the listener told it, not news about the listener themself, and not what a
    * later talk with the listener was already about. Each comes with how many of the agent's talks since
    * it heard it were already about it, and when a reflection of the agent last went over it (an insight
@@ -114,10 +117,11 @@ export class AgentMemory {
   news(agentId: AgentId, gameMs: number, listener?: { name: string }): NewsMemory[] {
     const horizon = gameMs - 48 * GAME_MS_PER_HOUR;
     const first = listener?.name.split(' ')[0];
-    // The last two days' talks and thoughts (whispers, news heard, insights) however many observations came since: at a
-    // busy place the newest 150 rows are a few hours of noticing things. Observations from the newest rows only.
+    // The last two days' talks and thoughts (whispers, news heard, insights), and the observations rated worth telling
+    // (the persona's seed memories, a town event), however many observations came since: at a busy place the newest
+    // 150 rows are a few hours of noticing things.
     const said = this.c.deps.memories.since(agentId, horizon, ['chat', 'thought']);
-    const observed = this.c.deps.memories.recent(agentId, 150, ['observation', 'chat', 'thought']).filter((m) => m.kind === 'observation');
+    const observed = this.c.deps.memories.since(agentId, horizon, ['observation'], NEWS_MIN_IMPORTANCE);
     const recent = [...said, ...observed];
     const allTalks = said.filter((m) => m.triple?.predicate === 'talked with');
     const talks = listener ? allTalks.filter((t) => t.triple?.object === listener.name) : [];
@@ -126,7 +130,7 @@ export class AgentMemory {
       recent
         // Reflections and planning thoughts are the agent's own conclusions, not news (a whisper is); what
         // someone was doing at a moment (an observed action) is stale by the time it could be told.
-        .filter((m) => m.importance >= 6 && m.createdGameMs >= horizon && m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
+        .filter((m) => m.importance >= NEWS_MIN_IMPORTANCE && m.createdGameMs >= horizon && m.triple?.predicate !== 'talked with' && !isDerivedThought(m))
         .filter((m) => !(m.kind === 'observation' && (m.triple?.predicate === 'is' || m.triple?.predicate === 'is in use by')))
         .filter(
           (m) => !listener || (m.triple?.subject !== listener.name && !m.description.startsWith(`${listener.name} `) && !m.description.startsWith(`${first} `)),

@@ -2,6 +2,7 @@
 // A mind only decides; the AgentRuntime retrieves memories for it, writes what it decides, and
 // turns results into sim Inputs. Both minds implement every method, so the whole system runs and is
 // tested with no network.
+import type { Haunt } from './outings';
 import type { Memory, MemoryId } from '../store/types';
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
@@ -40,6 +41,8 @@ export interface MindContext {
   pronouns?: ReadonlyMap<string, Pronouns>;
   /** Persona id -> what the agent thinks of them now: the relationship as revised by their talks, else the persona file's line. */
   relationships: ReadonlyMap<string, string>;
+  /** The town's haunts (outings.ts): where residents go out in free time; absent or empty, nobody goes out. */
+  haunts?: readonly Haunt[];
   /** Logs a social decision of the offline mind (as `agent.decided`); the same decision twice in one moment is logged once. */
   decide?(decision: SocialDecision): void;
 }

@@ -29,6 +29,7 @@ import { newsSentence, planFromRoutine, reviseStatusOffline } from './offlinePla
 import { offlineSummary, offlineTurn, planMinuteOf } from './offlineTalk';
 import { offlineInterview } from './offlineInterview';
 import { GAME_MS_PER_HOUR } from '../protocol/time';
+import { atHaunt } from './outings';
 import { mentions } from './voice';
 
 /** What second-hand news carries after it: who it was heard from, not what it is about. */
@@ -41,7 +42,7 @@ export { planFromRoutine, newsSentence } from './offlinePlanning';
 const REACT_IMPORTANCE = 6;
 /** Talked within this long: not again so soon, unless there is news. */
 const RECENT_TALK_GAME_MS = 6 * GAME_MS_PER_HOUR;
-/** A stranger with no news is greeted one time in this many (keyed by the pair and the hour). */
+/** A stranger with no news is greeted one time in this many (keyed by the pair and the hour); at one of the town's haunts, always. */
 const STRANGER_ODDS = 4;
 
 export class OfflineMind implements Mind {
@@ -66,7 +67,7 @@ export class OfflineMind implements Mind {
   async planDay(ctx: MindContext, day: number, memories: Memory[], yesterday: Memory[] | null): Promise<DayPlanning> {
     const persona = ctx.agent.persona;
     return {
-      plan: planFromRoutine(persona, ctx.map, ctx.seed, day, memories, ctx.decide),
+      plan: planFromRoutine(persona, ctx.map, ctx.seed, day, memories, ctx.decide, ctx.haunts),
       currently: yesterday ? reviseStatusOffline(persona, yesterday) : null,
     };
   }
@@ -255,16 +256,19 @@ function refugeFrom(ctx: MindContext, sector: string): string | null {
 /**
  * Whom of the company to talk to: the best scored of those it knows (2) or has news for (big news, 8+,
  * 2; other news 1), less 2 for a talk in the last hours; at least 2 to talk. A stranger it has no big
- * news for is greeted now and then (one hour in STRANGER_ODDS).
+ * news for is greeted now and then (one hour in STRANGER_ODDS), and always at one of the town's haunts (outings.ts),
+ * where people go to be among others.
  */
 function chooseCompany(ctx: MindContext, company: Acquaintance[]): string | null {
   let best: { id: string; score: number } | null = null;
+  const out = atHaunt(ctx.agent.currentPlace, ctx.haunts ?? []);
   for (const a of company) {
     const recent = a.lastTalkedGameMs !== null && ctx.gameMs - a.lastTalkedGameMs < RECENT_TALK_GAME_MS;
     const news = Math.max(0, ...a.news.map((m) => m.importance));
     let score = (a.relationship ? 2 : 0) + (news >= 8 ? 2 : news > 0 ? 1 : 0) - (recent ? 2 : 0);
     const hour = Math.floor(ctx.gameMs / GAME_MS_PER_HOUR);
-    if (score < 2 && !a.relationship && Rng.fromKey(ctx.seed, 'greet', ctx.agent.persona.id, a.persona.id, hour).int(1, STRANGER_ODDS) === 1) score = 2;
+    if (score < 2 && !a.relationship && (out || Rng.fromKey(ctx.seed, 'greet', ctx.agent.persona.id, a.persona.id, hour).int(1, STRANGER_ODDS) === 1))
+      score = 2;
     if (score >= 2 && (!best || score > best.score || (score === best.score && a.persona.id < best.id))) best = { id: a.persona.id, score };
   }
   return best?.id ?? null;

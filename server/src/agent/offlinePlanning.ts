@@ -14,6 +14,7 @@ import { dayIndex, formatClock, GAME_MS_PER_DAY } from '../protocol/time';
 import { fitAction, splicePlan, type DayPlan, type HourBlock, type PlannedAction } from '../protocol/plan';
 import { isAbout, mentions } from './voice';
 import { readMeaning, type Audience, type DayRef } from './meaning';
+import { outingFor, type Haunt } from './outings';
 import { decide, keepProbability, traitsOf, type KeepInputs, type SocialDecision } from './socialModel';
 
 /** [what the person who works there does, what a visitor does] with each kind of object. */
@@ -179,6 +180,7 @@ export function planFromRoutine(
   day: number,
   memories: Memory[] = [],
   log?: (d: SocialDecision) => void,
+  haunts: readonly Haunt[] = [],
 ): DayPlan {
   const rng = Rng.fromKey(seed, persona.id, 'plan', day);
   // Minutes of the waking day: a bedtime (or a block) after midnight is 1440 + its time.
@@ -190,6 +192,7 @@ export function planFromRoutine(
     const ref = Array.isArray(entry.place) ? rng.pick(entry.place) : entry.place;
     blocks.push({ startMinute: start, durationMinutes: end - start, activity: entry.activity, emoji: entry.emoji, ref, tasks: entry.tasks });
   });
+  goOut(blocks, persona, haunts, seed, day, log);
   let actions: PlannedAction[] = [];
   for (const block of blocks) addBlockActions(actions, block, persona, map, rng);
   const strokes = blocks.map((b) => ({ at: b.startMinute, text: b.activity }));
@@ -205,6 +208,42 @@ export function planFromRoutine(
     hourBlocks: blocks.map(({ startMinute, durationMinutes, activity }) => ({ startMinute, durationMinutes, activity })),
     actions: mergeRepeats(actions),
   };
+}
+
+/**
+ * Free time spent out (outings.ts): each free block the seeded decision sends out begins with the outing, at the
+ * haunt, and the rest of the block stays at home.
+ */
+function goOut(
+  blocks: Array<HourBlock & { emoji: string; ref: string; tasks: string[] | undefined }>,
+  persona: Persona,
+  haunts: readonly Haunt[],
+  seed: number,
+  day: number,
+  log?: (d: SocialDecision) => void,
+): void {
+  if (haunts.length === 0) return;
+  const routine = blocks.map((b) => ({ ...b }));
+  for (let i = routine.length - 1; i >= 0; i--) {
+    const outing = outingFor(persona, routine, i, haunts, seed, day, log);
+    if (!outing) continue;
+    const block = blocks[i];
+    const start = block.startMinute + outing.offsetMinutes;
+    const out = {
+      ...block,
+      startMinute: start,
+      durationMinutes: outing.durationMinutes,
+      activity: `spending time at ${outing.haunt.sector}`,
+      emoji: '🚶',
+      ref: outing.haunt.address,
+      tasks: undefined,
+    };
+    const before = outing.offsetMinutes > 0 ? [{ ...block, durationMinutes: outing.offsetMinutes }] : [];
+    const restStart = start + outing.durationMinutes;
+    const rest = block.startMinute + block.durationMinutes - restStart;
+    const after = rest > 0 ? [{ ...block, startMinute: restStart, durationMinutes: rest }] : [];
+    blocks.splice(i, 1, ...before, out, ...after);
+  }
 }
 
 /** Who decides whether to keep a commitment: the agent, the run's seed, and where decisions are logged. */

@@ -48,6 +48,12 @@ export const SOCIAL_PARAMETERS = {
   /** Factor (×) on second-hand news (heard from someone). Reason: each retelling loses some salience. */
   tellSecondHandFactor: 0.8,
   /**
+   * Extra factor (×) on second-hand news told to a complete stranger. Reason: to someone one has just met one talks of oneself (one's own
+   * news, one's own gathering), and passes on what one heard of others to people one knows. Set when meeting strangers became common
+   * (outings.ts), after measuring that without it the town's news reached nearly everyone through first meetings (BENCHMARKS.md).
+   */
+  tellStrangerHearsayFactor: 0.25,
+  /**
    * Factor (×) on news a reflection of the teller went over (an insight cites it). Reason: what one has thought over is on one's mind
    * and comes up in talk; the paper's agents talk from what they retrieve, and a reflection is an important memory retrieved with the
    * news it rests on. Chosen before measuring (as a point between "no pull" and "twice the pull"), not fitted to any figure.
@@ -97,7 +103,7 @@ export type SocialParameters = typeof SOCIAL_PARAMETERS;
 
 /** A decision the offline mind made: what about, with whom, its inputs, the probability, the draw and the choice. */
 export interface SocialDecision {
-  decision: 'tell' | 'invite' | 'accept' | 'attend' | 'react';
+  decision: 'tell' | 'invite' | 'accept' | 'attend' | 'react' | 'outing';
   /** What it was about: the news, or the gathering. */
   about: string;
   /** The other person (listener, host), by persona id, if any. */
@@ -177,6 +183,7 @@ export function tellProbability(i: TellInputs, k: SocialParameters = SOCIAL_PARA
   if ((i.public || i.comingGathering) && !i.secret) p *= k.tellPublicFactor;
   if (i.secret) p *= i.confidant ? k.tellSecretConfidantFactor : k.tellSecretFactor * (i.discreet ? k.tellSecretDiscreetFactor : 1);
   if (i.secondHand) p *= k.tellSecondHandFactor;
+  if (i.secondHand && i.closeness <= 0) p *= k.tellStrangerHearsayFactor;
   if (i.rehearsed) p *= k.tellRehearsedFactor;
   p *= k.tellDiscussedFactor ** Math.max(0, i.timesDiscussed);
   p *= 0.5 ** (Math.max(0, i.hoursSinceHeard) / k.tellHalfLifeHours);

@@ -104,7 +104,7 @@ export interface EventData {
    * keep a commitment, leave a place where something is wrong. `inputs` are what the probability `p` was computed from; yes when `draw` < `p`.
    */
   'agent.decided': {
-    decision: 'tell' | 'invite' | 'accept' | 'attend' | 'react';
+    decision: 'tell' | 'invite' | 'accept' | 'attend' | 'react' | 'outing';
     about: string;
     otherId: AgentId | null;
     inputs: Record<string, number | boolean | string>;

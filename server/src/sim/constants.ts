@@ -32,8 +32,13 @@ export const CONVERSE_RADIUS_TILES = 4;
 export const RECONSIDER_COMPANY_AFTER_GAME_MS = 60 * 60_000;
 /** A decision to talk waits this long for both agents to be free (the partner may be deep in a thought), then is forgotten. */
 export const TALK_INTENT_GAME_MS = 30 * 60_000;
-/** Don't start another conversation for 45 game minutes after having one. */
-export const AGENT_CONVERSATION_COOLDOWN_GAME_MS = 45 * 60_000;
+/**
+ * Not another conversation for 15 game minutes after one: time to say hello to someone new (the reference keeps only a
+ * pause per pair: PAIR_CONVERSATION_COOLDOWN_GAME_MS).
+ */
+export const AGENT_CONVERSATION_COOLDOWN_GAME_MS = 15 * 60_000;
+/** Cognition starts a talk with someone it knows only this long after its last talk (a stranger may be greeted sooner). */
+export const ACQUAINTED_TALK_PAUSE_GAME_MS = 45 * 60_000;
 /** The same two agents don't talk again for four game hours. */
 export const PAIR_CONVERSATION_COOLDOWN_GAME_MS = 4 * 3_600_000;
 /** Each line stays on screen for one game minute before the next one. */

@@ -50,11 +50,11 @@ export class InMemoryMemoryStore implements MemoryStore {
     return out;
   }
 
-  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[]): Memory[] {
+  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[], minImportance = 0): Memory[] {
     const out: Memory[] = [];
     for (let i = this.rows.length - 1; i >= 0; i--) {
       const m = this.rows[i].memory;
-      if (m.agentId === agentId && kinds.includes(m.kind) && m.createdGameMs >= sinceGameMs) out.push({ ...m });
+      if (m.agentId === agentId && kinds.includes(m.kind) && m.createdGameMs >= sinceGameMs && m.importance >= minImportance) out.push({ ...m });
     }
     return out;
   }

@@ -218,7 +218,7 @@ export class SqliteMemoryStore implements MemoryStore {
     return (agentId === undefined ? this.countAll.get() : this.countAgent.get(agentId)) as number;
   }
 
-  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[]): Memory[] {
+  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[], minImportance = 0): Memory[] {
     const key = kinds.join(',');
     let statement = this.sinceByKinds.get(key);
     if (!statement) {
@@ -227,13 +227,13 @@ export class SqliteMemoryStore implements MemoryStore {
       statement = this.db.prepare(
         this.rowsLayout
           ? 'SELECT * FROM memories WHERE id IN (SELECT id FROM memory_rows WHERE agent = (SELECT key FROM agents WHERE id = ?) ' +
-              `AND kind IN (${placeholders}) AND created_ms >= ?) ORDER BY id DESC`
-          : `SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) AND created_ms >= ? ORDER BY id DESC`,
+              `AND kind IN (${placeholders}) AND created_ms >= ? AND importance >= ?) ORDER BY id DESC`
+          : `SELECT * FROM memories WHERE agent_id = ? AND kind IN (${placeholders}) AND created_ms >= ? AND importance >= ? ORDER BY id DESC`,
       );
       this.sinceByKinds.set(key, statement);
     }
     const codes = this.rowsLayout ? kinds.map(kindCode) : kinds;
-    return (statement.all(agentId, ...codes, sinceGameMs) as MemoryRow[]).map(toMemory);
+    return (statement.all(agentId, ...codes, sinceGameMs, minImportance) as MemoryRow[]).map(toMemory);
   }
 
   search(agentId: AgentId, text: string, limit: number): Memory[] {

@@ -80,8 +80,8 @@ export interface MemoryStore {
   get(id: MemoryId): Memory | undefined;
   /** Newest first. */
   recent(agentId: AgentId, limit: number, kinds?: readonly MemoryKind[]): Memory[];
-  /** The agent's memories of these kinds made at or after a game time, newest first. */
-  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[]): Memory[];
+  /** The agent's memories of these kinds made at or after a game time (and rated at least `minImportance`), newest first. */
+  since(agentId: AgentId, sinceGameMs: number, kinds: readonly MemoryKind[], minImportance?: number): Memory[];
   count(agentId?: AgentId): number;
   /** Exact: the same top k as scoring every memory of the agent. */
   retrieve(options: RetrievalOptions): ScoredMemory[];

@@ -11,6 +11,7 @@ import type { Acquaintance } from '../mind';
 import { maybeReflect } from './reflect';
 import { LlmAbortedError } from '../../llm/errors';
 import { rateImportanceHeuristically } from '../offlineImportance';
+import { ACQUAINTED_TALK_PAUSE_GAME_MS } from '../../sim/constants';
 
 interface PendingObservation {
   observation: Observation;
@@ -51,7 +52,12 @@ export class Observer {
     // Ablated observation: what the agent perceives reaches none of its cognition. It does not remember it,
     // does not react to it, and does not notice who is near enough to talk to (the paper's agents start a
     // conversation on perceiving the other), so it starts none; it still answers when spoken to.
-    const acquaintances = remembers ? company.map((id) => this.acquaintance(agentId, id, gameMs)) : [];
+    // Someone it knows is talked with only ACQUAINTED_TALK_PAUSE_GAME_MS after its last talk; a stranger may be greeted sooner.
+    const lastTalkEnd = this.c.deps.sim.agent(agentId)?.lastConversationEndGameMs ?? -Infinity;
+    const paused = gameMs - lastTalkEnd < ACQUAINTED_TALK_PAUSE_GAME_MS;
+    const acquaintances = remembers
+      ? company.map((id) => this.acquaintance(agentId, id, gameMs)).filter((a) => !paused || (a.relationship === null && a.conversations === 0))
+      : [];
     const appraisal = await this.c.mind.appraise(
       ctx,
       buffer.map((b) => b.observation),
