@@ -211,8 +211,8 @@ export function planFromRoutine(
 }
 
 /**
- * Free time spent out (outings.ts): each free block the seeded decision sends out begins with the outing, at the
- * haunt, and the rest of the block stays at home.
+ * Free time spent out (outings.ts): each free block the seeded decision sends out is split into the time at
+ * home before the outing, the outing at the haunt, and the time at home after it.
  */
 function goOut(
   blocks: Array<HourBlock & { emoji: string; ref: string; tasks: string[] | undefined }>,

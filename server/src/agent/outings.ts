@@ -12,20 +12,26 @@
 //   where two or more residents' routines go is where the town meets. One is picked by a seeded draw,
 //   each with a chance proportional to how many residents' routines go there.
 // - How often: outingBase per free block, × outgoingFactor for a sociable resident, × shyFactor for a
-//   reserved one (socialModel.traitsOf). How long: up to maxMinutes of the block, from its start.
+//   reserved one (socialModel.traitsOf). How long: up to maxMinutes of the block, from a quarter hour in it
+//   drawn so that the outing fits; the rest of the block stays at home.
+// outingBase and maxMinutes were calibrated: chosen from a few settings tried on the reference's Ville for its
+// network density over two days, against the Valentine's floors on our town (server/src/agent/README.md,
+// "Meeting new people"). The others are round numbers chosen before any run.
 import type { Persona } from '../world/persona';
 import type { TownMap } from '../world/types';
 import { resolvePlaceRef } from '../world/places';
 import { decide, traitsOf, type SocialDecision } from './socialModel';
+import { Rng } from '../sim/rng';
+import { formatClock } from '../protocol/time';
 
 export const OUTING_PARAMETERS = {
-  /** Chance (0..1) of going out in one block of free time, before traits. Reason: about every other free afternoon or evening is spent out. */
+  /** Chance (0..1) of going out in one block of free time, before traits. Calibrated (see the head): most free time is spent among others. */
   outingBase: 0.8,
-  /** Factor (×) for a sociable resident (socialModel's talkative words). Reason: they seek company. */
+  /** Factor (×) for a sociable resident (socialModel's talkative words). Reason: they seek company (with outingBase, they always go). */
   outgoingFactor: 1.4,
   /** Factor (×) for a reserved one (socialModel's discreet words). Reason: they keep to themselves. */
   shyFactor: 0.6,
-  /** Game minutes out at most, from the start of the free block. Reason: an outing is an hour or two; the rest of the block is at home. */
+  /** Game minutes out at most in one free block. Calibrated (see the head): an afternoon or an evening out. */
   maxMinutes: 240,
   /** A free block shorter than this (game minutes) is not worth going out for. */
   minBlockMinutes: 60,
@@ -82,7 +88,7 @@ export interface RoutineBlock {
   ref: string;
 }
 
-/** The outing planned in a block: the haunt and how long, from the block's start. */
+/** The outing planned in a block: the haunt, when in the block and for how long. */
 export interface Outing {
   haunt: Haunt;
   /** Game minutes after the block's start that it goes out, and for how long. */
@@ -109,13 +115,9 @@ export function outingFor(
   if (block.durationMinutes < P.minBlockMinutes || block.startMinute >= P.latestStartMinute) return null;
   const traits = traitsOf(persona);
   const p = Math.min(1, P.outingBase * (traits.talkative ? P.outgoingFactor : 1) * (traits.discreet ? P.shyFactor : 1));
-  const total = haunts.reduce((a, h) => a + h.visitors, 0);
-  const d = decide(seed, 'outing', [persona.id, day, block.startMinute], `free time at ${block.startMinute}`, null, p, {
-    talkative: traits.talkative,
-    discreet: traits.discreet,
-  });
-  // Where: the same seeded draw's stream, independent of the yes/no.
-  let pick = decide(seed, 'outing', [persona.id, day, block.startMinute, 'where'], '', null, 1, {}).draw * total;
+  // Where, and when in the block: draws of their own, so the yes or no is the same whatever the haunts.
+  const draws = Rng.fromKey(seed, 'outing', persona.id, day, block.startMinute);
+  let pick = draws.next() * haunts.reduce((a, h) => a + h.visitors, 0);
   let haunt = haunts[haunts.length - 1];
   for (const h of haunts) {
     if (pick < h.visitors) {
@@ -124,15 +126,12 @@ export function outingFor(
     }
     pick -= h.visitors;
   }
-  log?.({ ...d, about: `going out to ${haunt.sector} in free time at ${formatMinute(block.startMinute)}` });
+  const about = `going out to ${haunt.sector} in free time at ${formatClock(block.startMinute)}`;
+  const d = decide(seed, 'outing', [persona.id, day, block.startMinute], about, null, p, { talkative: traits.talkative, discreet: traits.discreet });
+  log?.(d);
   if (!d.chose) return null;
   const durationMinutes = Math.min(P.maxMinutes, block.durationMinutes);
-  // When in the block: any quarter hour that leaves the outing whole, by the same seeded stream.
+  // Any quarter hour of the block that leaves the outing whole.
   const slots = Math.floor((block.durationMinutes - durationMinutes) / 15);
-  const offsetMinutes = 15 * Math.floor(decide(seed, 'outing', [persona.id, day, block.startMinute, 'when'], '', null, 1, {}).draw * (slots + 1));
-  return { haunt, durationMinutes, offsetMinutes };
-}
-
-function formatMinute(m: number): string {
-  return `${String(Math.floor(m / 60) % 24).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return { haunt, durationMinutes, offsetMinutes: 15 * Math.floor(draws.next() * (slots + 1)) };
 }
