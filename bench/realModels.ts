@@ -161,12 +161,7 @@ export async function benchTownReal(settings: Settings): Promise<Record<string, 
   const wallS = (performance.now() - t0) / 1000;
   const hours = (town.gameMs - start) / 3_600_000;
   const n = town.sim.agents().length;
-  const calls = town.db.db
-    .prepare(
-      'SELECT count(*) AS calls, coalesce(sum(prompt_tokens), 0) AS promptTokens, coalesce(sum(completion_tokens), 0) AS completionTokens ' +
-        'FROM llm_calls WHERE id > ?',
-    )
-    .get(opened) as { calls: number; promptTokens: number; completionTokens: number };
+  const calls = town.db.summariseCalls({ afterCallId: opened });
   const busyMs = town.db.db.prepare('SELECT coalesce(sum(latency_ms), 0) FROM llm_calls WHERE cached = 0 AND id > ?').pluck().get(opened) as number;
   // Residents whose day-plan ask the model has answered (a quick plan from the routine meanwhile is not counted).
   const planned = town.db.db.prepare("SELECT count(DISTINCT agent_id) FROM llm_calls WHERE purpose = 'plan' AND outcome = 'ok'").pluck().get() as number;

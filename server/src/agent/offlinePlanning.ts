@@ -223,7 +223,8 @@ function goOut(
   log?: (d: SocialDecision) => void,
 ): void {
   if (haunts.length === 0) return;
-  const routine = blocks.map((b) => ({ ...b }));
+  // The routine as it was: outingFor reads the day's first and last block, and the splices below change the list.
+  const routine = [...blocks];
   for (let i = routine.length - 1; i >= 0; i--) {
     const outing = outingFor(persona, routine, i, haunts, seed, day, log);
     if (!outing) continue;

@@ -50,7 +50,8 @@ export const SOCIAL_PARAMETERS = {
   /**
    * Extra factor (×) on second-hand news told to a complete stranger. Reason: to someone one has just met one talks of oneself (one's own
    * news, one's own gathering), and passes on what one heard of others to people one knows. Set when meeting strangers became common
-   * (outings.ts), after measuring that without it the town's news reached nearly everyone through first meetings (BENCHMARKS.md).
+   * (outings.ts), after measuring that without it the town's news reached nearly everyone through first meetings (the commit that set it
+   * lists what each setting gave).
    */
   tellStrangerHearsayFactor: 0.25,
   /**

@@ -233,9 +233,10 @@ export class WorldDb {
     return { fallbacks: n('llm.fallback', null), repairs: n('llm.mend', 'repair'), mends: n('llm.mend', 'mend'), longer: n('llm.mend', 'longer') };
   }
 
-  summariseCalls(filter: { agentId?: string; untilGameMs?: number } = {}): CallSummary {
+  summariseCalls(filter: { agentId?: string; untilGameMs?: number; afterCallId?: number } = {}): CallSummary {
     const conditions: string[] = [];
     const args: Array<string | number> = [];
+    if (filter.afterCallId !== undefined) (conditions.push('id > ?'), args.push(filter.afterCallId));
     if (filter.agentId) (conditions.push('agent_id = ?'), args.push(filter.agentId));
     if (filter.untilGameMs !== undefined) (conditions.push('game_ms <= ?'), args.push(Math.floor(filter.untilGameMs)));
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';

@@ -55,9 +55,7 @@ export class Observer {
     // Someone it knows is talked with only ACQUAINTED_TALK_PAUSE_GAME_MS after its last talk; a stranger may be greeted sooner.
     const lastTalkEnd = this.c.deps.sim.agent(agentId)?.lastConversationEndGameMs ?? -Infinity;
     const paused = gameMs - lastTalkEnd < ACQUAINTED_TALK_PAUSE_GAME_MS;
-    const acquaintances = remembers
-      ? company.map((id) => this.acquaintance(agentId, id, gameMs)).filter((a) => !paused || (a.relationship === null && a.conversations === 0))
-      : [];
+    const acquaintances = remembers ? company.flatMap((id) => this.acquaintance(agentId, id, gameMs, paused) ?? []) : [];
     const appraisal = await this.c.mind.appraise(
       ctx,
       buffer.map((b) => b.observation),
@@ -96,17 +94,17 @@ export class Observer {
     }
   }
 
-  /** What the agent knows of someone in view: what it thinks of them, their talks, and news it could tell them. */
-  private acquaintance(agentId: AgentId, otherId: AgentId, gameMs: number): Acquaintance {
-    const persona = this.c.persona(otherId);
+  /**
+   * What the agent knows of someone in view: what it thinks of them, their talks, and news it could tell them; null for
+   * someone it knows when `strangersOnly` (its news for them is not looked up).
+   */
+  private acquaintance(agentId: AgentId, otherId: AgentId, gameMs: number, strangersOnly: boolean): Acquaintance | null {
     const row = this.c.deps.records.relationshipsOf(agentId).find((r) => r.otherId === otherId);
-    return {
-      persona,
-      relationship: this.c.relationshipsOf(agentId).get(otherId) ?? null,
-      conversations: row?.interactions ?? 0,
-      lastTalkedGameMs: row?.lastGameMs ?? null,
-      news: this.memory.news(agentId, gameMs, persona),
-    };
+    const relationship = this.c.relationshipsOf(agentId).get(otherId) ?? null;
+    const conversations = row?.interactions ?? 0;
+    if (strangersOnly && (relationship !== null || conversations > 0)) return null;
+    const persona = this.c.persona(otherId);
+    return { persona, relationship, conversations, lastTalkedGameMs: row?.lastGameMs ?? null, news: this.memory.news(agentId, gameMs, persona) };
   }
 
   private async store(agentId: AgentId, batch: PendingObservation[], ratings: number[]): Promise<void> {
